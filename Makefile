@@ -1,0 +1,132 @@
+# accelbench - one Makefile for the whole project.
+#
+#   make            build ./accelbench
+#   make check      install missing Debian packages, build, run every test tier
+#   make demo       install missing packages, build, write the example report to out/
+#   make bench      time ingest on a large generated corpus (MB/s, records/s, peak RSS)
+#   make deps       install the Debian packages the project and its tests need
+#   make check-headers   compile every header on its own
+#   make fuzz       build the fuzz drivers (clang, libFuzzer)
+#   make install    PREFIX=/usr/local
+#   V=1 shows commands; SANITIZE=address,undefined builds with sanitizers;
+#   BUILD=dir puts objects elsewhere (BIN names the binary).
+
+BUILD ?= build
+BIN ?= accelbench
+PREFIX ?= /usr/local
+CC ?= cc
+SHARED ?= ../shared
+
+PKGS := sqlite3 jansson gsl cairo pangocairo xlsxwriter
+DEB_PKGS := gcc make pkg-config libc6-dev libsqlite3-dev libjansson-dev libgsl-dev \
+	libcairo2-dev libpango1.0-dev libxlsxwriter-dev libcmocka-dev sqlite3 jube \
+	slurm-wlm munge poppler-utils python3-openpyxl python3 fonts-dejavu-core time \
+	procps hostname
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+OPT ?= -O2 -g
+WARN := -std=c11 -Wall -Wextra -Wpedantic -Werror -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wno-unused-parameter
+DEFS := -D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE=700 -D_DEFAULT_SOURCE
+ifneq ($(SANITIZE),)
+SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+# '=' (not ':='): pkg-config runs only when a compile needs it, after deps.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS = $(shell pkg-config --libs $(PKGS)) -lm -ldl
+ALL_CFLAGS = $(OPT) $(WARN) $(DEFS) -I. $(PKG_CFLAGS) $(SANFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
+
+LIB_DIRS := core model ingest plots reports runners
+LIB_SRCS := $(sort $(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
+CLI_SRCS := $(sort $(wildcard cli/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
+LIB := $(BUILD)/libaccelbench.a
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
+HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/helpers/%)
+HEADERS := $(sort $(wildcard $(addsuffix /*.h,$(LIB_DIRS) cli)))
+
+.PHONY: all check check-run demo demo-run bench bench-run deps deps-if-missing \
+	check-headers fuzz install clean unit-bins
+
+all: $(BIN)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIB): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(CLI_OBJS) $(LIB)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(PKG_LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB) tests/unit/unit.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags cmocka) -o $@ $< $(LIB) \
+		$(ALL_LDFLAGS) $(shell pkg-config --libs cmocka) $(PKG_LIBS)
+
+$(BUILD)/helpers/%: tests/helpers/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HELPER  $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(ALL_LDFLAGS) $(PKG_LIBS)
+
+unit-bins: $(UNIT_BINS) $(HELPER_BINS)
+
+# --- set-up: install only what is missing, then re-enter make ------------
+deps:
+	@DEB_PKGS="$(DEB_PKGS)" sh tests/deps.sh install
+
+deps-if-missing:
+	@DEB_PKGS="$(DEB_PKGS)" sh tests/deps.sh if-missing
+
+check: deps-if-missing
+	@$(MAKE) --no-print-directory check-run
+
+check-run: $(BIN) unit-bins
+	@AB_BIN="$(abspath $(BIN))" AB_BUILD="$(abspath $(BUILD))" AB_SHARED="$(SHARED)" \
+		sh tests/run.sh
+
+demo: deps-if-missing
+	@$(MAKE) --no-print-directory demo-run
+
+demo-run: $(BIN)
+	@AB_BIN="$(abspath $(BIN))" sh tests/demo.sh out
+
+bench: deps-if-missing
+	@$(MAKE) --no-print-directory bench-run
+
+bench-run: $(BIN)
+	@AB_BIN="$(abspath $(BIN))" sh tests/bench/bench.sh
+
+check-headers:
+	@for h in $(HEADERS); do \
+		printf '#include "%s"\n#include "%s"\n' $$h $$h > $(BUILD)/hdr.c; \
+		$(CC) $(ALL_CFLAGS) -fsyntax-only $(BUILD)/hdr.c || { echo "header $$h does not compile alone"; exit 1; }; \
+	done; echo "all $(words $(HEADERS)) headers compile on their own"
+
+fuzz:
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/fuzz CC=clang \
+		SANITIZE=address,undefined,fuzzer-no-link fuzz-bins
+
+install: $(BIN)
+	install -D -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/accelbench
+	install -D -m 644 docs/accelbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/accelbench.1
+
+clean:
+	rm -rf $(BUILD) $(BIN) out
+
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d)

@@ -1,0 +1,84 @@
+/*
+ * cli.h - shared by the command files in cli/: the context every command
+ * gets, option tables, and output helpers.
+ *
+ * Only cli/ parses argv and decides exit codes.  A command returns an
+ * enum ab_exit value.
+ */
+#ifndef AB_CLI_H
+#define AB_CLI_H
+
+#include "core/core.h"
+#include "model/db.h"
+#include <jansson.h>
+
+struct ctx {
+	const char *db_path;  /* --db, $ACCELBENCH_DB or ./accelbench.db */
+	struct db *db;        /* opened by the dispatcher per the command's flags */
+	const char *argv0;
+};
+
+enum cmd_flags {
+	NO_DB = 0,
+	NEED_DB_READ = 1 << 0,
+	NEED_DB_WRITE = 1 << 1
+};
+
+enum opt_kind {
+	OPT_FLAG,     /* int: set to 1 */
+	OPT_STRING,   /* const char *: the argument */
+	OPT_LIST,     /* struct opt_list: appended */
+	OPT_INT,      /* long: parsed strictly */
+	OPT_DOUBLE    /* double: parsed strictly */
+};
+
+struct opt_list {
+	const char **v;
+	size_t n;
+};
+
+struct opt {
+	char short_name;        /* 0 = none */
+	const char *long_name;
+	enum opt_kind kind;
+	void *value;
+	const char *arg;        /* argument name for usage, NULL for flags */
+	const char *help;
+};
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv, struct ctx *ctx);
+	unsigned flags;
+	const char *synopsis;   /* after "accelbench NAME " */
+	const char *summary;    /* one line */
+};
+
+/* The command table (main.c), terminated by a zeroed entry. */
+extern const struct cmd cli_commands[];
+const struct cmd *cli_find(const char *name);
+
+/*
+ * Parse options from argv[1..]; non-options are moved to the front of argv
+ * and their count returned (>= 0), or -AB_EUSAGE after printing an error.
+ * "-h"/"--help" prints usage and returns -AB_OK - 100 (see CLI_HELP).
+ */
+#define CLI_HELP (-100)
+int cli_parse(const struct cmd *cmd, const struct opt *opts, int argc, char **argv);
+void cli_usage(FILE *fp, const struct cmd *cmd, const struct opt *opts);
+void cli_free_list(struct opt_list *l);
+
+/* Print "accelbench: msg" on stderr and return code. */
+int cli_error(int code, const char *fmt, ...) AB_PRINTF(2, 3);
+/* Report a status from a module (0 or negative) with its message. */
+int cli_status(int status, const struct strbuf *err);
+/* Write a buffer to stdout (or -o FILE atomically); I/O errors -> AB_EIO. */
+int cli_output(const char *path, const struct strbuf *data);
+/* Print a JSON value (indented, sorted keys) followed by a newline. */
+int cli_output_json(const char *path, json_t *j);
+
+/* Render an array of JSON objects as a table with these columns
+ * ("key" or "key:Title" or "key:Title:r" for right alignment). */
+struct table *cli_json_table(json_t *arr, const char *const *cols);
+
+#endif

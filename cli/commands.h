@@ -1,0 +1,16 @@
+/*
+ * commands.h - one entry point per subcommand (cli/cmd_*.c).
+ */
+#ifndef AB_COMMANDS_H
+#define AB_COMMANDS_H
+
+#include "cli.h"
+
+int cmd_help(int argc, char **argv, struct ctx *ctx);
+int cmd_ingest(int argc, char **argv, struct ctx *ctx);
+int cmd_ls(int argc, char **argv, struct ctx *ctx);
+int cmd_sql(int argc, char **argv, struct ctx *ctx);
+int cmd_version(int argc, char **argv, struct ctx *ctx);
+/* COMMAND-DECLS */
+
+#endif

@@ -1,0 +1,146 @@
+/*
+ * main.c - the command table and the dispatcher.
+ *
+ * Global options come before the command: --db PATH, --version, -h.
+ * The dispatcher opens the database once, as the command's flags ask,
+ * and closes it after the command returns.
+ */
+#include "core/compat.h"
+#include "commands.h"
+
+#include <locale.h>
+
+const struct cmd cli_commands[] = {
+	{ "ingest", cmd_ingest, NO_DB, "[--format F] [--dry-run] [--strict] [-v] PATH...",
+	  "Ingest result files and directories into the database." },
+	{ "ls", cmd_ls, NEED_DB_READ,
+	  "systems|benchmarks|runs|sources [--suite S] [-b B] [--system S] [--json|--csv]",
+	  "List what the database holds." },
+	{ "sql", cmd_sql, NEED_DB_READ, "[--csv] \"SELECT ...\"",
+	  "Run one read-only SQL statement on the database." },
+	/* COMMAND-ENTRIES */
+	{ "help", cmd_help, NO_DB, "[COMMAND]", "Show help for accelbench or one command." },
+	{ "version", cmd_version, NO_DB, "", "Print the version." },
+	{ NULL, NULL, 0, NULL, NULL }
+};
+
+const struct cmd *cli_find(const char *name)
+{
+	const struct cmd *c;
+
+	for (c = cli_commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+static void main_usage(FILE *fp)
+{
+	const struct cmd *c;
+
+	fputs("usage: accelbench [--db PATH] [--version] [-h] COMMAND [ARGS]\n\n"
+	      "Turn ML accelerator benchmark results (CARAML/JUBE/jpwr, MLPerf, ReFrame)\n"
+	      "into statistics, charts and procurement reports.\n\ncommands:\n",
+	      fp);
+	for (c = cli_commands; c->name; c++)
+		fprintf(fp, "  %-10s %s\n", c->name, c->summary);
+	fputs("\nThe database is --db PATH, else $ACCELBENCH_DB, else ./accelbench.db.\n"
+	      "'accelbench help COMMAND' or 'accelbench COMMAND -h' shows a command's options.\n"
+	      "Exit codes: 0 ok, 1 data rejected, 2 usage, 3 I/O, 4 internal error.\n",
+	      fp);
+}
+
+int cmd_version(int argc, char **argv, struct ctx *ctx)
+{
+	static const struct cmd self = { "version", NULL, 0, "", "Print the version." };
+	int n = cli_parse(&self, NULL, argc, argv);
+
+	if (n == CLI_HELP)
+		return AB_OK;
+	if (n < 0)
+		return AB_EUSAGE;
+	printf("accelbench %s (sqlite %s, jansson %s)\n", AB_VERSION, sqlite3_libversion(),
+	       JANSSON_VERSION);
+	return AB_OK;
+}
+
+int cmd_help(int argc, char **argv, struct ctx *ctx)
+{
+	const struct cmd *c;
+	char *args[3];
+
+	if (argc < 2) {
+		main_usage(stdout);
+		return AB_OK;
+	}
+	c = cli_find(argv[1]);
+	if (!c)
+		return cli_error(AB_EUSAGE, "help: no such command '%s'", argv[1]);
+	/* every command prints its own usage, from its own option table, on -h */
+	args[0] = (char *)c->name;
+	args[1] = (char *)"-h";
+	args[2] = NULL;
+	return c->fn(2, args, ctx);
+}
+
+int main(int argc, char **argv)
+{
+	struct ctx ctx = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	const struct cmd *c;
+	int i = 1, rc;
+
+	/* numbers are always formatted the C way; text may be UTF-8 */
+	setlocale(LC_ALL, "C");
+	ctx.argv0 = argv[0];
+	ctx.db_path = getenv("ACCELBENCH_DB");
+	while (i < argc && argv[i][0] == '-') {
+		const char *a = argv[i];
+		if (!strcmp(a, "--db") && i + 1 < argc) {
+			ctx.db_path = argv[i + 1];
+			i += 2;
+		} else if (!strncmp(a, "--db=", 5)) {
+			ctx.db_path = a + 5;
+			i++;
+		} else if (!strcmp(a, "--version")) {
+			return cmd_version(1, argv, &ctx);
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			main_usage(stdout);
+			return AB_OK;
+		} else {
+			return cli_error(AB_EUSAGE, "unknown option '%s' (see 'accelbench -h')", a);
+		}
+	}
+	if (!ctx.db_path || !*ctx.db_path)
+		ctx.db_path = "accelbench.db";
+	if (i >= argc) {
+		main_usage(stderr);
+		return AB_EUSAGE;
+	}
+	c = cli_find(argv[i]);
+	if (!c)
+		return cli_error(AB_EUSAGE, "'%s' is not a command (see 'accelbench -h')", argv[i]);
+	if (c->flags & (NEED_DB_READ | NEED_DB_WRITE)) {
+		int want_help = 0, k;
+		for (k = i + 1; k < argc; k++)
+			if (!strcmp(argv[k], "-h") || !strcmp(argv[k], "--help"))
+				want_help = 1;
+		if (!want_help) {
+			unsigned flags = (c->flags & NEED_DB_WRITE) ? 0 : DB_READONLY;
+			rc = db_open(&ctx.db, ctx.db_path, flags, &err);
+			if (rc < 0) {
+				rc = cli_status(rc, &err);
+				strbuf_release(&err);
+				return rc;
+			}
+		}
+	}
+	rc = c->fn(argc - i, argv + i, &ctx);
+	db_free(ctx.db);
+	strbuf_release(&err);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "accelbench: cannot write to standard output\n");
+		return AB_EIO;
+	}
+	return rc;
+}

@@ -1,0 +1,161 @@
+/*
+ * num.c - strict number parsing and formatting; see num.h.
+ *
+ * strtod honours LC_NUMERIC, so the CLI never calls setlocale() for numbers
+ * (it stays in the "C" locale) and these helpers add the strictness strtod
+ * lacks: no trailing garbage, no hex floats, no silently accepted blanks.
+ */
+#include "compat.h"
+#include "num.h"
+
+#include <math.h>
+
+static void trim(const char **s, size_t *len)
+{
+	while (*len && (**s == ' ' || **s == '\t' || **s == '\r' || **s == '\n')) {
+		(*s)++;
+		(*len)--;
+	}
+	while (*len && ((*s)[*len - 1] == ' ' || (*s)[*len - 1] == '\t' ||
+			(*s)[*len - 1] == '\r' || (*s)[*len - 1] == '\n'))
+		(*len)--;
+}
+
+static int ieq(const char *s, size_t len, const char *word)
+{
+	size_t i, n = strlen(word);
+
+	if (len != n)
+		return 0;
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if (c != word[i])
+			return 0;
+	}
+	return 1;
+}
+
+enum num_kind num_parse_double(const char *s, size_t len, double *out)
+{
+	char buf[128];
+	char *end;
+	size_t i;
+	int sign = 0;
+
+	trim(&s, &len);
+	if (!len)
+		return NUM_EMPTY;
+	if (ieq(s, len, "nan") || ieq(s, len, "null") || ieq(s, len, "none") ||
+	    ieq(s, len, "-nan"))
+		return NUM_NAN;
+	if (*s == '+' || *s == '-')
+		sign = *s == '-' ? -1 : 1;
+	if (sign && (ieq(s + 1, len - 1, "inf") || ieq(s + 1, len - 1, "infinity"))) {
+		*out = sign < 0 ? -HUGE_VAL : HUGE_VAL;
+		return NUM_INF;
+	}
+	if (ieq(s, len, "inf") || ieq(s, len, "infinity")) {
+		*out = HUGE_VAL;
+		return NUM_INF;
+	}
+	if (len >= sizeof(buf))
+		return NUM_BAD;
+	/* only digits, sign, '.', exponent: refuse hex, spaces, "1,5" */
+	for (i = 0; i < len; i++) {
+		char c = s[i];
+		if (!((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' ||
+		      c == '-'))
+			return NUM_BAD;
+	}
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	*out = strtod(buf, &end);
+	if (end != buf + len || end == buf)
+		return NUM_BAD;
+	if (errno == ERANGE && isinf(*out))
+		return NUM_INF;
+	return NUM_OK;
+}
+
+enum num_kind num_parse_ll(const char *s, size_t len, long long *out)
+{
+	char buf[32];
+	char *end;
+
+	trim(&s, &len);
+	if (!len)
+		return NUM_EMPTY;
+	if (ieq(s, len, "nan") || ieq(s, len, "null") || ieq(s, len, "none"))
+		return NUM_NAN;
+	if (len >= sizeof(buf))
+		return NUM_BAD;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if (!((buf[0] >= '0' && buf[0] <= '9') || buf[0] == '-' || buf[0] == '+'))
+		return NUM_BAD;
+	errno = 0;
+	*out = strtoll(buf, &end, 10);
+	if (errno || end != buf + len)
+		return NUM_BAD;
+	return NUM_OK;
+}
+
+void num_format(struct strbuf *sb, double v)
+{
+	char buf[64];
+	int prec;
+
+	if (isnan(v)) {
+		strbuf_addstr(sb, "nan");
+		return;
+	}
+	if (isinf(v)) {
+		strbuf_addstr(sb, v < 0 ? "-inf" : "inf");
+		return;
+	}
+	for (prec = 6; prec <= 17; prec++) {
+		int n = snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (n < 0 || (size_t)n >= sizeof(buf))
+			break;
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	strbuf_addstr(sb, buf);
+}
+
+void num_format_fixed(struct strbuf *sb, double v, int decimals, int thousands)
+{
+	char buf[128];
+	int n;
+	const char *p, *dot;
+	size_t intlen, i;
+
+	if (!isfinite(v)) {
+		num_format(sb, v);
+		return;
+	}
+	n = snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+	if (n < 0 || (size_t)n >= sizeof(buf)) {
+		num_format(sb, v);
+		return;
+	}
+	if (!thousands) {
+		strbuf_addstr(sb, buf);
+		return;
+	}
+	p = buf;
+	if (*p == '-')
+		strbuf_addch(sb, *p++);
+	dot = strchr(p, '.');
+	intlen = dot ? (size_t)(dot - p) : strlen(p);
+	for (i = 0; i < intlen; i++) {
+		if (i && (intlen - i) % 3 == 0)
+			strbuf_addch(sb, ',');
+		strbuf_addch(sb, p[i]);
+	}
+	if (dot)
+		strbuf_addstr(sb, dot);
+}

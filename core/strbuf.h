@@ -1,0 +1,54 @@
+/*
+ * strbuf.h - growable, always NUL-terminated byte buffer (after git's).
+ *
+ * Ownership: a strbuf owns its buf.  strbuf_release() frees it and leaves
+ * the strbuf empty and reusable; strbuf_detach() hands buf to the caller,
+ * who must free() it.  sb->buf is never NULL, even for an empty buffer.
+ * Allocation failure aborts (there is no sane recovery in a CLI).
+ */
+#ifndef AB_STRBUF_H
+#define AB_STRBUF_H
+
+#include "compat.h"
+
+struct strbuf {
+	size_t alloc;
+	size_t len;
+	char *buf;
+};
+
+extern char strbuf_slopbuf[];
+#define STRBUF_INIT { 0, 0, strbuf_slopbuf }
+
+void strbuf_init(struct strbuf *sb, size_t hint);
+void strbuf_release(struct strbuf *sb);
+char *strbuf_detach(struct strbuf *sb, size_t *len);
+void strbuf_grow(struct strbuf *sb, size_t extra);
+void strbuf_setlen(struct strbuf *sb, size_t len);
+static inline void strbuf_reset(struct strbuf *sb) { strbuf_setlen(sb, 0); }
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, int c);
+void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) AB_PRINTF(2, 3);
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/* Append n copies of c. */
+void strbuf_addchars(struct strbuf *sb, int c, size_t n);
+/* Replace contents with s. */
+void strbuf_setstr(struct strbuf *sb, const char *s);
+
+/* Remove leading/trailing ASCII whitespace. */
+void strbuf_trim(struct strbuf *sb);
+void strbuf_rtrim(struct strbuf *sb);
+/* Append s, replacing bytes outside printable ASCII by \xNN (for messages). */
+void strbuf_add_printable(struct strbuf *sb, const char *s, size_t len, size_t max);
+
+/* A duplicate that the caller frees; aborts on allocation failure. */
+char *ab_strdup(const char *s);
+char *ab_strndup(const char *s, size_t n);
+void *ab_malloc(size_t n);
+void *ab_calloc(size_t nmemb, size_t size);
+void *ab_realloc(void *p, size_t n);
+
+#endif

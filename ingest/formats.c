@@ -1,0 +1,61 @@
+/*
+ * formats.c - the table of input formats and content-based detection.
+ *
+ * Each format family adds its entries in its own block below.  Detection
+ * asks every format to score the file's first bytes; the highest score
+ * wins, ties go to the earlier entry.
+ */
+#include "core/compat.h"
+#include "ingest_priv.h"
+
+/* caraml.c, jpwr.c */
+/* extern const struct ingest_format ingest_fmt_jube_table; */
+/* CARAML-FORMATS */
+/* MLPERF-FORMATS */
+/* REFRAME-FORMATS */
+
+const struct ingest_format *const ingest_formats[] = {
+	/* &ingest_fmt_jube_table, */
+	/* CARAML-ENTRIES */
+	/* MLPERF-ENTRIES */
+	/* REFRAME-ENTRIES */
+	NULL
+};
+
+const struct ingest_format *ingest_format_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; ingest_formats[i]; i++)
+		if (!strcmp(ingest_formats[i]->name, name))
+			return ingest_formats[i];
+	return NULL;
+}
+
+const struct ingest_format *ingest_detect(const char *path, const unsigned char *head,
+					  size_t len, int *score)
+{
+	const struct ingest_format *best = NULL;
+	size_t i;
+
+	*score = 0;
+	if (!len || ingest_looks_binary(head, len))
+		return NULL;
+	for (i = 0; ingest_formats[i]; i++) {
+		int s = ingest_formats[i]->detect(path, head, len);
+		if (s > *score) {
+			*score = s;
+			best = ingest_formats[i];
+		}
+	}
+	return best;
+}
+
+const char *ingest_format_name(size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < i && ingest_formats[k]; k++)
+		;
+	return ingest_formats[k] ? ingest_formats[k]->name : NULL;
+}

@@ -1,0 +1,412 @@
+/*
+ * ingest.c - the driver: walk paths, hash, detect, parse one file at a
+ * time inside one sink transaction, and report what happened.
+ */
+#include "core/compat.h"
+#include "ingest_priv.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+struct file_list {
+	char **v;
+	size_t n, cap;
+};
+
+static void list_add(struct file_list *l, const char *path)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 64;
+		l->v = ab_realloc(l->v, l->cap * sizeof(*l->v));
+	}
+	l->v[l->n++] = ab_strdup(path);
+}
+
+static void list_free(struct file_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Depth-first, entries sorted byte-wise, so the order never depends on the
+ * file system or the locale. */
+static int walk(const char *dir, struct file_list *out, int depth, struct strbuf *err)
+{
+	DIR *d;
+	struct dirent *de;
+	struct file_list names = { 0 };
+	struct strbuf path = STRBUF_INIT;
+	size_t i;
+	int rc = 0;
+
+	if (depth > 64)
+		return ab_fail(err, AB_EIO, "'%s': directories nested too deeply", dir);
+	d = opendir(dir);
+	if (!d)
+		return ab_fail(err, AB_EIO, "cannot open directory '%s': %s", dir, strerror(errno));
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			list_add(&names, de->d_name);
+	closedir(d);
+	qsort(names.v, names.n, sizeof(*names.v), cmp_str);
+	for (i = 0; i < names.n && !rc; i++) {
+		struct stat st;
+
+		strbuf_reset(&path);
+		strbuf_addstr(&path, dir);
+		if (path.len && path.buf[path.len - 1] != '/')
+			strbuf_addch(&path, '/');
+		strbuf_addstr(&path, names.v[i]);
+		if (stat(path.buf, &st) < 0)
+			continue; /* dangling symlink: nothing to read */
+		if (S_ISDIR(st.st_mode))
+			rc = walk(path.buf, out, depth + 1, err);
+		else if (S_ISREG(st.st_mode))
+			list_add(out, path.buf);
+	}
+	strbuf_release(&path);
+	list_free(&names);
+	return rc;
+}
+
+static void notify(const struct ingest_opts *o, enum ingest_event ev, const char *path,
+		   const char *msg, const struct ingest_totals *t)
+{
+	if (o->notify)
+		o->notify(o->notify_ctx, ev, path, msg, t);
+}
+
+int ingest_emit_run(struct ingest_file *f, const struct ingest_run *run, int64_t *run_id,
+		    struct strbuf *err)
+{
+	int64_t dummy;
+	int rc = f->sink->run(f->sink->self, run, run_id ? run_id : &dummy, err);
+
+	if (rc < 0)
+		return rc;
+	if (rc == 1) {
+		f->totals->duplicates++;
+		return 1;
+	}
+	f->totals->runs++;
+	f->totals->metrics += (long)run->nmetrics;
+	return 0;
+}
+
+int ingest_emit_power(struct ingest_file *f, int64_t run_id, const char *device, double t,
+		      double watts, struct strbuf *err)
+{
+	int rc = f->sink->power(f->sink->self, run_id, device, t, watts, err);
+
+	if (rc == 0)
+		f->totals->power_samples++;
+	return rc;
+}
+
+void ingest_warn(struct ingest_file *f, long line, const char *fmt, ...)
+{
+	struct strbuf msg = STRBUF_INIT;
+	va_list ap;
+
+	if (line > 0)
+		strbuf_addf(&msg, "%s:%ld: ", f->path, line);
+	else
+		strbuf_addf(&msg, "%s: ", f->path);
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	f->totals->warnings++;
+	notify(f->opts, INGEST_EV_WARNING, f->path, msg.buf, f->totals);
+	strbuf_release(&msg);
+}
+
+int ingest_fail_at(struct ingest_file *f, struct strbuf *err, long line, const char *fmt, ...)
+{
+	va_list ap;
+
+	strbuf_reset(err);
+	va_start(ap, fmt);
+	strbuf_vaddf(err, fmt, ap);
+	va_end(ap);
+	ab_error_prefix(err, f->path, line);
+	return -AB_EDATA;
+}
+
+/* Hash the whole file (streaming) and keep its first bytes for detection. */
+static int hash_file(FILE *fp, const char *path, char hex[65], unsigned char *head,
+		     size_t *head_len, uint64_t *size, struct strbuf *err)
+{
+	unsigned char buf[65536], digest[32];
+	struct sha256 c;
+	size_t n;
+
+	sha256_init(&c);
+	*head_len = 0;
+	*size = 0;
+	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0) {
+		if (*head_len < INGEST_HEAD_MAX) {
+			size_t take = INGEST_HEAD_MAX - *head_len < n ? INGEST_HEAD_MAX - *head_len : n;
+			memcpy(head + *head_len, buf, take);
+			*head_len += take;
+		}
+		sha256_update(&c, buf, n);
+		*size += n;
+	}
+	if (ferror(fp))
+		return ab_fail(err, AB_EIO, "cannot read '%s': %s", path, strerror(errno));
+	sha256_final(&c, digest);
+	sha256_hex(digest, hex);
+	rewind(fp);
+	return 0;
+}
+
+static void summary(struct strbuf *msg, const struct ingest_totals *before,
+		    const struct ingest_totals *after)
+{
+	strbuf_reset(msg);
+	strbuf_addf(msg, "%ld runs, %ld metrics", after->runs - before->runs,
+		    after->metrics - before->metrics);
+	if (after->power_samples != before->power_samples)
+		strbuf_addf(msg, ", %ld power samples", after->power_samples - before->power_samples);
+	if (after->duplicates != before->duplicates)
+		strbuf_addf(msg, ", %ld duplicate runs skipped", after->duplicates - before->duplicates);
+}
+
+/*
+ * One file, one transaction.  Returns 0 (ingested, skipped, ignored),
+ * -AB_EDATA (rejected; err holds the message) or -AB_EIO.
+ */
+static int ingest_one(const char *path, int explicit_file, const struct ingest_opts *opts,
+		      struct ingest_sink *sink, struct ingest_totals *totals, unsigned char *head,
+		      struct strbuf *err)
+{
+	struct ingest_file f = { 0 };
+	struct ingest_source src;
+	struct ingest_totals before = *totals;
+	struct strbuf msg = STRBUF_INIT;
+	const struct ingest_format *fmt;
+	char hex[65];
+	size_t head_len;
+	uint64_t size;
+	FILE *fp;
+	int rc, score = 0;
+
+	totals->files_seen++;
+	fp = fopen(path, "rb");
+	if (!fp) {
+		rc = ab_fail(err, AB_EDATA, "%s: cannot open: %s", path, strerror(errno));
+		goto rejected;
+	}
+	rc = hash_file(fp, path, hex, head, &head_len, &size, err);
+	if (rc < 0) {
+		fclose(fp);
+		goto rejected;
+	}
+	if (opts->format) {
+		fmt = ingest_format_find(opts->format);
+		if (!fmt) {
+			fclose(fp);
+			return ab_fail(err, AB_EINTERNAL, "unknown format '%s'", opts->format);
+		}
+	} else {
+		fmt = ingest_detect(path, head, head_len, &score);
+	}
+	if (!fmt) {
+		fclose(fp);
+		totals->bytes_done += size;
+		if (!explicit_file) {
+			totals->unknown++;
+			notify(opts, INGEST_EV_UNKNOWN, path, "format not recognised", totals);
+			return 0;
+		}
+		if (size == 0)
+			rc = ab_fail(err, AB_EDATA, "%s: empty file", path);
+		else if (ingest_looks_binary(head, head_len))
+			rc = ab_fail(err, AB_EDATA, "%s: binary data, not a benchmark result", path);
+		else
+			rc = ab_fail(err, AB_EDATA, "%s: format not recognised (use --format)", path);
+		goto rejected;
+	}
+	if ((fmt->flags & FMT_COMPANION) && !explicit_file && !opts->format) {
+		fclose(fp);
+		totals->bytes_done += size;
+		totals->companion++;
+		notify(opts, INGEST_EV_COMPANION, path, fmt->name, totals);
+		return 0;
+	}
+	src.path = path;
+	src.sha256 = hex;
+	src.format = fmt->name;
+	src.size = size;
+	rc = sink->begin(sink->self, &src, err);
+	if (rc < 0) {
+		fclose(fp);
+		ab_error_prefix(err, path, 0);
+		return rc;
+	}
+	if (rc == 1) {
+		fclose(fp);
+		totals->bytes_done += size;
+		totals->skipped++;
+		notify(opts, INGEST_EV_SKIPPED, path, "already ingested", totals);
+		return 0;
+	}
+	f.path = path;
+	f.fp = fp;
+	f.size = size;
+	f.head = head;
+	f.head_len = head_len;
+	f.opts = opts;
+	f.sink = sink;
+	f.totals = totals;
+	rc = fmt->parse(&f, err);
+	fclose(fp);
+	if (rc < 0) {
+		struct strbuf e2 = STRBUF_INIT;
+		sink->end(sink->self, 0, &e2);
+		strbuf_release(&e2);
+		/* counts of a rolled-back file do not count */
+		before.files_seen = totals->files_seen;
+		before.warnings = totals->warnings;
+		*totals = before;
+		if (!strstr(err->buf, path))
+			ab_error_prefix(err, path, 0);
+		if (rc == -AB_EIO)
+			return rc;
+		goto rejected_noclose;
+	}
+	rc = sink->end(sink->self, 1, err);
+	if (rc < 0) {
+		ab_error_prefix(err, path, 0);
+		return rc;
+	}
+	totals->bytes_done += size;
+	totals->ingested++;
+	summary(&msg, &before, totals);
+	notify(opts, INGEST_EV_INGESTED, path, msg.buf, totals);
+	strbuf_release(&msg);
+	return 0;
+
+rejected:
+rejected_noclose:
+	totals->rejected++;
+	totals->bytes_done += 0;
+	notify(opts, INGEST_EV_REJECTED, path, err->buf, totals);
+	strbuf_release(&msg);
+	return -AB_EDATA;
+}
+
+int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_opts *opts,
+		 struct ingest_sink *sink, struct ingest_totals *totals, struct strbuf *err)
+{
+	struct file_list files = { 0 };
+	unsigned char *head = ab_malloc(INGEST_HEAD_MAX);
+	char *explicit_flags;
+	size_t i;
+	int rc = 0, any_rejected = 0;
+
+	memset(totals, 0, sizeof(*totals));
+	explicit_flags = NULL;
+	for (i = 0; i < npaths; i++) {
+		struct stat st;
+		size_t before = files.n;
+
+		if (stat(paths[i], &st) < 0) {
+			rc = ab_fail(err, AB_EIO, "cannot access '%s': %s", paths[i], strerror(errno));
+			goto out;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			rc = walk(paths[i], &files, 0, err);
+			if (rc < 0)
+				goto out;
+		} else {
+			list_add(&files, paths[i]);
+		}
+		explicit_flags = ab_realloc(explicit_flags, files.n ? files.n : 1);
+		memset(explicit_flags + before, S_ISDIR(st.st_mode) ? 0 : 1, files.n - before);
+	}
+	for (i = 0; i < files.n; i++) {
+		struct stat st;
+		if (stat(files.v[i], &st) == 0)
+			totals->bytes_total += (uint64_t)st.st_size;
+	}
+	for (i = 0; i < files.n; i++) {
+		struct strbuf ferr = STRBUF_INIT;
+		int r = ingest_one(files.v[i], explicit_flags[i], opts, sink, totals, head, &ferr);
+
+		notify(opts, INGEST_EV_PROGRESS, files.v[i], NULL, totals);
+		if (r == -AB_EDATA) {
+			any_rejected = 1;
+			if (opts->flags & INGEST_STRICT) {
+				strbuf_reset(err);
+				strbuf_addbuf(err, &ferr);
+				strbuf_release(&ferr);
+				rc = -AB_EDATA;
+				goto out;
+			}
+		} else if (r < 0) {
+			strbuf_reset(err);
+			strbuf_addbuf(err, &ferr);
+			strbuf_release(&ferr);
+			rc = r;
+			goto out;
+		}
+		strbuf_release(&ferr);
+	}
+	if (any_rejected)
+		rc = ab_fail(err, AB_EDATA, "%ld file%s rejected", totals->rejected,
+			     totals->rejected == 1 ? "" : "s");
+out:
+	free(explicit_flags);
+	free(head);
+	list_free(&files);
+	return rc;
+}
+
+/* ---- counting sink --------------------------------------------------- */
+
+static int count_begin(void *self, const struct ingest_source *src, struct strbuf *err)
+{
+	return 0;
+}
+
+static int count_run(void *self, const struct ingest_run *run, int64_t *run_id,
+		     struct strbuf *err)
+{
+	struct ingest_count_sink *cs = self;
+
+	cs->runs++;
+	cs->metrics += (long)run->nmetrics;
+	*run_id = cs->runs;
+	return 0;
+}
+
+static int count_power(void *self, int64_t run_id, const char *device, double t, double w,
+		       struct strbuf *err)
+{
+	((struct ingest_count_sink *)self)->power_samples++;
+	return 0;
+}
+
+static int count_end(void *self, int commit, struct strbuf *err)
+{
+	return 0;
+}
+
+void ingest_count_sink_init(struct ingest_count_sink *cs)
+{
+	memset(cs, 0, sizeof(*cs));
+	cs->sink.self = cs;
+	cs->sink.begin = count_begin;
+	cs->sink.run = count_run;
+	cs->sink.power = count_power;
+	cs->sink.end = count_end;
+}

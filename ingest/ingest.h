@@ -1,0 +1,147 @@
+/*
+ * ingest.h - the public interface of ingest/: find input files, detect
+ * their format from content, stream-parse them into normalised records.
+ *
+ * Parsers never touch the database.  They hand records to a struct
+ * ingest_sink (model/db implements one that writes SQLite, one transaction
+ * per source file; --dry-run uses a counting sink).  A parser either
+ * succeeds for the whole file or returns an error with "file:line: what";
+ * the driver then rolls the sink back, so nothing partial lands.
+ *
+ * Ownership: every pointer in the record structs is borrowed for the
+ * duration of the sink call only; a sink copies what it keeps.
+ */
+#ifndef AB_INGEST_H
+#define AB_INGEST_H
+
+#include "core/core.h"
+#include <jansson.h>
+
+/* ---- records ------------------------------------------------------- */
+
+struct ingest_system {
+	const char *name;          /* required; the tool's name for it (unique key) */
+	const char *display_name;  /* optional pretty name */
+	const char *vendor;        /* optional; normalised from accelerator/name when NULL */
+	const char *accelerator;   /* optional raw or normalised accelerator name */
+	long accelerators_per_node;/* 0 = unknown */
+	const char *host_cpu;
+	const char *interconnect;
+	const char *site;
+	double tdp_w;              /* 0 = unknown */
+	json_t *meta;              /* optional JSON object (borrowed) */
+};
+
+struct ingest_metric {
+	const char *name;          /* canonical name: throughput, energy, avg_power, ... */
+	double value;              /* finite */
+	const char *unit;          /* canonical unit: tokens/s, samples/s, images/s, Wh, W, s, min */
+	json_t *meta;              /* optional: boundary, reference, thresholds, result */
+};
+
+enum ingest_run_status {
+	RUN_OK = 0,
+	RUN_FAILED,
+	RUN_ABORTED,
+	RUN_INVALID
+};
+
+struct ingest_run {
+	long line;                 /* line of the source file this run comes from */
+	struct ingest_system system;
+	const char *suite;         /* caraml, mlperf-training, mlperf-inference, reframe, ... */
+	const char *benchmark;     /* e.g. llm-gpt-800M, resnet, ResNet50CPUCheck */
+	const char *bench_metric;  /* headline metric name of the benchmark */
+	const char *bench_unit;    /* its unit */
+	int lower_is_better;       /* headline direction */
+	const char *job_id;
+	const char *started;       /* ISO 8601 UTC "2024-08-23T08:02:11Z" or NULL */
+	const char *finished;
+	enum ingest_run_status status;
+	long nodes, devices, global_batch, local_batch; /* 0 = unknown */
+	const char *precision;
+	const char *framework;
+	json_t *params;            /* optional JSON object: everything else the tool said */
+	const char *excluded_reason; /* why the run is failed/invalid, NULL if ok */
+	const char *dedupe_key;    /* optional: the same key from any source is stored once */
+	const struct ingest_metric *metrics;
+	size_t nmetrics;
+};
+
+struct ingest_source {
+	const char *path;
+	const char *sha256;        /* lowercase hex */
+	const char *format;
+	uint64_t size;
+};
+
+/* ---- the sink ------------------------------------------------------- */
+
+struct ingest_sink {
+	void *self;
+	/* Start a source; returns 1 when those bytes were ingested before (skip). */
+	int (*begin)(void *self, const struct ingest_source *src, struct strbuf *err);
+	/* Add a run; *run_id identifies it for power(); returns 1 if a run with
+	 * the same dedupe_key already exists (not added, *run_id = 0). */
+	int (*run)(void *self, const struct ingest_run *run, int64_t *run_id, struct strbuf *err);
+	/* Add one power sample to a run added in this source. */
+	int (*power)(void *self, int64_t run_id, const char *device, double t, double watts,
+		     struct strbuf *err);
+	/* Commit (commit != 0) or roll back everything since begin(). */
+	int (*end)(void *self, int commit, struct strbuf *err);
+};
+
+/* A sink that only counts (for --dry-run and tests). */
+struct ingest_count_sink {
+	struct ingest_sink sink;
+	long runs, metrics, power_samples, duplicates;
+};
+void ingest_count_sink_init(struct ingest_count_sink *cs);
+
+/* ---- options, events, results ------------------------------------- */
+
+enum ingest_flags {
+	INGEST_STRICT = 1 << 0,   /* stop at the first rejected file */
+	INGEST_DRY_RUN = 1 << 1   /* parse only (caller passes a counting sink) */
+};
+
+enum ingest_event {
+	INGEST_EV_INGESTED,       /* msg: summary of what was added */
+	INGEST_EV_SKIPPED,        /* already ingested */
+	INGEST_EV_COMPANION,      /* read as part of another file; not a source itself */
+	INGEST_EV_UNKNOWN,        /* format not recognised (directory walk: ignored) */
+	INGEST_EV_REJECTED,       /* msg: "file:line: what" */
+	INGEST_EV_WARNING,        /* msg: "file[:line]: what" (file still ingested) */
+	INGEST_EV_PROGRESS        /* periodic; see ingest_totals */
+};
+
+struct ingest_totals {
+	long files_seen, ingested, skipped, rejected, unknown, companion;
+	long runs, metrics, power_samples, duplicates, warnings;
+	uint64_t bytes_done, bytes_total;
+};
+
+struct ingest_opts {
+	unsigned flags;
+	const char *format;        /* force a format by name, or NULL to detect */
+	const char *const *roots;  /* directories being ingested (energy-file lookup) */
+	size_t nroots;
+	const char *perflog_format;/* ReFrame site format option, or NULL */
+	void (*notify)(void *ctx, enum ingest_event ev, const char *path, const char *msg,
+		       const struct ingest_totals *totals);
+	void *notify_ctx;
+};
+
+/*
+ * Ingest files and directories (recursive, sorted byte-wise, hidden
+ * entries skipped).  Returns 0 when every file was ingested, skipped or
+ * ignored; -AB_EDATA when any file was rejected (all good files still
+ * land unless INGEST_STRICT); -AB_EIO on I/O failure of the walk itself.
+ */
+int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_opts *opts,
+		 struct ingest_sink *sink, struct ingest_totals *totals, struct strbuf *err);
+
+/* Name of the i-th known format, NULL past the end (for --format and help). */
+const char *ingest_format_name(size_t i);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * ingest_priv.h - what a format parser sees.  Not for use outside ingest/.
+ *
+ * A parser is a struct ingest_format in the table in formats.c: detect()
+ * scores the first bytes of a file (0 = not mine, 100 = certain) and parse()
+ * streams the whole file (f->fp is at offset 0), emitting runs through
+ * ingest_emit_run()/ingest_emit_power().  On any error parse() returns a
+ * negative status with err = "what" and *f->err_line set, or an already
+ * positioned "file:line: what" message (ingest_fail_at); the driver rolls
+ * back the file.
+ */
+#ifndef AB_INGEST_PRIV_H
+#define AB_INGEST_PRIV_H
+
+#include "ingest.h"
+
+struct ingest_file {
+	const char *path;                 /* as walked (relative or absolute) */
+	FILE *fp;                         /* read-only, binary, at offset 0 */
+	uint64_t size;
+	const unsigned char *head;        /* first head_len bytes */
+	size_t head_len;
+	const struct ingest_opts *opts;
+	struct ingest_sink *sink;
+	struct ingest_totals *totals;
+};
+
+enum ingest_format_flags {
+	/* Files of this format are read by another parser (energy files of a
+	 * result table, power logs of an MLPerf result); a directory walk does
+	 * not ingest them as sources of their own. */
+	FMT_COMPANION = 1 << 0,
+	/* Detection needs the file name too (no reliable content signature). */
+	FMT_NAME_HINT = 1 << 1
+};
+
+struct ingest_format {
+	const char *name;
+	unsigned flags;
+	int (*detect)(const char *path, const unsigned char *head, size_t len);
+	int (*parse)(struct ingest_file *f, struct strbuf *err);
+};
+
+#define INGEST_HEAD_MAX 65536
+
+/* formats.c: the table of all formats, NULL-terminated. */
+extern const struct ingest_format *const ingest_formats[];
+const struct ingest_format *ingest_format_find(const char *name);
+const struct ingest_format *ingest_detect(const char *path, const unsigned char *head,
+					  size_t len, int *score);
+
+/* Forward a run / power sample to the sink and count it. */
+int ingest_emit_run(struct ingest_file *f, const struct ingest_run *run, int64_t *run_id,
+		    struct strbuf *err);
+int ingest_emit_power(struct ingest_file *f, int64_t run_id, const char *device, double t,
+		      double watts, struct strbuf *err);
+/* A warning about the file being parsed ("path:line: msg"; line 0 = none). */
+void ingest_warn(struct ingest_file *f, long line, const char *fmt, ...) AB_PRINTF(3, 4);
+/* Error "path:line: msg" (line 0 = none); returns -AB_EDATA. */
+int ingest_fail_at(struct ingest_file *f, struct strbuf *err, long line, const char *fmt, ...)
+	AB_PRINTF(4, 5);
+
+/* ---- field splitting (fields.c) ------------------------------------ */
+
+enum fields_flags {
+	FIELDS_TRIM = 1 << 0,   /* strip blanks around each field */
+	FIELDS_QUOTED = 1 << 1  /* honour "..." quoting with "" escapes (RFC 4180) */
+};
+
+/* Fields of one line; v[i] are NUL-terminated views into an owned copy. */
+struct fields {
+	size_t n;
+	char **v;
+	size_t *len;
+	size_t cap;
+	struct strbuf copy;
+};
+
+void fields_init(struct fields *fl);
+void fields_release(struct fields *fl);
+/* Split line[0..len) at sep.  Returns 0, or -AB_EDATA for an unterminated quote. */
+int fields_split(struct fields *fl, const char *line, size_t len, char sep, unsigned flags);
+
+/* ---- small helpers (util.c) ----------------------------------------- */
+
+/* 1 if the first len bytes contain a NUL or look like binary data. */
+int ingest_looks_binary(const unsigned char *head, size_t len);
+/* Last path component. */
+const char *ingest_basename(const char *path);
+/* Directory part of path into out ("." when none). */
+void ingest_dirname(struct strbuf *out, const char *path);
+/* 1 if s ends with suffix. */
+int ingest_ends_with(const char *s, const char *suffix);
+/* Set params[key] to a string / number / integer (NULL value: not set). */
+void ingest_param_str(json_t *params, const char *key, const char *value);
+void ingest_param_num(json_t *params, const char *key, double value);
+void ingest_param_int(json_t *params, const char *key, long long value);
+/* Convert Unix epoch seconds to ISO 8601 UTC ("2024-08-23T08:02:11.600Z" with ms when fractional). */
+void ingest_iso8601(struct strbuf *out, double epoch);
+
+#endif

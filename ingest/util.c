@@ -1,0 +1,87 @@
+/*
+ * util.c - small helpers shared by the format parsers.
+ */
+#include "core/compat.h"
+#include "ingest_priv.h"
+
+#include <math.h>
+#include <time.h>
+
+int ingest_looks_binary(const unsigned char *head, size_t len)
+{
+	size_t i, ctrl = 0;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = head[i];
+		if (c == 0)
+			return 1;
+		if (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != 0x1b)
+			ctrl++;
+	}
+	return len && ctrl * 20 > len; /* more than 5 % control bytes */
+}
+
+const char *ingest_basename(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+void ingest_dirname(struct strbuf *out, const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	strbuf_reset(out);
+	if (!s)
+		strbuf_addch(out, '.');
+	else if (s == path)
+		strbuf_addch(out, '/');
+	else
+		strbuf_add(out, path, (size_t)(s - path));
+}
+
+int ingest_ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && !memcmp(s + n - m, suffix, m);
+}
+
+void ingest_param_str(json_t *params, const char *key, const char *value)
+{
+	if (params && value)
+		json_object_set_new(params, key, json_string(value));
+}
+
+void ingest_param_num(json_t *params, const char *key, double value)
+{
+	if (params && isfinite(value))
+		json_object_set_new(params, key, json_real(value));
+}
+
+void ingest_param_int(json_t *params, const char *key, long long value)
+{
+	if (params)
+		json_object_set_new(params, key, json_integer(value));
+}
+
+void ingest_iso8601(struct strbuf *out, double epoch)
+{
+	time_t secs = (time_t)floor(epoch);
+	double frac = epoch - (double)secs;
+	struct tm tm;
+	char buf[64];
+	int ms = (int)lround(frac * 1000.0);
+
+	if (ms == 1000) {
+		secs++;
+		ms = 0;
+	}
+	if (!gmtime_r(&secs, &tm) || !strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm)) {
+		strbuf_addstr(out, "?");
+		return;
+	}
+	strbuf_addstr(out, buf);
+	if (ms)
+		strbuf_addf(out, ".%03d", ms);
+	strbuf_addch(out, 'Z');
+}

@@ -1,0 +1,115 @@
+/*
+ * db.c - open and configure the database, small statement helpers.
+ */
+#include "core/compat.h"
+#include "db_priv.h"
+
+#include <sys/stat.h>
+
+int db_fail(struct db *db, struct strbuf *err, const char *what)
+{
+	return ab_fail(err, AB_EIO, "%s: %s", what, sqlite3_errmsg(db->sql));
+}
+
+int db_exec(struct db *db, const char *sql, struct strbuf *err)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db->sql, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		int rc = ab_fail(err, AB_EIO, "database error: %s", msg ? msg : "unknown");
+		sqlite3_free(msg);
+		return rc;
+	}
+	return 0;
+}
+
+int db_prepare(struct db *db, sqlite3_stmt **st, const char *sql, struct strbuf *err)
+{
+	if (sqlite3_prepare_v2(db->sql, sql, -1, st, NULL) != SQLITE_OK) {
+		*st = NULL;
+		return db_fail(db, err, "cannot prepare statement");
+	}
+	return 0;
+}
+
+int db_bind_text(sqlite3_stmt *st, int idx, const char *s)
+{
+	if (!s)
+		return sqlite3_bind_null(st, idx);
+	return sqlite3_bind_text(st, idx, s, -1, SQLITE_TRANSIENT);
+}
+
+int db_bind_pos(sqlite3_stmt *st, int idx, long v)
+{
+	if (v <= 0)
+		return sqlite3_bind_null(st, idx);
+	return sqlite3_bind_int64(st, idx, v);
+}
+
+sqlite3 *db_sqlite(struct db *db)
+{
+	return db->sql;
+}
+
+const char *db_path(const struct db *db)
+{
+	return db->path.buf;
+}
+
+int db_open(struct db **out, const char *path, unsigned flags, struct strbuf *err)
+{
+	struct db *db = ab_calloc(1, sizeof(*db));
+	struct stat st;
+	int oflags, rc;
+
+	*out = NULL;
+	strbuf_init(&db->path, 0);
+	strbuf_addstr(&db->path, path);
+	db->flags = flags;
+	if ((flags & (DB_READONLY | DB_MUST_EXIST)) && stat(path, &st) < 0) {
+		rc = ab_fail(err, AB_EIO, "cannot open database '%s': %s%s", path, strerror(errno),
+			     errno == ENOENT ? " (run 'accelbench ingest' first)" : "");
+		goto fail;
+	}
+	oflags = (flags & DB_READONLY) ? SQLITE_OPEN_READONLY
+				       : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	if (sqlite3_open_v2(path, &db->sql, oflags, NULL) != SQLITE_OK) {
+		rc = ab_fail(err, AB_EIO, "cannot open database '%s': %s", path,
+			     db->sql ? sqlite3_errmsg(db->sql) : "out of memory");
+		goto fail;
+	}
+	/* Two ingests at once wait for each other instead of failing. */
+	sqlite3_busy_timeout(db->sql, 60000);
+	sqlite3_extended_result_codes(db->sql, 1);
+	rc = db_exec(db, "PRAGMA foreign_keys = ON", err);
+	if (rc < 0)
+		goto fail;
+	if (!(flags & DB_READONLY)) {
+		rc = db_exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL", err);
+		if (rc < 0)
+			goto fail;
+	}
+	/* A file that is not a database fails here with a clear message. */
+	rc = db_migrate(db, err);
+	if (rc < 0)
+		goto fail;
+	db_sink_init(db);
+	*out = db;
+	return 0;
+fail:
+	if (db->sql)
+		sqlite3_close(db->sql);
+	strbuf_release(&db->path);
+	free(db);
+	return rc;
+}
+
+void db_free(struct db *db)
+{
+	if (!db)
+		return;
+	db_sink_release(db);
+	sqlite3_close(db->sql);
+	strbuf_release(&db->path);
+	free(db);
+}

@@ -1,0 +1,65 @@
+/*
+ * db.h - the accelbench SQLite database: open/create, migrations, the
+ * ingest sink, and the listing queries behind `accelbench ls`.
+ *
+ * Ownership: db_open() returns a handle the caller releases with
+ * db_free() (NULL-safe).  The sink returned by db_ingest_sink() and the
+ * sqlite3 handle belong to the db.  JSON values returned by the listing
+ * functions are new references the caller must json_decref().
+ */
+#ifndef AB_DB_H
+#define AB_DB_H
+
+#include "core/core.h"
+#include "ingest/ingest.h"
+#include <jansson.h>
+#include <sqlite3.h>
+
+struct db;
+
+enum db_open_flags {
+	DB_READONLY = 1 << 0,    /* open read-only (sql, ls, reports) */
+	DB_MUST_EXIST = 1 << 1   /* do not create a missing database */
+};
+
+
+int db_open(struct db **out, const char *path, unsigned flags, struct strbuf *err);
+void db_free(struct db *db);
+sqlite3 *db_sqlite(struct db *db);
+const char *db_path(const struct db *db);
+
+/* The sink that writes ingested records (one transaction per source). */
+struct ingest_sink *db_ingest_sink(struct db *db);
+
+/* Filters for listings; NULL fields match everything. */
+struct db_filter {
+	const char *suite;
+	const char *benchmark;   /* benchmark name */
+	const char *system;      /* system name or display name */
+};
+
+/* Arrays of objects, sorted; field names are a public interface
+ * (docs/accelbench.1, "JSON OUTPUT"). */
+int db_list_systems(struct db *db, const struct db_filter *f, json_t **out, struct strbuf *err);
+int db_list_benchmarks(struct db *db, const struct db_filter *f, json_t **out,
+		       struct strbuf *err);
+int db_list_runs(struct db *db, const struct db_filter *f, json_t **out, struct strbuf *err);
+int db_list_sources(struct db *db, const struct db_filter *f, json_t **out, struct strbuf *err);
+
+/* Run a read-only statement; rows as a table of strings (NULL cells empty). */
+int db_query_table(struct db *db, const char *sql, struct table **out, struct strbuf *err);
+
+/* ---- normalisation (normalize.c) ------------------------------------ */
+
+struct db_accel {
+	const char *vendor;        /* NVIDIA, AMD, Intel, Graphcore, Cerebras, Google, CPU, other */
+	const char *accelerator;   /* A100, H100-PCIe, H100, GH200, MI250, MI300X, GC200 IPU, ... */
+	long per_node;             /* devices per node as the tools count them, 0 = unknown */
+};
+
+/* Map an accelerator or system name ("NVIDIA A100-SXM4-80GB", "JEDI",
+ * "MI250") to vendor + accelerator.  Returns 0 and fills *out, or -1 when
+ * nothing matches. */
+int db_normalize_accel(const char *name, struct db_accel *out);
+
+#endif

@@ -1,0 +1,200 @@
+/*
+ * query.c - the listings behind `accelbench ls` and `accelbench sql`.
+ *
+ * Filters are bound parameters ("?1 IS NULL OR ..."), never glued SQL.
+ * Rows come back as JSON objects so the CLI renders text, CSV and JSON
+ * from the same data.
+ */
+#include "core/compat.h"
+#include "db_priv.h"
+
+static const char sql_systems[] =
+	"SELECT y.name, y.display_name, y.vendor, y.accelerator, y.accelerators_per_node,"
+	" y.host_cpu, y.interconnect, y.site, y.tdp_w, y.meta,"
+	" (SELECT count(*) FROM run r WHERE r.system_id = y.id) AS runs"
+	" FROM system y"
+	" WHERE (?3 IS NULL OR y.name = ?3 OR y.display_name = ?3)"
+	"  AND (?1 IS NULL AND ?2 IS NULL OR EXISTS (SELECT 1 FROM run r JOIN benchmark b"
+	"   ON b.id = r.benchmark_id WHERE r.system_id = y.id"
+	"   AND (?1 IS NULL OR b.suite = ?1) AND (?2 IS NULL OR b.name = ?2)))"
+	" ORDER BY y.vendor, y.name";
+
+static const char sql_benchmarks[] =
+	"SELECT b.suite, b.name, b.metric, b.unit, b.better,"
+	" (SELECT count(*) FROM run r WHERE r.benchmark_id = b.id) AS runs,"
+	" (SELECT count(DISTINCT r.system_id) FROM run r WHERE r.benchmark_id = b.id) AS systems"
+	" FROM benchmark b"
+	" WHERE (?1 IS NULL OR b.suite = ?1) AND (?2 IS NULL OR b.name = ?2)"
+	"  AND (?3 IS NULL OR EXISTS (SELECT 1 FROM run r JOIN system y ON y.id = r.system_id"
+	"   WHERE r.benchmark_id = b.id AND (y.name = ?3 OR y.display_name = ?3)))"
+	" ORDER BY b.suite, b.name";
+
+static const char sql_runs[] =
+	"SELECT r.id, s.path, r.line, b.suite, b.name, y.name, y.vendor, y.accelerator,"
+	" r.status, r.nodes, r.devices, r.global_batch, r.local_batch, r.precision,"
+	" r.framework, r.job_id, r.started, r.finished, r.excluded_reason, r.params,"
+	" (SELECT json_group_object(m.name, json_object('value', m.value, 'unit', m.unit))"
+	"   FROM (SELECT * FROM metric WHERE run_id = r.id ORDER BY name) m),"
+	" b.metric, b.unit, b.better, y.display_name"
+	" FROM run r JOIN source s ON s.id = r.source_id"
+	" JOIN benchmark b ON b.id = r.benchmark_id"
+	" JOIN system y ON y.id = r.system_id"
+	" WHERE (?1 IS NULL OR b.suite = ?1) AND (?2 IS NULL OR b.name = ?2)"
+	"  AND (?3 IS NULL OR y.name = ?3 OR y.display_name = ?3)"
+	" ORDER BY r.id";
+
+static const char sql_sources[] =
+	"SELECT s.id, s.path, s.format, s.size, s.sha256, s.ingested_at, s.tool_version,"
+	" (SELECT count(*) FROM run r WHERE r.source_id = s.id) AS runs"
+	" FROM source s"
+	" WHERE (?1 IS NULL AND ?2 IS NULL AND ?3 IS NULL) OR EXISTS (SELECT 1 FROM run r"
+	"  JOIN benchmark b ON b.id = r.benchmark_id JOIN system y ON y.id = r.system_id"
+	"  WHERE r.source_id = s.id AND (?1 IS NULL OR b.suite = ?1)"
+	"  AND (?2 IS NULL OR b.name = ?2) AND (?3 IS NULL OR y.name = ?3 OR y.display_name = ?3))"
+	" ORDER BY s.id";
+
+/* Column value as JSON: integers stay integers, NULL is null. */
+static json_t *col_json(sqlite3_stmt *st, int i)
+{
+	switch (sqlite3_column_type(st, i)) {
+	case SQLITE_INTEGER:
+		return json_integer(sqlite3_column_int64(st, i));
+	case SQLITE_FLOAT:
+		return json_real(sqlite3_column_double(st, i));
+	case SQLITE_NULL:
+		return json_null();
+	default:
+		return json_string((const char *)sqlite3_column_text(st, i));
+	}
+}
+
+static json_t *col_parsed(sqlite3_stmt *st, int i)
+{
+	const char *text = (const char *)sqlite3_column_text(st, i);
+	json_t *j = text ? json_loads(text, JSON_DECODE_ANY, NULL) : NULL;
+	return j ? j : json_object();
+}
+
+static int run_listing(struct db *db, const char *sql, const struct db_filter *f,
+		       const char *const *names, json_t **out, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	json_t *arr = json_array();
+	int rc;
+
+	rc = db_prepare(db, &st, sql, err);
+	if (rc < 0) {
+		json_decref(arr);
+		return rc;
+	}
+	db_bind_text(st, 1, f ? f->suite : NULL);
+	db_bind_text(st, 2, f ? f->benchmark : NULL);
+	db_bind_text(st, 3, f ? f->system : NULL);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		json_t *o = json_object();
+		int i;
+
+		for (i = 0; names[i]; i++) {
+			const char *name = names[i];
+			if (*name == '@') /* JSON text column */
+				json_object_set_new(o, name + 1, col_parsed(st, i));
+			else if (*name != '-')
+				json_object_set_new(o, name, col_json(st, i));
+		}
+		json_array_append_new(arr, o);
+	}
+	if (rc != SQLITE_DONE) {
+		rc = db_fail(db, err, "query failed");
+		sqlite3_finalize(st);
+		json_decref(arr);
+		return rc;
+	}
+	sqlite3_finalize(st);
+	*out = arr;
+	return 0;
+}
+
+int db_list_systems(struct db *db, const struct db_filter *f, json_t **out, struct strbuf *err)
+{
+	static const char *const names[] = { "name", "display_name", "vendor", "accelerator",
+					     "accelerators_per_node", "host_cpu", "interconnect",
+					     "site", "tdp_w", "@meta", "runs", NULL };
+	return run_listing(db, sql_systems, f, names, out, err);
+}
+
+int db_list_benchmarks(struct db *db, const struct db_filter *f, json_t **out,
+		       struct strbuf *err)
+{
+	static const char *const names[] = { "suite", "name", "metric", "unit", "better",
+					     "runs", "systems", NULL };
+	return run_listing(db, sql_benchmarks, f, names, out, err);
+}
+
+int db_list_runs(struct db *db, const struct db_filter *f, json_t **out, struct strbuf *err)
+{
+	static const char *const names[] = {
+		"id", "source", "line", "suite", "benchmark", "system", "vendor", "accelerator",
+		"status", "nodes", "devices", "global_batch", "local_batch", "precision",
+		"framework", "job_id", "started", "finished", "excluded_reason", "@params",
+		"@metrics", "headline_metric", "headline_unit", "better", "system_display_name",
+		NULL
+	};
+	return run_listing(db, sql_runs, f, names, out, err);
+}
+
+int db_list_sources(struct db *db, const struct db_filter *f, json_t **out, struct strbuf *err)
+{
+	static const char *const names[] = { "id", "path", "format", "size", "sha256",
+					     "ingested_at", "tool_version", "runs", NULL };
+	return run_listing(db, sql_sources, f, names, out, err);
+}
+
+int db_query_table(struct db *db, const char *sql, struct table **out, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	struct table *t;
+	const char *tail = NULL;
+	int rc, i, n;
+
+	*out = NULL;
+	if (sqlite3_prepare_v2(db->sql, sql, -1, &st, &tail) != SQLITE_OK)
+		return ab_fail(err, AB_EDATA, "sql error: %s", sqlite3_errmsg(db->sql));
+	if (!st)
+		return ab_fail(err, AB_EDATA, "sql error: empty statement");
+	while (tail && (*tail == ' ' || *tail == '\n' || *tail == '\t' || *tail == ';'))
+		tail++;
+	if (tail && *tail) {
+		sqlite3_finalize(st);
+		return ab_fail(err, AB_EDATA, "sql error: only one statement is allowed");
+	}
+	if (!sqlite3_stmt_readonly(st)) {
+		sqlite3_finalize(st);
+		return ab_fail(err, AB_EDATA, "sql error: the statement would modify the database");
+	}
+	t = table_new();
+	n = sqlite3_column_count(st);
+	for (i = 0; i < n; i++)
+		table_add_column(t, sqlite3_column_name(st, i), TABLE_LEFT);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		table_add_row(t);
+		for (i = 0; i < n; i++) {
+			if (sqlite3_column_type(st, i) == SQLITE_FLOAT) {
+				struct strbuf v = STRBUF_INIT;
+				num_format(&v, sqlite3_column_double(st, i));
+				table_set(t, (size_t)i, v.buf);
+				strbuf_release(&v);
+			} else {
+				table_set(t, (size_t)i, (const char *)sqlite3_column_text(st, i));
+			}
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		rc = ab_fail(err, AB_EDATA, "sql error: %s", sqlite3_errmsg(db->sql));
+		sqlite3_finalize(st);
+		table_free(t);
+		return rc;
+	}
+	sqlite3_finalize(st);
+	*out = t;
+	return 0;
+}

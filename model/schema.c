@@ -1,0 +1,142 @@
+/*
+ * schema.c - numbered migrations; PRAGMA user_version is the number of the
+ * last one applied.  Never edit a released migration: add the next one.
+ * The resulting schema is documented in docs/schema.md.
+ */
+#include "core/compat.h"
+#include "db_priv.h"
+
+static const char *const migrations[] = {
+	/* 1: the initial schema */
+	"CREATE TABLE source("
+	"  id INTEGER PRIMARY KEY,"
+	"  path TEXT NOT NULL,"
+	"  sha256 TEXT NOT NULL UNIQUE,"
+	"  format TEXT NOT NULL,"
+	"  size INTEGER NOT NULL,"
+	"  ingested_at TEXT NOT NULL,"
+	"  tool_version TEXT NOT NULL);"
+	"CREATE TABLE system("
+	"  id INTEGER PRIMARY KEY,"
+	"  name TEXT NOT NULL UNIQUE,"
+	"  display_name TEXT,"
+	"  vendor TEXT NOT NULL DEFAULT 'other',"
+	"  accelerator TEXT,"
+	"  accelerators_per_node INTEGER,"
+	"  host_cpu TEXT,"
+	"  interconnect TEXT,"
+	"  site TEXT,"
+	"  tdp_w REAL,"
+	"  meta TEXT NOT NULL DEFAULT '{}');"
+	"CREATE TABLE benchmark("
+	"  id INTEGER PRIMARY KEY,"
+	"  suite TEXT NOT NULL,"
+	"  name TEXT NOT NULL,"
+	"  metric TEXT NOT NULL,"
+	"  unit TEXT NOT NULL,"
+	"  better TEXT NOT NULL CHECK (better IN ('higher','lower')),"
+	"  UNIQUE (suite, name));"
+	"CREATE TABLE run("
+	"  id INTEGER PRIMARY KEY,"
+	"  source_id INTEGER NOT NULL REFERENCES source(id) ON DELETE CASCADE,"
+	"  seq INTEGER NOT NULL,"
+	"  line INTEGER,"
+	"  system_id INTEGER NOT NULL REFERENCES system(id),"
+	"  benchmark_id INTEGER NOT NULL REFERENCES benchmark(id),"
+	"  job_id TEXT,"
+	"  started TEXT,"
+	"  finished TEXT,"
+	"  status TEXT NOT NULL CHECK (status IN ('ok','failed','aborted','invalid')),"
+	"  nodes INTEGER,"
+	"  devices INTEGER,"
+	"  global_batch INTEGER,"
+	"  local_batch INTEGER,"
+	"  precision TEXT,"
+	"  framework TEXT,"
+	"  params TEXT NOT NULL DEFAULT '{}',"
+	"  excluded_reason TEXT,"
+	"  dedupe_key TEXT UNIQUE,"
+	"  UNIQUE (source_id, seq));"
+	"CREATE INDEX run_benchmark_system ON run(benchmark_id, system_id);"
+	"CREATE INDEX run_system ON run(system_id);"
+	"CREATE TABLE metric("
+	"  run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
+	"  name TEXT NOT NULL,"
+	"  value REAL NOT NULL,"
+	"  unit TEXT NOT NULL,"
+	"  meta TEXT,"
+	"  PRIMARY KEY (run_id, name)) WITHOUT ROWID;"
+	"CREATE INDEX metric_name ON metric(name, run_id);"
+	"CREATE TABLE power_sample("
+	"  run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
+	"  device TEXT NOT NULL,"
+	"  t REAL NOT NULL,"
+	"  watts REAL NOT NULL);"
+	"CREATE INDEX power_sample_run ON power_sample(run_id, device, t);"
+	"CREATE VIEW runs AS SELECT"
+	"  r.id AS id, s.path AS source, r.line AS line, b.suite AS suite,"
+	"  b.name AS benchmark, y.name AS system, y.vendor AS vendor,"
+	"  y.accelerator AS accelerator, r.status AS status, r.nodes AS nodes,"
+	"  r.devices AS devices, r.global_batch AS global_batch,"
+	"  r.precision AS precision, r.job_id AS job_id,"
+	"  (SELECT m.value FROM metric m WHERE m.run_id = r.id AND m.name = b.metric) AS value,"
+	"  b.unit AS unit, r.excluded_reason AS excluded_reason"
+	"  FROM run r JOIN source s ON s.id = r.source_id"
+	"  JOIN benchmark b ON b.id = r.benchmark_id"
+	"  JOIN system y ON y.id = r.system_id;",
+};
+
+int db_migrate(struct db *db, struct strbuf *err)
+{
+	sqlite3_stmt *st = NULL;
+	int version, rc;
+	size_t i;
+
+	rc = db_prepare(db, &st, "PRAGMA user_version", err);
+	if (rc < 0)
+		return rc;
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return db_fail(db, err, "cannot read the schema version");
+	}
+	version = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (version > (int)AB_ARRAY_SIZE(migrations))
+		return ab_fail(err, AB_EIO,
+			       "database '%s' has schema version %d, newer than this accelbench "
+			       "understands (%d)",
+			       db_path(db), version, (int)AB_ARRAY_SIZE(migrations));
+	if (version == (int)AB_ARRAY_SIZE(migrations))
+		return 0;
+	if (db->flags & DB_READONLY)
+		return ab_fail(err, AB_EIO,
+			       "database '%s' needs an upgrade (schema %d -> %d); run a writing "
+			       "command such as 'accelbench ingest' first",
+			       db_path(db), version, (int)AB_ARRAY_SIZE(migrations));
+	rc = db_exec(db, "BEGIN IMMEDIATE", err);
+	if (rc < 0)
+		return rc;
+	/* re-read inside the lock: another process may have migrated meanwhile */
+	rc = db_prepare(db, &st, "PRAGMA user_version", err);
+	if (rc < 0)
+		goto fail;
+	version = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	for (i = (size_t)version; i < AB_ARRAY_SIZE(migrations); i++) {
+		struct strbuf pragma = STRBUF_INIT;
+
+		rc = db_exec(db, migrations[i], err);
+		if (rc < 0)
+			goto fail;
+		/* PRAGMA takes no bound parameters; the number is ours, not input */
+		strbuf_addf(&pragma, "PRAGMA user_version = %zu", i + 1);
+		rc = db_exec(db, pragma.buf, err);
+		strbuf_release(&pragma);
+		if (rc < 0)
+			goto fail;
+	}
+	return db_exec(db, "COMMIT", err);
+fail:
+	db_exec(db, "ROLLBACK", NULL);
+	return rc;
+}

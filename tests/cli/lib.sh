@@ -1,0 +1,66 @@
+# lib.sh - sourced by tests/cli/tNNNN-*.sh (after git's test-lib, in TAP).
+#
+#   . "$(dirname "$0")/lib.sh"
+#   test_expect_success 'what it checks' '
+#       ab ingest x && ab ls runs >actual && test_cmp expected actual
+#   '
+#   test_done
+#
+# Each test runs in a fresh scratch dir $TRASH (cwd) with its own database;
+# ab runs the binary under test.  test_skip_no_samples skips a test when
+# ../shared/samples is absent.
+set -u
+AB=${AB_BIN:?AB_BIN not set}
+SAMPLES=${AB_SAMPLES:-}
+FIXTURES=${AB_FIXTURES:-$(cd "$(dirname "$0")/../fixtures" && pwd)}
+T_NAME=$(basename "$0" .sh)
+T_BASE=${AB_BUILD:-/tmp}/trash/$T_NAME
+rm -rf "$T_BASE"; mkdir -p "$T_BASE"
+T_N=0; T_FAIL=0
+ACCELBENCH_DB="$T_BASE/test.db"; export ACCELBENCH_DB
+TRASH="$T_BASE/work"; mkdir -p "$TRASH"
+PY=/usr/bin/python3
+
+ab() { "$AB" "$@"; }
+
+test_cmp() {
+	if ! cmp -s "$1" "$2"; then
+		echo "# files differ: $1 $2"; diff -u "$1" "$2" | head -40 | sed 's/^/# /'
+		return 1
+	fi
+}
+
+# expect_code N cmd... : the command exits with status N
+expect_code() {
+	want=$1; shift
+	"$@"; got=$?
+	if [ "$got" -ne "$want" ]; then echo "# expected exit $want, got $got: $*"; return 1; fi
+	return 0
+}
+
+test_expect_success() {
+	T_N=$((T_N + 1))
+	( cd "$TRASH" && eval "$2" ) >"$T_BASE/out.$T_N" 2>&1
+	if [ $? -eq 0 ]; then
+		echo "ok $T_N - $1"
+	else
+		echo "not ok $T_N - $1"; T_FAIL=$((T_FAIL + 1))
+		sed 's/^/#   /' "$T_BASE/out.$T_N" | tail -30
+	fi
+}
+
+test_skip() {
+	T_N=$((T_N + 1)); echo "ok $T_N - $1 # SKIP $2"
+}
+
+# Run the test only when ../shared/samples exists.
+test_expect_samples() {
+	if [ -z "$SAMPLES" ]; then test_skip "$1" "../shared/samples absent"; return; fi
+	test_expect_success "$1" "$2"
+}
+
+test_done() {
+	echo "1..$T_N"
+	[ "$T_FAIL" -eq 0 ] && rm -rf "$T_BASE"
+	exit "$T_FAIL"
+}
