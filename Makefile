@@ -98,22 +98,22 @@ check: deps-if-missing
 
 check-run: $(BIN) unit-bins
 	@AB_BIN="$(abspath $(BIN))" AB_BUILD="$(abspath $(BUILD))" AB_SHARED="$(SHARED)" \
-		sh tests/run.sh
+		AB_CC="$(CC)" AB_CFLAGS="$(ALL_CFLAGS)" sh tests/run.sh
 
 demo: deps-if-missing
 	@$(MAKE) --no-print-directory demo-run
 
 demo-run: $(BIN)
-	@AB_BIN="$(abspath $(BIN))" sh tests/demo.sh out
+	@./$(BIN) demo -o out
 
 bench: deps-if-missing
 	@$(MAKE) --no-print-directory bench-run
 
-bench-run: $(BIN)
-	@AB_BIN="$(abspath $(BIN))" sh tests/bench/bench.sh
+bench-run: $(BIN) $(HELPER_BINS)
+	@AB_BIN="$(abspath $(BIN))" AB_BUILD="$(abspath $(BUILD))" sh tests/bench/bench.sh
 
 check-headers:
-	@for h in $(HEADERS); do \
+	@mkdir -p $(BUILD); for h in $(HEADERS); do \
 		printf '#include "%s"\n#include "%s"\n' $$h $$h > $(BUILD)/hdr.c; \
 		$(CC) $(ALL_CFLAGS) -fsyntax-only $(BUILD)/hdr.c || { echo "header $$h does not compile alone"; exit 1; }; \
 	done; echo "all $(words $(HEADERS)) headers compile on their own"

@@ -14,7 +14,9 @@
 
 struct ctx {
 	const char *db_path;  /* --db, $ACCELBENCH_DB or ./accelbench.db */
-	struct db *db;        /* opened by the dispatcher per the command's flags */
+	int db_explicit;      /* db_path came from --db or $ACCELBENCH_DB */
+	struct db *db;        /* opened by cli_need_db() per the command's flags */
+	unsigned cmd_flags;   /* the running command's enum cmd_flags */
 	const char *argv0;
 };
 
@@ -53,6 +55,11 @@ struct cmd {
 	const char *synopsis;   /* after "accelbench NAME " */
 	const char *summary;    /* one line */
 };
+
+/* Open ctx->db as the command's flags say (read-only for NEED_DB_READ),
+ * after its options were parsed so usage errors come first.  Returns
+ * AB_OK or an exit code after printing why. */
+int cli_need_db(struct ctx *ctx);
 
 /* The command table (main.c), terminated by a zeroed entry. */
 extern const struct cmd cli_commands[];

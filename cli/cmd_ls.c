@@ -77,6 +77,12 @@ int cmd_ls(int argc, char **argv, struct ctx *ctx)
 			printf("%s\n", ingest_format_name(k));
 		return AB_OK;
 	}
+	if (strcmp(what, "systems") && strcmp(what, "benchmarks") && strcmp(what, "runs") &&
+	    strcmp(what, "sources"))
+		return cli_error(AB_EUSAGE, "ls: cannot list '%s' (systems, benchmarks, runs, "
+					    "sources, formats)", what);
+	if ((rc = cli_need_db(ctx)) != AB_OK)
+		return rc;
 	if (!strcmp(what, "systems")) {
 		rc = db_list_systems(ctx->db, &f, &arr, &err);
 		cols = cols_systems;
@@ -86,12 +92,9 @@ int cmd_ls(int argc, char **argv, struct ctx *ctx)
 	} else if (!strcmp(what, "runs")) {
 		rc = db_list_runs(ctx->db, &f, &arr, &err);
 		cols = cols_runs;
-	} else if (!strcmp(what, "sources")) {
+	} else {
 		rc = db_list_sources(ctx->db, &f, &arr, &err);
 		cols = cols_sources;
-	} else {
-		return cli_error(AB_EUSAGE, "ls: cannot list '%s' (systems, benchmarks, runs, "
-					    "sources, formats)", what);
 	}
 	if (rc < 0) {
 		rc = cli_status(rc, &err);

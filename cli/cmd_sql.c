@@ -21,6 +21,8 @@ int cmd_sql(int argc, char **argv, struct ctx *ctx)
 		return AB_OK;
 	if (n < 0)
 		return AB_EUSAGE;
+	if ((rc = cli_need_db(ctx)) != AB_OK)
+		return rc;
 	if (n != 1)
 		return cli_error(AB_EUSAGE, "sql: give exactly one statement, quoted");
 	rc = db_query_table(ctx->db, argv[0], &t, &err);

@@ -11,6 +11,7 @@ int cmd_ingest(int argc, char **argv, struct ctx *ctx);
 int cmd_ls(int argc, char **argv, struct ctx *ctx);
 int cmd_sql(int argc, char **argv, struct ctx *ctx);
 int cmd_version(int argc, char **argv, struct ctx *ctx);
+int cmd_demo(int argc, char **argv, struct ctx *ctx);
 /* COMMAND-DECLS */
 
 #endif

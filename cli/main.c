@@ -11,14 +11,16 @@
 #include <locale.h>
 
 const struct cmd cli_commands[] = {
-	{ "ingest", cmd_ingest, NO_DB, "[--format F] [--dry-run] [--strict] [-v] PATH...",
+	{ "ingest", cmd_ingest, NO_DB, "[--format F] [--dry-run] [--strict] [--perflog-format FMT] [-v] PATH...",
 	  "Ingest result files and directories into the database." },
 	{ "ls", cmd_ls, NEED_DB_READ,
-	  "systems|benchmarks|runs|sources [--suite S] [-b B] [--system S] [--json|--csv]",
+	  "systems|benchmarks|runs|sources|formats [--suite S] [-b B] [--system S] [--json|--csv]",
 	  "List what the database holds." },
 	{ "sql", cmd_sql, NEED_DB_READ, "[--csv] \"SELECT ...\"",
 	  "Run one read-only SQL statement on the database." },
 	/* COMMAND-ENTRIES */
+	{ "demo", cmd_demo, NO_DB, "[-o DIR] [--seed N] [--repeats N]",
+	  "Generate an example campaign, ingest it and show what it holds." },
 	{ "help", cmd_help, NO_DB, "[COMMAND]", "Show help for accelbench or one command." },
 	{ "version", cmd_version, NO_DB, "", "Print the version." },
 	{ NULL, NULL, 0, NULL, NULL }
@@ -69,7 +71,12 @@ int cmd_help(int argc, char **argv, struct ctx *ctx)
 	const struct cmd *c;
 	char *args[3];
 
-	if (argc < 2) {
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		if (argc >= 2) {
+			fputs("usage: accelbench help [COMMAND]\n\nShow help for accelbench or one "
+			      "command.\n", stdout);
+			return AB_OK;
+		}
 		main_usage(stdout);
 		return AB_OK;
 	}
@@ -81,6 +88,20 @@ int cmd_help(int argc, char **argv, struct ctx *ctx)
 	args[1] = (char *)"-h";
 	args[2] = NULL;
 	return c->fn(2, args, ctx);
+}
+
+int cli_need_db(struct ctx *ctx)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rc;
+
+	if (ctx->db)
+		return AB_OK;
+	rc = db_open(&ctx->db, ctx->db_path, (ctx->cmd_flags & NEED_DB_WRITE) ? 0 : DB_READONLY,
+		     &err);
+	rc = cli_status(rc, &err);
+	strbuf_release(&err);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -111,7 +132,8 @@ int main(int argc, char **argv)
 			return cli_error(AB_EUSAGE, "unknown option '%s' (see 'accelbench -h')", a);
 		}
 	}
-	if (!ctx.db_path || !*ctx.db_path)
+	ctx.db_explicit = ctx.db_path && *ctx.db_path;
+	if (!ctx.db_explicit)
 		ctx.db_path = "accelbench.db";
 	if (i >= argc) {
 		main_usage(stderr);
@@ -120,21 +142,7 @@ int main(int argc, char **argv)
 	c = cli_find(argv[i]);
 	if (!c)
 		return cli_error(AB_EUSAGE, "'%s' is not a command (see 'accelbench -h')", argv[i]);
-	if (c->flags & (NEED_DB_READ | NEED_DB_WRITE)) {
-		int want_help = 0, k;
-		for (k = i + 1; k < argc; k++)
-			if (!strcmp(argv[k], "-h") || !strcmp(argv[k], "--help"))
-				want_help = 1;
-		if (!want_help) {
-			unsigned flags = (c->flags & NEED_DB_WRITE) ? 0 : DB_READONLY;
-			rc = db_open(&ctx.db, ctx.db_path, flags, &err);
-			if (rc < 0) {
-				rc = cli_status(rc, &err);
-				strbuf_release(&err);
-				return rc;
-			}
-		}
-	}
+	ctx.cmd_flags = c->flags;
 	rc = c->fn(argc - i, argv + i, &ctx);
 	db_free(ctx.db);
 	strbuf_release(&err);

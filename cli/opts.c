@@ -181,7 +181,8 @@ void cli_usage(FILE *fp, const struct cmd *cmd, const struct opt *opts)
 {
 	const struct opt *o;
 
-	fprintf(fp, "usage: accelbench %s %s\n\n%s\n", cmd->name, cmd->synopsis, cmd->summary);
+	fprintf(fp, "usage: accelbench %s%s%s\n\n%s\n", cmd->name, *cmd->synopsis ? " " : "",
+		cmd->synopsis, cmd->summary);
 	if (!opts || !opts->long_name)
 		return;
 	fputs("\noptions:\n", fp);

@@ -20,14 +20,14 @@ export AB_FIXTURES="$root/tests/fixtures"
 unset ACCELBENCH_DB
 
 pass=0; fail=0; skip=0
-count() { # count TAP results of $1 into the totals
+count() { # print "ok-lines not-ok-lines skips" of a TAP log
 	p=$(grep -c '^ok ' "$1" 2>/dev/null); s=$(grep -c '^ok .*# [Ss][Kk][Ii][Pp]' "$1" 2>/dev/null)
 	f=$(grep -c '^not ok ' "$1" 2>/dev/null)
-	pass=$((pass + p - s)); skip=$((skip + s)); fail=$((fail + f))
 	echo "$p $f $s"
 }
 report() { # name, log, rc
 	set -- "$1" "$2" "$3" $(count "$2")
+	pass=$((pass + $4 - $6)); skip=$((skip + $6)); fail=$((fail + $5))
 	if [ "$3" -ne 0 ] && [ "$5" -eq 0 ]; then
 		# crashed or exited non-zero without a failing test line: count it
 		fail=$((fail + 1)); echo "FAIL $1 (exit $3, see $2)"
@@ -39,6 +39,19 @@ report() { # name, log, rc
 		printf '  ok   %-40s %s passed%s\n' "$1" "$(( $4 - $6 ))" "$( [ "$6" -gt 0 ] && echo ", $6 skipped")"
 	fi
 }
+
+echo "== headers (each compiles on its own)"
+hlog="$logs/headers.log"; : >"$hlog"; hn=0
+for h in $(cd "$root" && ls core/*.h model/*.h ingest/*.h plots/*.h reports/*.h runners/*.h cli/*.h 2>/dev/null); do
+	hn=$((hn + 1))
+	printf '#include "%s"\n#include "%s"\n' "$h" "$h" >"$AB_BUILD/hdr-check.c"
+	if (cd "$root" && $AB_CC $AB_CFLAGS -fsyntax-only "$AB_BUILD/hdr-check.c") >>"$hlog" 2>&1; then
+		echo "ok $hn - $h" >>"$hlog"
+	else
+		echo "not ok $hn - $h" >>"$hlog"
+	fi
+done
+report headers "$hlog" 0
 
 echo "== unit tests"
 for t in "$AB_BUILD"/tests/test_*; do

@@ -12,7 +12,8 @@
 set -u
 AB=${AB_BIN:?AB_BIN not set}
 SAMPLES=${AB_SAMPLES:-}
-FIXTURES=${AB_FIXTURES:-$(cd "$(dirname "$0")/../fixtures" && pwd)}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+FIXTURES=${AB_FIXTURES:-$ROOT/tests/fixtures}
 T_NAME=$(basename "$0" .sh)
 T_BASE=${AB_BUILD:-/tmp}/trash/$T_NAME
 rm -rf "$T_BASE"; mkdir -p "$T_BASE"

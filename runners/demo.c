@@ -1,0 +1,276 @@
+/*
+ * demo.c - write a simulated CARAML campaign in JUBE's and jpwr's formats.
+ *
+ * Layout, as JUBE leaves it (one benchmark id per system and benchmark):
+ *   DIR/llm_training/llm_benchmark_nvidia_amd_run/<id>/result/result.dat        (csv style)
+ *   DIR/llm_training/llm_benchmark_nvidia_amd_run/<id>/<wp>_combine_energy/work/combined_energy.csv
+ *   DIR/resnet50/resnet50_benchmark_run/<id>/result/result_csv.dat
+ *   DIR/resnet50/resnet50_benchmark_run/<id>/<wp>_combine_energy/work/combined_energy.csv
+ * EnergyFile cells hold the absolute path on the (fictitious) cluster,
+ * /p/project1/demo/CARAML/..., which ingest resolves by suffix, exactly as
+ * with real CARAML output copied off a cluster.
+ *
+ * Model: throughput X(b) = Xmax * b / (b + b_half) (LLM, global batch b),
+ * near-linear device scaling with a serial fraction (ResNet50), 2-3 %
+ * log-normal run-to-run noise, power per device that rises with load.  A
+ * few configurations fail (out of memory at the largest batch) and show
+ * up as JUBE renders failures: "nan" and empty cells, no energy file.
+ */
+#include "core/compat.h"
+#include "runners.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <sys/stat.h>
+
+struct demo_system {
+	const char *tag;        /* CARAML system tag */
+	const char *queue;
+	const char *method;     /* jpwr column prefix */
+	int devices;            /* per node as CARAML counts them */
+	double llm_xmax;        /* tokens/s per node at saturation, 800M GPT */
+	double llm_bhalf;       /* global batch at half of Xmax */
+	long llm_oom_batch;     /* first global batch that runs out of memory (0: none) */
+	double tflops_per_tok;  /* TFLOP/s per GPU per (tokens/s per GPU) */
+	double img_per_dev;     /* ResNet50 images/s per device at GBS 256/device */
+	double serial;          /* ResNet50 serial fraction for device scaling */
+	double idle_w, load_w;  /* power per device (jpwr column) */
+};
+
+/* Loosely after the CARAML paper and repository plots (tokens/s, images/s
+ * per device, W); MI250 counts GCDs, whose odd members read 0 W in jpwr. */
+static const struct demo_system systems[] = {
+	{ "A100", "dc-gpu", "pynvml", 4, 88000, 3.0, 512, 1.0 / 122.9, 1700, 0.030, 60, 380 },
+	{ "H100", "dc-h100", "pynvml", 4, 125000, 4.0, 0, 1.0 / 122.9, 3400, 0.035, 70, 330 },
+	{ "WAIH100", "dc-wai", "pynvml", 4, 150000, 5.0, 0, 1.0 / 122.9, 4100, 0.020, 80, 640 },
+	{ "JEDI", "all", "pynvml", 4, 190000, 6.0, 0, 1.0 / 122.9, 5300, 0.015, 90, 610 },
+	{ "MI250", "dc-mi200", "rocm", 8, 95000, 4.0, 0, 1.0 / 1278.0, 760, 0.040, 90, 470 },
+};
+
+static const long llm_batches[] = { 4, 8, 16, 32, 64, 128, 256, 512 };
+static const int resnet_devices[] = { 1, 2, 4, 8 };
+
+struct gen {
+	const char *dir;
+	gsl_rng *rng;
+	long files;
+	long next_job;
+	struct strbuf *err;
+};
+
+static int mkdirs(const char *path, struct strbuf *err)
+{
+	struct strbuf p = STRBUF_INIT;
+	size_t i;
+	int rc = 0;
+
+	strbuf_addstr(&p, path);
+	for (i = 1; i <= p.len && !rc; i++) {
+		if (i == p.len || p.buf[i] == '/') {
+			char save = p.buf[i];
+			p.buf[i] = '\0';
+			if (mkdir(p.buf, 0777) < 0 && errno != EEXIST)
+				rc = ab_fail(err, AB_EIO, "cannot create directory '%s': %s", p.buf,
+					     strerror(errno));
+			p.buf[i] = save;
+		}
+	}
+	strbuf_release(&p);
+	return rc;
+}
+
+static int write_file(struct gen *g, const char *rel, const struct strbuf *data)
+{
+	struct strbuf path = STRBUF_INIT, dir = STRBUF_INIT;
+	struct atomic_file af;
+	const char *slash;
+	int rc;
+
+	strbuf_addf(&path, "%s/%s", g->dir, rel);
+	slash = strrchr(path.buf, '/');
+	strbuf_add(&dir, path.buf, (size_t)(slash - path.buf));
+	rc = mkdirs(dir.buf, g->err);
+	if (rc == 0)
+		rc = atomic_open(&af, path.buf, g->err);
+	if (rc == 0) {
+		if (fwrite(data->buf, 1, data->len, af.fp) != data->len) {
+			atomic_abort(&af);
+			rc = ab_fail(g->err, AB_EIO, "cannot write '%s'", path.buf);
+		} else {
+			rc = atomic_commit(&af, g->err);
+		}
+	}
+	if (rc == 0)
+		g->files++;
+	strbuf_release(&path);
+	strbuf_release(&dir);
+	return rc;
+}
+
+/* multiplicative noise with the given relative sd */
+static double noise(struct gen *g, double rel)
+{
+	return exp(gsl_ran_gaussian(g->rng, rel));
+}
+
+/* combined_energy.csv in the 2025 layout (empty-named column), one row
+ * per rank; every rank of a node repeats the node's readings, slightly
+ * jittered as real per-process measurements are. */
+static void energy_csv(struct gen *g, struct strbuf *out, const struct demo_system *s,
+		       int nodes, int ranks_per_node, double wh_per_dev, const char *host_prefix)
+{
+	int n, r, d, rank = 0;
+
+	strbuf_addstr(out, ",nodename,rank,");
+	for (d = 0; d < s->devices; d++)
+		strbuf_addf(out, ",%s:%d", s->method, d);
+	strbuf_addch(out, '\n');
+	for (n = 0; n < nodes; n++) {
+		for (r = 0; r < ranks_per_node; r++, rank++) {
+			strbuf_addf(out, "%d,%s%02d,%d,0", rank, host_prefix, n + 1, rank);
+			for (d = 0; d < s->devices; d++) {
+				double v = wh_per_dev * noise(g, 0.01);
+				strbuf_addch(out, ',');
+				/* the secondary GCD of an MI250 reads 0 W; the primary
+				 * reports the whole card */
+				if (!strcmp(s->method, "rocm") && d % 2)
+					strbuf_addstr(out, "0.0"); /* as pandas writes it */
+				else
+					num_format(out, !strcmp(s->method, "rocm") ? 2 * v : v);
+			}
+			strbuf_addch(out, '\n');
+		}
+	}
+}
+
+static int gen_llm(struct gen *g, const struct demo_system *s, int id, const struct run_demo_opts *o)
+{
+	static const char base[] = "/p/project1/demo/CARAML/llm_training/llm_benchmark_nvidia_amd_run";
+	struct strbuf tab = STRBUF_INIT, rel = STRBUF_INIT, csv = STRBUF_INIT;
+	size_t bi;
+	int rep, wp = 0, rc = 0;
+
+	strbuf_addstr(&tab, "JobID,System,Version,Queue,JobTime,Runtime(min),Model,ModelSize,"
+			    "Dataset,Nodes,Devices,GlobalBatchSize,PipelineParallel,TensorParallel,"
+			    "DataParallel,Iterations,Time/iteration(s),Tokens/second,Avg_TFLOPs/GPU,"
+			    "EnergyFile\n");
+	for (bi = 0; bi < AB_ARRAY_SIZE(llm_batches) && !rc; bi++) {
+		long b = llm_batches[bi];
+		for (rep = 0; rep < o->repeats && !rc; rep++, wp++) {
+			long job = g->next_job++;
+			double x, t_it, tflops, wh;
+			long iters;
+
+			strbuf_addf(&tab, "%ld,%s,2025.01,%s,00:40:00,30,GPT,800M,OSCAR,1,%d,%ld,1,1,%d,",
+				    job, s->tag, s->queue, s->devices, b, s->devices);
+			if (s->llm_oom_batch && b >= s->llm_oom_batch) {
+				/* killed: no iteration lines, no energy file */
+				strbuf_addstr(&tab, "nan,,nan,,\n");
+				continue;
+			}
+			x = s->llm_xmax * (double)b / ((double)b + s->llm_bhalf) * noise(g, 0.025);
+			t_it = (double)b * 2048.0 / x;
+			iters = (long)floor((30 * 60 - 60) / t_it);
+			tflops = x / s->devices * s->tflops_per_tok;
+			/* energy over the whole 30-minute window, startup included */
+			wh = (s->idle_w * 60 + (s->idle_w + (s->load_w - s->idle_w) *
+				(double)b / ((double)b + s->llm_bhalf)) * (30 * 60 - 60)) / 3600.0;
+			/* JUBE prints the values it computed with format ".2f" */
+			strbuf_addf(&tab, "%ld,%.2f,%.2f,%.2f,%s/%06d/%06d_combine_energy/work/combined_energy.csv\n",
+				    iters, t_it, (double)b * 2048.0 / t_it, tflops, base, id, 2 * wp + 1);
+			strbuf_reset(&csv);
+			energy_csv(g, &csv, s, 1, s->devices, wh, "jrc0");
+			strbuf_reset(&rel);
+			strbuf_addf(&rel, "llm_training/llm_benchmark_nvidia_amd_run/%06d/%06d_combine_energy/work/combined_energy.csv",
+				    id, 2 * wp + 1);
+			rc = write_file(g, rel.buf, &csv);
+		}
+	}
+	if (!rc) {
+		strbuf_reset(&rel);
+		strbuf_addf(&rel, "llm_training/llm_benchmark_nvidia_amd_run/%06d/result/result.dat", id);
+		rc = write_file(g, rel.buf, &tab);
+	}
+	strbuf_release(&tab);
+	strbuf_release(&rel);
+	strbuf_release(&csv);
+	return rc;
+}
+
+static int gen_resnet(struct gen *g, const struct demo_system *s, int id,
+		      const struct run_demo_opts *o)
+{
+	static const char base[] = "/p/project1/demo/CARAML/resnet50/resnet50_benchmark_run";
+	struct strbuf tab = STRBUF_INIT, rel = STRBUF_INIT, csv = STRBUF_INIT;
+	size_t di;
+	int rep, wp = 0, rc = 0;
+
+	strbuf_addstr(&tab, "JobID,System,Version,Queue,Runtime(s),Model,Dataset,Nodes,Devices,"
+			    "Tasks/Node,Threads/Task,GlobalBatchSize,BatchSize/Device,Images/second,"
+			    "EnergyFile\n");
+	for (di = 0; di < AB_ARRAY_SIZE(resnet_devices) && !rc; di++) {
+		int p = resnet_devices[di];
+		if (p > s->devices)
+			break;
+		for (rep = 0; rep < o->repeats && !rc; rep++, wp++) {
+			long job = g->next_job++;
+			double speedup = 1.0 / (s->serial + (1.0 - s->serial) / p);
+			double x = s->img_per_dev * speedup * noise(g, 0.02);
+			double runtime = 60.0 + 100.0 * 256.0 * p / x * 10.0 / p;
+			double wh = (s->idle_w + 0.85 * (s->load_w - s->idle_w)) * runtime / 3600.0;
+			struct demo_system one = *s;
+
+			strbuf_addf(&tab, "%ld,%s,2024.01,%s,%.2f,resnet50_v2,ImageNet,1,%d,%d,4,%d,256,%.2f,"
+				    "%s/%06d/%06d_combine_energy/work/combined_energy.csv\n",
+				    job, s->tag, s->queue, runtime, p, p, 256 * p, x, base, id, 2 * wp + 1);
+			/* only the devices used draw load power; the rest idle */
+			one.devices = s->devices;
+			strbuf_reset(&csv);
+			energy_csv(g, &csv, &one, 1, p, wh * p / s->devices +
+				   s->idle_w * runtime / 3600.0 * (s->devices - p) / s->devices, "jrc1");
+			strbuf_reset(&rel);
+			strbuf_addf(&rel, "resnet50/resnet50_benchmark_run/%06d/%06d_combine_energy/work/combined_energy.csv",
+				    id, 2 * wp + 1);
+			rc = write_file(g, rel.buf, &csv);
+		}
+	}
+	if (!rc) {
+		strbuf_reset(&rel);
+		strbuf_addf(&rel, "resnet50/resnet50_benchmark_run/%06d/result/result_csv.dat", id);
+		rc = write_file(g, rel.buf, &tab);
+	}
+	strbuf_release(&tab);
+	strbuf_release(&rel);
+	strbuf_release(&csv);
+	return rc;
+}
+
+int run_demo_write(const char *dir, const struct run_demo_opts *o, long *files,
+		   struct strbuf *err)
+{
+	struct run_demo_opts opts = *o;
+	struct gen g = { 0 };
+	size_t i;
+	int id = 0, rc = 0, copies, c;
+
+	if (opts.repeats < 1)
+		opts.repeats = 1;
+	copies = opts.scale > 1 ? (int)opts.scale : 1;
+	g.dir = dir;
+	g.err = err;
+	g.next_job = 13250000;
+	g.rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(g.rng, opts.seed);
+	rc = mkdirs(dir, err);
+	/* "scale" repeats the campaign, as a site with many JUBE outpaths would */
+	for (c = 0; c < copies && !rc; c++)
+		for (i = 0; i < AB_ARRAY_SIZE(systems) && !rc; i++) {
+			rc = gen_llm(&g, &systems[i], id++, &opts);
+			if (!rc)
+				rc = gen_resnet(&g, &systems[i], id++, &opts);
+		}
+	gsl_rng_free(g.rng);
+	*files = g.files;
+	return rc;
+}
