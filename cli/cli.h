@@ -88,4 +88,12 @@ int cli_output_json(const char *path, json_t *j);
  * ("key" or "key:Title" or "key:Title:r" for right alignment). */
 struct table *cli_json_table(json_t *arr, const char *const *cols);
 
+/* fmt.c: numbers for tables ("n/a" when not finite), CIs as "[lo, hi]"
+ * ("n too small" without one), and JSON numbers (null when not finite). */
+void cli_fmt_value(struct strbuf *sb, double v);
+void cli_fmt_ci(struct strbuf *sb, double lo, double hi);
+json_t *cli_json_num(double v);
+json_t *cli_json_pos(long v);
+json_t *cli_json_str(const char *s);
+
 #endif

@@ -12,6 +12,12 @@ int cmd_ls(int argc, char **argv, struct ctx *ctx);
 int cmd_sql(int argc, char **argv, struct ctx *ctx);
 int cmd_version(int argc, char **argv, struct ctx *ctx);
 int cmd_demo(int argc, char **argv, struct ctx *ctx);
+int cmd_stats(int argc, char **argv, struct ctx *ctx);
+int cmd_compare(int argc, char **argv, struct ctx *ctx);
+int cmd_scaling(int argc, char **argv, struct ctx *ctx);
+int cmd_pareto(int argc, char **argv, struct ctx *ctx);
+/* stats_mlperf.c: MLPerf training official scores (stats --suite mlperf-training) */
+int stats_mlperf_print(struct ctx *ctx, const struct db_filter *f, int json, int csv);
 /* COMMAND-DECLS */
 
 #endif

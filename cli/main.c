@@ -8,6 +8,7 @@
 #include "core/compat.h"
 #include "commands.h"
 
+#include <gsl/gsl_errno.h>
 #include <locale.h>
 
 const struct cmd cli_commands[] = {
@@ -18,6 +19,17 @@ const struct cmd cli_commands[] = {
 	  "List what the database holds." },
 	{ "sql", cmd_sql, NEED_DB_READ, "[--csv] \"SELECT ...\"",
 	  "Run one read-only SQL statement on the database." },
+	{ "stats", cmd_stats, NEED_DB_READ,
+	  "[--suite S] [-b B] [--system S] [-m M] [--by config] [--json|--csv]",
+	  "Per-configuration statistics: median, 95% CI, spread, outliers." },
+	{ "compare", cmd_compare, NEED_DB_READ,
+	  "-b B --baseline SYS [-m M] [--suite S] [--best] [--seed N] [--resamples N] [--json|--csv]",
+	  "Ratios to a baseline system with bootstrap CIs, significance and verdicts." },
+	{ "scaling", cmd_scaling, NEED_DB_READ,
+	  "-b B [--by batch|devices|nodes] [--system S] [-m M] [--suite S] [--json|--csv]",
+	  "Batch-size saturation fits, device and node scaling." },
+	{ "pareto", cmd_pareto, NEED_DB_READ, "-b B [-x M] [-y M] [--suite S] [--json|--csv]",
+	  "Throughput against energy efficiency: the Pareto front." },
 	/* COMMAND-ENTRIES */
 	{ "demo", cmd_demo, NO_DB, "[-o DIR] [--seed N] [--repeats N]",
 	  "Generate an example campaign, ingest it and show what it holds." },
@@ -113,6 +125,8 @@ int main(int argc, char **argv)
 
 	/* numbers are always formatted the C way; text may be UTF-8 */
 	setlocale(LC_ALL, "C");
+	/* GSL's default handler aborts; model/ checks every GSL status itself */
+	gsl_set_error_handler_off();
 	ctx.argv0 = argv[0];
 	ctx.db_path = getenv("ACCELBENCH_DB");
 	while (i < argc && argv[i][0] == '-') {

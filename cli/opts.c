@@ -51,7 +51,7 @@ out:
 int cli_output_json(const char *path, json_t *j)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(17) |
+	char *text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(15) |
 				   JSON_ENCODE_ANY);
 	int rc;
 

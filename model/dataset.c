@@ -1,0 +1,190 @@
+/*
+ * dataset.c - group runs into configurations and collect metric values.
+ */
+#include "core/compat.h"
+#include "dataset.h"
+#include "db_priv.h"
+
+static const char sql_configs[] =
+	"SELECT b.suite, b.name, y.name, y.display_name, y.vendor, y.accelerator,"
+	" r.nodes, r.devices, r.global_batch, r.precision, r.status, m.value,"
+	" coalesce(m.unit, CASE WHEN ?4 IS NULL OR ?4 = b.metric THEN b.unit END),"
+	" b.better, b.metric, r.id"
+	" FROM run r JOIN benchmark b ON b.id = r.benchmark_id"
+	" JOIN system y ON y.id = r.system_id"
+	" LEFT JOIN metric m ON m.run_id = r.id AND m.name = coalesce(?4, b.metric)"
+	" WHERE (?1 IS NULL OR b.suite = ?1) AND (?2 IS NULL OR b.name = ?2)"
+	"  AND (?3 IS NULL OR y.name = ?3 OR y.display_name = ?3)"
+	" ORDER BY b.suite, b.name, y.name, coalesce(r.nodes, 0), coalesce(r.devices, 0),"
+	"  coalesce(r.global_batch, 0), coalesce(r.precision, ''), r.id";
+
+static const char *const lower_words[] = {
+	"time", "latency", "duration", "energy", "power", "cost", "joule", "_j", "seconds",
+	"runtime", "wh"
+};
+static const char *const higher_words[] = { "throughput", "efficiency", "per_wh", "/wh",
+					    "speedup", "tflops", "flops", "accuracy" };
+
+int db_metric_lower_is_better(const char *name, const char *unit)
+{
+	size_t i;
+
+	for (i = 0; i < AB_ARRAY_SIZE(higher_words); i++)
+		if (name && strstr(name, higher_words[i]))
+			return 0;
+	if (unit && strchr(unit, '/') && strcmp(unit, "J/sample"))
+		return 0; /* a rate: tokens/s, images/s, tokens/Wh */
+	for (i = 0; i < AB_ARRAY_SIZE(lower_words); i++)
+		if (name && strstr(name, lower_words[i]))
+			return 1;
+	if (unit && (!strcmp(unit, "s") || !strcmp(unit, "ms") || !strcmp(unit, "us") ||
+		     !strcmp(unit, "min") || !strcmp(unit, "Wh") || !strcmp(unit, "J") ||
+		     !strcmp(unit, "W") || !strcmp(unit, "J/sample")))
+		return 1;
+	return 0;
+}
+
+static int same_text(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a == b;
+	return !strcmp(a, b);
+}
+
+int db_config_same_shape(const struct db_config *a, const struct db_config *b)
+{
+	return same_text(a->suite, b->suite) && same_text(a->benchmark, b->benchmark) &&
+	       a->nodes == b->nodes && a->devices == b->devices &&
+	       a->global_batch == b->global_batch && same_text(a->precision, b->precision);
+}
+
+static char *dup_col(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+	return t ? ab_strdup((const char *)t) : NULL;
+}
+
+static long long_col(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? 0 : (long)sqlite3_column_int64(st, i);
+}
+
+static int row_matches(const struct db_config *c, sqlite3_stmt *st)
+{
+	const char *prec = (const char *)sqlite3_column_text(st, 9);
+
+	return !strcmp(c->suite, (const char *)sqlite3_column_text(st, 0)) &&
+	       !strcmp(c->benchmark, (const char *)sqlite3_column_text(st, 1)) &&
+	       !strcmp(c->system, (const char *)sqlite3_column_text(st, 2)) &&
+	       c->nodes == long_col(st, 6) && c->devices == long_col(st, 7) &&
+	       c->global_batch == long_col(st, 8) && same_text(c->precision, prec);
+}
+
+static void push_value(struct db_config *c, double v, int64_t id, size_t *cap)
+{
+	if (c->n == *cap) {
+		*cap = *cap ? 2 * *cap : 8;
+		c->values = ab_realloc(c->values, *cap * sizeof(*c->values));
+		c->run_ids = ab_realloc(c->run_ids, *cap * sizeof(*c->run_ids));
+	}
+	c->values[c->n] = v;
+	c->run_ids[c->n] = id;
+	c->n++;
+}
+
+int db_load_configs(struct db *db, const struct db_config_query *q, struct db_configs *out,
+		    struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	struct db_config *cur = NULL;
+	size_t cap = 0, vcap = 0;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = db_prepare(db, &st, sql_configs, err);
+	if (rc < 0)
+		return rc;
+	db_bind_text(st, 1, q->suite);
+	db_bind_text(st, 2, q->benchmark);
+	db_bind_text(st, 3, q->system);
+	db_bind_text(st, 4, q->metric);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *status = (const char *)sqlite3_column_text(st, 10);
+
+		if (!cur || !row_matches(cur, st)) {
+			const char *metric = q->metric ? q->metric
+						       : (const char *)sqlite3_column_text(st, 14);
+			const char *better = (const char *)sqlite3_column_text(st, 13);
+			if (out->n == cap) {
+				cap = cap ? 2 * cap : 16;
+				out->v = ab_realloc(out->v, cap * sizeof(*out->v));
+			}
+			cur = &out->v[out->n++];
+			memset(cur, 0, sizeof(*cur));
+			vcap = 0;
+			cur->suite = dup_col(st, 0);
+			cur->benchmark = dup_col(st, 1);
+			cur->system = dup_col(st, 2);
+			cur->display_name = dup_col(st, 3);
+			cur->vendor = dup_col(st, 4);
+			cur->accelerator = dup_col(st, 5);
+			cur->nodes = long_col(st, 6);
+			cur->devices = long_col(st, 7);
+			cur->global_batch = long_col(st, 8);
+			cur->precision = dup_col(st, 9);
+			cur->metric = ab_strdup(metric);
+			cur->unit = dup_col(st, 12);
+			cur->lower_is_better = (!q->metric || !strcmp(q->metric,
+					(const char *)sqlite3_column_text(st, 14)))
+				? !strcmp(better, "lower")
+				: -1;
+		}
+		if (!cur->unit && sqlite3_column_type(st, 12) != SQLITE_NULL)
+			cur->unit = dup_col(st, 12);
+		if (strcmp(status, "ok"))
+			cur->n_failed++;
+		else if (sqlite3_column_type(st, 11) == SQLITE_NULL)
+			cur->n_missing++;
+		else
+			push_value(cur, sqlite3_column_double(st, 11), sqlite3_column_int64(st, 15),
+				   &vcap);
+	}
+	if (rc != SQLITE_DONE) {
+		rc = db_fail(db, err, "cannot load runs");
+		sqlite3_finalize(st);
+		db_configs_release(out);
+		return rc;
+	}
+	sqlite3_finalize(st);
+	for (size_t i = 0; i < out->n; i++) {
+		struct db_config *c = &out->v[i];
+		if (!c->unit)
+			c->unit = ab_strdup("");
+		if (c->lower_is_better < 0)
+			c->lower_is_better = db_metric_lower_is_better(c->metric, c->unit);
+	}
+	return 0;
+}
+
+void db_configs_release(struct db_configs *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		struct db_config *x = &c->v[i];
+		free(x->suite);
+		free(x->benchmark);
+		free(x->system);
+		free(x->display_name);
+		free(x->vendor);
+		free(x->accelerator);
+		free(x->precision);
+		free(x->metric);
+		free(x->unit);
+		free(x->values);
+		free(x->run_ids);
+	}
+	free(c->v);
+	c->v = NULL;
+	c->n = 0;
+}

@@ -1,0 +1,51 @@
+/*
+ * dataset.h - load the samples behind the statistics: the runs of each
+ * configuration (benchmark x system x nodes x devices x global batch x
+ * precision) with one metric's values.
+ *
+ * Ownership: db_configs_release() frees everything db_load_configs()
+ * filled in; strings in the structs are owned by the set.
+ */
+#ifndef AB_DATASET_H
+#define AB_DATASET_H
+
+#include "db.h"
+
+struct db_config {
+	char *suite, *benchmark;
+	char *system, *display_name, *vendor, *accelerator;
+	long nodes, devices, global_batch; /* 0 = unknown */
+	char *precision;                   /* NULL = unknown */
+	char *metric, *unit;
+	int lower_is_better;
+	double *values;                    /* metric values of the ok runs, in run order */
+	int64_t *run_ids;                  /* parallel to values */
+	size_t n;
+	size_t n_failed;                   /* runs not ok (failed, aborted, invalid) */
+	size_t n_missing;                  /* ok runs without this metric */
+};
+
+struct db_configs {
+	struct db_config *v;
+	size_t n;
+};
+
+struct db_config_query {
+	const char *suite;
+	const char *benchmark;
+	const char *system;
+	const char *metric;                /* NULL: each benchmark's headline metric */
+};
+
+int db_load_configs(struct db *db, const struct db_config_query *q, struct db_configs *out,
+		    struct strbuf *err);
+void db_configs_release(struct db_configs *c);
+
+/* Whether smaller is better for a metric (by name and unit): times,
+ * latencies, energy, power and cost are; throughput and efficiency not. */
+int db_metric_lower_is_better(const char *name, const char *unit);
+
+/* 1 if a and b are the same configuration apart from the system. */
+int db_config_same_shape(const struct db_config *a, const struct db_config *b);
+
+#endif
