@@ -9,15 +9,39 @@
 #include "ingest_priv.h"
 
 /* caraml.c, jpwr.c */
-/* extern const struct ingest_format ingest_fmt_jube_table; */
+extern const struct ingest_format ingest_fmt_jube_table;
+extern const struct ingest_format ingest_fmt_jpwr_combined;
+extern const struct ingest_format ingest_fmt_jpwr_energy;
+extern const struct ingest_format ingest_fmt_jpwr_power;
 /* CARAML-FORMATS */
+/* mlperf_train.c, mlperf_infer.c, mlperf_companion.c */
+extern const struct ingest_format ingest_fmt_mlperf_training;
+extern const struct ingest_format ingest_fmt_mlperf_inference;
+extern const struct ingest_format ingest_fmt_mlperf_inference_summary;
+extern const struct ingest_format ingest_fmt_mlperf_companion;
 /* MLPERF-FORMATS */
+/* reframe_perflog.c, reframe_report.c, reframe_db.c */
+extern const struct ingest_format ingest_fmt_reframe_perflog;
+extern const struct ingest_format ingest_fmt_reframe_perf_out;
+extern const struct ingest_format ingest_fmt_reframe_report;
+extern const struct ingest_format ingest_fmt_reframe_db;
 /* REFRAME-FORMATS */
 
 const struct ingest_format *const ingest_formats[] = {
-	/* &ingest_fmt_jube_table, */
+	&ingest_fmt_jube_table,
+	&ingest_fmt_jpwr_combined,
+	&ingest_fmt_jpwr_energy,
+	&ingest_fmt_jpwr_power,
 	/* CARAML-ENTRIES */
+	&ingest_fmt_mlperf_training,
+	&ingest_fmt_mlperf_inference,
+	&ingest_fmt_mlperf_inference_summary,
+	&ingest_fmt_mlperf_companion,
 	/* MLPERF-ENTRIES */
+	&ingest_fmt_reframe_perflog,
+	&ingest_fmt_reframe_perf_out,
+	&ingest_fmt_reframe_report,
+	&ingest_fmt_reframe_db,
 	/* REFRAME-ENTRIES */
 	NULL
 };

@@ -58,15 +58,20 @@ static int walk(const char *dir, struct file_list *out, int depth, struct strbuf
 	closedir(d);
 	qsort(names.v, names.n, sizeof(*names.v), cmp_str);
 	for (i = 0; i < names.n && !rc; i++) {
-		struct stat st;
+		struct stat st, lst;
 
 		strbuf_reset(&path);
 		strbuf_addstr(&path, dir);
 		if (path.len && path.buf[path.len - 1] != '/')
 			strbuf_addch(&path, '/');
 		strbuf_addstr(&path, names.v[i]);
-		if (stat(path.buf, &st) < 0)
+		if (stat(path.buf, &st) < 0 || lstat(path.buf, &lst) < 0)
 			continue; /* dangling symlink: nothing to read */
+		/* JUBE links work directories into each other (work/benchmark ->
+		 * ../../<wp>_benchmark/work): following them would read every
+		 * file twice, and a link loop would never end. */
+		if (S_ISDIR(st.st_mode) && S_ISLNK(lst.st_mode))
+			continue;
 		if (S_ISDIR(st.st_mode))
 			rc = walk(path.buf, out, depth + 1, err);
 		else if (S_ISREG(st.st_mode))

@@ -91,7 +91,7 @@ static char *json_text(json_t *j)
 {
 	if (!j)
 		return NULL;
-	return json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII | JSON_ALLOW_NUL);
+	return json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
 }
 
 static void now_iso(struct strbuf *out)
