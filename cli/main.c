@@ -30,6 +30,9 @@ const struct cmd cli_commands[] = {
 	  "Batch-size saturation fits, device and node scaling." },
 	{ "pareto", cmd_pareto, NEED_DB_READ, "-b B [-x M] [-y M] [--suite S] [--json|--csv]",
 	  "Throughput against energy efficiency: the Pareto front." },
+	{ "plot", cmd_plot, NEED_DB_READ,
+	  "bar|bargroup|scaling|devices|pareto|heatmap|power [-b B] [-m M] [--suite S] [--system S]... [--baseline SYS] [--batch N] [--devices N] [--nodes] [--run ID] -o FILE [--width W] [--height H] [--title T]",
+	  "Draw a chart (PNG, SVG or PDF)." },
 	/* COMMAND-ENTRIES */
 	{ "demo", cmd_demo, NO_DB, "[-o DIR] [--seed N] [--repeats N]",
 	  "Generate an example campaign, ingest it and show what it holds." },

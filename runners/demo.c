@@ -23,6 +23,7 @@
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 struct demo_system {
 	const char *tag;        /* CARAML system tag */
@@ -118,7 +119,8 @@ static double noise(struct gen *g, double rel)
  * per rank; every rank of a node repeats the node's readings, slightly
  * jittered as real per-process measurements are. */
 static void energy_csv(struct gen *g, struct strbuf *out, const struct demo_system *s,
-		       int nodes, int ranks_per_node, double wh_per_dev, const char *host_prefix)
+		       int nodes, int ranks_per_node, double wh_per_dev, const double *wh_dev,
+		       const char *host_prefix)
 {
 	int n, r, d, rank = 0;
 
@@ -132,16 +134,87 @@ static void energy_csv(struct gen *g, struct strbuf *out, const struct demo_syst
 			for (d = 0; d < s->devices; d++) {
 				double v = wh_per_dev * noise(g, 0.01);
 				strbuf_addch(out, ',');
-				/* the secondary GCD of an MI250 reads 0 W; the primary
-				 * reports the whole card */
-				if (!strcmp(s->method, "rocm") && d % 2)
+				if (wh_dev) {
+					/* integrated from the power trace; the other ranks
+					 * of the node measured the same devices */
+					double x = wh_dev[d] * (r ? noise(g, 0.001) : 1.0);
+					if (x == 0.0)
+						strbuf_addstr(out, "0.0");
+					else
+						num_format(out, x);
+				} else if (!strcmp(s->method, "rocm") && d % 2) {
+					/* the secondary GCD of an MI250 reads 0 W; the
+					 * primary reports the whole card */
 					strbuf_addstr(out, "0.0"); /* as pandas writes it */
-				else
+				} else {
 					num_format(out, !strcmp(s->method, "rocm") ? 2 * v : v);
+				}
 			}
 			strbuf_addch(out, '\n');
 		}
 	}
+}
+
+/*
+ * The per-rank power CSV that the CARAML Megatron patch writes through
+ * jpwr (",timestamps,pynvml:0,...,nodename,rank", here at 1 s intervals),
+ * in the benchmark step's work directory, with JUBE's "benchmark" link to
+ * it from the combine step.  wh_dev receives jpwr's energy per column.
+ */
+static int power_trace(struct gen *g, const struct demo_system *s, int id, int wp, long job,
+		       double load, double *wh_dev)
+{
+	struct strbuf csv = STRBUF_INIT, rel = STRBUF_INIT, link = STRBUF_INIT;
+	double t_prev = 0, t0 = 1724403731.0 + (double)(job - 13250000) * 2400.0;
+	int i, d, rc, rocm = !strcmp(s->method, "rocm");
+
+	strbuf_addstr(&csv, ",timestamps");
+	for (d = 0; d < s->devices; d++)
+		strbuf_addf(&csv, ",%s:%d", s->method, d);
+	strbuf_addstr(&csv, ",nodename,rank\n");
+	for (d = 0; d < s->devices; d++)
+		wh_dev[d] = 0;
+	for (i = 0; i < 30 * 60; i++) {
+		double t = t0 + i + gsl_ran_flat(g->rng, 0.0, 0.004);
+		strbuf_addf(&csv, "%d,", i);
+		num_format(&csv, t);
+		for (d = 0; d < s->devices; d++) {
+			double w = (i < 60 ? s->idle_w : s->idle_w + (s->load_w - s->idle_w) * load) *
+				   noise(g, 0.03);
+			if (rocm)
+				w = d % 2 ? 0.0 : 2 * w;
+			/* round as printed, so the file integrates to wh_dev exactly */
+			w = round(w * 1000.0) / 1000.0;
+			strbuf_addch(&csv, ',');
+			if (w == 0.0)
+				strbuf_addstr(&csv, "0.0");
+			else
+				strbuf_addf(&csv, "%.3f", w);
+			/* jpwr: the current sample's power times the step before it */
+			if (i > 0)
+				wh_dev[d] += w * (t - t_prev) / 3600.0;
+		}
+		strbuf_addstr(&csv, ",jrc001,0\n");
+		t_prev = t;
+	}
+	strbuf_addf(&rel, "llm_training/llm_benchmark_nvidia_amd_run/%06d/%06d_benchmark/work/%s_power.0.csv",
+		    id, 2 * wp, s->tag);
+	rc = write_file(g, rel.buf, &csv);
+	if (!rc) {
+		/* JUBE links the previous step's work directory into each step */
+		strbuf_addf(&link, "%s/llm_training/llm_benchmark_nvidia_amd_run/%06d/%06d_combine_energy/work",
+			    g->dir, id, 2 * wp + 1);
+		rc = mkdirs(link.buf, g->err);
+		strbuf_addstr(&link, "/benchmark");
+		strbuf_reset(&rel);
+		strbuf_addf(&rel, "../../%06d_benchmark/work", 2 * wp);
+		if (!rc && symlink(rel.buf, link.buf) < 0 && errno != EEXIST)
+			rc = ab_fail(g->err, AB_EIO, "cannot link '%s': %s", link.buf, strerror(errno));
+	}
+	strbuf_release(&csv);
+	strbuf_release(&rel);
+	strbuf_release(&link);
+	return rc;
 }
 
 static int gen_llm(struct gen *g, const struct demo_system *s, int id, const struct run_demo_opts *o)
@@ -159,7 +232,7 @@ static int gen_llm(struct gen *g, const struct demo_system *s, int id, const str
 		long b = llm_batches[bi];
 		for (rep = 0; rep < o->repeats && !rc; rep++, wp++) {
 			long job = g->next_job++;
-			double x, t_it, tflops, wh;
+			double x, t_it, tflops, wh, wh_dev[8] = { 0 };
 			long iters;
 
 			strbuf_addf(&tab, "%ld,%s,2025.01,%s,00:40:00,30,GPT,800M,OSCAR,1,%d,%ld,1,1,%d,",
@@ -176,11 +249,18 @@ static int gen_llm(struct gen *g, const struct demo_system *s, int id, const str
 			/* energy over the whole 30-minute window, startup included */
 			wh = (s->idle_w * 60 + (s->idle_w + (s->load_w - s->idle_w) *
 				(double)b / ((double)b + s->llm_bhalf)) * (30 * 60 - 60)) / 3600.0;
+			if (rep == 0) {
+				/* the first run of each batch size keeps jpwr's trace */
+				rc = power_trace(g, s, id, wp, job, (double)b / ((double)b + s->llm_bhalf),
+						 wh_dev);
+				if (rc)
+					break;
+			}
 			/* JUBE prints the values it computed with format ".2f" */
 			strbuf_addf(&tab, "%ld,%.2f,%.2f,%.2f,%s/%06d/%06d_combine_energy/work/combined_energy.csv\n",
 				    iters, t_it, (double)b * 2048.0 / t_it, tflops, base, id, 2 * wp + 1);
 			strbuf_reset(&csv);
-			energy_csv(g, &csv, s, 1, s->devices, wh, "jrc0");
+			energy_csv(g, &csv, s, 1, s->devices, wh, rep == 0 ? wh_dev : NULL, "jrc0");
 			strbuf_reset(&rel);
 			strbuf_addf(&rel, "llm_training/llm_benchmark_nvidia_amd_run/%06d/%06d_combine_energy/work/combined_energy.csv",
 				    id, 2 * wp + 1);
@@ -228,7 +308,8 @@ static int gen_resnet(struct gen *g, const struct demo_system *s, int id,
 			one.devices = s->devices;
 			strbuf_reset(&csv);
 			energy_csv(g, &csv, &one, 1, p, wh * p / s->devices +
-				   s->idle_w * runtime / 3600.0 * (s->devices - p) / s->devices, "jrc1");
+				   s->idle_w * runtime / 3600.0 * (s->devices - p) / s->devices, NULL,
+				   "jrc1");
 			strbuf_reset(&rel);
 			strbuf_addf(&rel, "resnet50/resnet50_benchmark_run/%06d/%06d_combine_energy/work/combined_energy.csv",
 				    id, 2 * wp + 1);

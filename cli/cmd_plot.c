@@ -1,0 +1,80 @@
+/*
+ * cmd_plot.c - `accelbench plot KIND -b BENCH -o FILE.{png,svg,pdf}`:
+ * options and glue around reports/figures.c and plots/.
+ */
+#include "core/compat.h"
+#include "commands.h"
+#include "reports/figures.h"
+
+int cmd_plot(int argc, char **argv, struct ctx *ctx)
+{
+	struct figure_opts fo = { 0 };
+	struct opt_list systems = { 0 };
+	const char *output = NULL;
+	long width = 0, height = 0, run = 0;
+	int by_nodes = 0;
+	const struct opt opts[] = {
+		{ 'b', "benchmark", OPT_STRING, &fo.benchmark, "B", "the benchmark" },
+		{ 'm', "metric", OPT_STRING, &fo.metric, "M", "metric (default: the headline metric)" },
+		{ 0, "suite", OPT_STRING, &fo.suite, "S", "only this suite" },
+		{ 0, "system", OPT_LIST, &systems, "S", "only this system (repeatable)" },
+		{ 0, "baseline", OPT_STRING, &fo.baseline, "SYS", "reference system (bar, heatmap)" },
+		{ 0, "batch", OPT_INT, &fo.batch, "N", "only configurations with this global batch" },
+		{ 0, "devices", OPT_INT, &fo.devices, "N", "only configurations with this many devices" },
+		{ 0, "nodes", OPT_FLAG, &by_nodes, NULL, "devices chart: scale along nodes" },
+		{ 0, "run", OPT_INT, &run, "ID", "power chart: this run (default: first with samples)" },
+		{ 'o', "output", OPT_STRING, &output, "FILE", "FILE.png, FILE.svg or FILE.pdf (required)" },
+		{ 0, "width", OPT_INT, &width, "W", "width in pixels (default 1600)" },
+		{ 0, "height", OPT_INT, &height, "H", "height in pixels (default 1000)" },
+		{ 0, "title", OPT_STRING, &fo.title, "T", "chart title" },
+		{ 0, NULL, 0, NULL, NULL, NULL }
+	};
+	struct strbuf err = STRBUF_INIT;
+	struct plot_file_opts po = { 0 };
+	struct figure *fig = NULL;
+	int n, kind, rc;
+
+	n = cli_parse(cli_find("plot"), opts, argc, argv);
+	if (n == CLI_HELP)
+		return AB_OK;
+	if (n < 0)
+		return AB_EUSAGE;
+	if (n != 1 || (kind = figure_kind_parse(argv[0])) < 0) {
+		cli_free_list(&systems);
+		return cli_error(AB_EUSAGE, "plot: say which chart: bar, bargroup, scaling, devices, "
+					    "pareto, heatmap or power");
+	}
+	if (!output) {
+		cli_free_list(&systems);
+		return cli_error(AB_EUSAGE, "plot: -o FILE.png|svg|pdf is required");
+	}
+	if (width < 0 || height < 0 || width > 20000 || height > 20000) {
+		cli_free_list(&systems);
+		return cli_error(AB_EUSAGE, "plot: --width and --height must be 1..20000 pixels");
+	}
+	rc = plot_format_from_path(output, &po.format, &err);
+	if (rc < 0)
+		goto out;
+	if ((rc = cli_need_db(ctx)) != AB_OK) {
+		cli_free_list(&systems);
+		strbuf_release(&err);
+		return rc;
+	}
+	fo.systems = systems.v;
+	fo.nsystems = systems.n;
+	fo.by_nodes = by_nodes;
+	fo.run_id = run;
+	rc = figure_build(ctx->db, (enum figure_kind)kind, &fo, &fig, &err);
+	if (rc < 0)
+		goto out;
+	po.width = (int)width;
+	po.height = (int)height;
+	rc = plot_write_file(output, &po, figure_chart(fig), &err);
+out:
+	figure_free(fig);
+	cli_free_list(&systems);
+	plot_shutdown();
+	rc = cli_status(rc, &err);
+	strbuf_release(&err);
+	return rc;
+}

@@ -1,0 +1,717 @@
+/*
+ * figures.c - from database to chart: pick configurations, compute the
+ * statistics and fits, write labels with units; see figures.h.
+ *
+ * Selection rules (stated in each chart's subtitle):
+ *  - bar, pareto, heatmap: one configuration per system, its best by
+ *    median (highest throughput, lowest time) unless --batch/--devices
+ *    fix the shape;
+ *  - bargroup, scaling, devices: every configuration, grouped as in
+ *    model/series.c.
+ */
+#include "core/compat.h"
+#include "figures.h"
+#include "model/dataset.h"
+#include "model/power.h"
+#include "model/scaling.h"
+#include "model/series.h"
+#include "model/stats.h"
+
+#include <ctype.h>
+#include <math.h>
+
+struct figure {
+	struct plot_chart chart;
+	struct db_configs cs, cs2;
+	struct series_set ss;
+	struct db_power power;
+	struct plot_palette *own_palette;
+	void **allocs;
+	size_t nallocs;
+};
+
+static void *keep(struct figure *f, void *p)
+{
+	f->allocs = ab_realloc(f->allocs, (f->nallocs + 1) * sizeof(*f->allocs));
+	f->allocs[f->nallocs++] = p;
+	return p;
+}
+
+static void *kalloc(struct figure *f, size_t n, size_t size)
+{
+	return keep(f, ab_calloc(n ? n : 1, size));
+}
+
+static const char *kstr(struct figure *f, const char *fmt, ...) AB_PRINTF(2, 3);
+static const char *kstr(struct figure *f, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return keep(f, strbuf_detach(&sb, NULL));
+}
+
+/* "energy_efficiency" -> "Energy efficiency" */
+static const char *pretty_metric(struct figure *f, const char *m)
+{
+	char *s = keep(f, ab_strdup(m));
+	size_t i;
+
+	for (i = 0; s[i]; i++)
+		if (s[i] == '_')
+			s[i] = ' ';
+	s[0] = (char)toupper((unsigned char)s[0]);
+	return s;
+}
+
+int figure_kind_parse(const char *name)
+{
+	static const char *const names[] = { NULL, "bar", "bargroup", "scaling", "devices",
+					     "pareto", "heatmap", "power" };
+	size_t i;
+
+	for (i = 1; i < AB_ARRAY_SIZE(names); i++)
+		if (!strcmp(name, names[i]))
+			return (int)i;
+	return -1;
+}
+
+const struct plot_chart *figure_chart(const struct figure *f)
+{
+	return &f->chart;
+}
+
+void figure_free(struct figure *f)
+{
+	size_t i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->nallocs; i++)
+		free(f->allocs[i]);
+	free(f->allocs);
+	series_set_release(&f->ss);
+	db_configs_release(&f->cs);
+	db_configs_release(&f->cs2);
+	db_power_release(&f->power);
+	plot_palette_free(f->own_palette);
+	free(f);
+}
+
+static int wanted(const struct figure_opts *o, const struct db_config *c)
+{
+	size_t i;
+
+	if (o->batch > 0 && c->global_batch != o->batch)
+		return 0;
+	if (o->devices > 0 && c->devices != o->devices)
+		return 0;
+	if (!o->nsystems)
+		return 1;
+	for (i = 0; i < o->nsystems; i++)
+		if (!strcmp(o->systems[i], c->system) ||
+		    (c->display_name && !strcmp(o->systems[i], c->display_name)))
+			return 1;
+	return 0;
+}
+
+static int better(const struct db_config *c, double a, double b)
+{
+	return c->lower_is_better ? a < b : a > b;
+}
+
+/* Per system (in cs order) the wanted configuration with the best median
+ * and at least one ok run.  Returns the count; out has room for cs->n. */
+static size_t pick_best(const struct db_configs *cs, const struct figure_opts *o,
+			const char *benchmark, const struct db_config **out)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < cs->n; i++) {
+		const struct db_config *c = &cs->v[i];
+		double m;
+		if (!c->n || !wanted(o, c) || (benchmark && strcmp(c->benchmark, benchmark)))
+			continue;
+		m = stats_median(c->values, c->n);
+		for (k = 0; k < n; k++)
+			if (!strcmp(out[k]->system, c->system))
+				break;
+		if (k == n)
+			out[n++] = c;
+		else if (better(c, m, stats_median(out[k]->values, out[k]->n)))
+			out[k] = c;
+	}
+	return n;
+}
+
+static const struct plot_palette *palette(struct figure *f, const struct figure_opts *o,
+					  const struct db_configs *cs)
+{
+	size_t i;
+
+	if (o->palette)
+		return o->palette;
+	f->own_palette = plot_palette_new();
+	for (i = 0; i < cs->n; i++)
+		plot_palette_add(f->own_palette, cs->v[i].system, cs->v[i].vendor);
+	return f->own_palette;
+}
+
+static void summary_ci(const struct db_config *c, double *med, double *lo, double *hi)
+{
+	struct stats_summary s;
+
+	if (stats_summarize(c->values, c->n, c->n_failed, &s, NULL, NULL) < 0 || !c->n) {
+		*med = *lo = *hi = NAN;
+		return;
+	}
+	*med = s.median;
+	*lo = s.has_ci ? s.ci_low : NAN;
+	*hi = s.has_ci ? s.ci_high : NAN;
+}
+
+static const char *shape_note(struct figure *f, const struct figure_opts *o)
+{
+	if (o->batch > 0 && o->devices > 0)
+		return kstr(f, "global batch %ld, %ld devices", o->batch, o->devices);
+	if (o->batch > 0)
+		return kstr(f, "global batch %ld", o->batch);
+	if (o->devices > 0)
+		return kstr(f, "%ld devices", o->devices);
+	return "best configuration per system";
+}
+
+static int load(struct figure *f, struct db *db, const struct figure_opts *o, const char *metric,
+		struct db_configs *cs, struct strbuf *err)
+{
+	struct db_config_query q = { o->suite, o->benchmark, NULL, metric };
+	int rc = db_load_configs(db, &q, cs, err);
+
+	if (rc < 0)
+		return rc;
+	if (!cs->n)
+		return ab_fail(err, AB_EDATA, "nothing to plot: no runs of benchmark '%s'%s%s",
+			       o->benchmark ? o->benchmark : "(any)", o->suite ? " in suite " : "",
+			       o->suite ? o->suite : "");
+	(void)f;
+	return 0;
+}
+
+static int build_bar(struct figure *f, struct db *db, const struct figure_opts *o,
+		     struct strbuf *err)
+{
+	const struct db_config **pick;
+	struct plot_bar_spec *sp = kalloc(f, 1, sizeof(*sp));
+	struct plot_bar *bars;
+	size_t i, n, runs = 0;
+	int rc = load(f, db, o, o->metric, &f->cs, err);
+
+	if (rc < 0)
+		return rc;
+	pick = kalloc(f, f->cs.n, sizeof(*pick));
+	n = pick_best(&f->cs, o, NULL, pick);
+	if (!n)
+		return ab_fail(err, AB_EDATA, "nothing to plot: no successful run of '%s' matches "
+					      "the selection", o->benchmark);
+	bars = kalloc(f, n, sizeof(*bars));
+	for (i = 0; i < n; i++) {
+		bars[i].system = pick[i]->system;
+		bars[i].vendor = pick[i]->vendor;
+		summary_ci(pick[i], &bars[i].value, &bars[i].lo, &bars[i].hi);
+		bars[i].n = (int)pick[i]->n;
+		runs += pick[i]->n;
+	}
+	sp->bars = bars;
+	sp->n_bars = n;
+	sp->baseline = o->baseline;
+	sp->lower_is_better = pick[0]->lower_is_better;
+	sp->palette = palette(f, o, &f->cs);
+	sp->labels.title = o->title ? o->title : kstr(f, "%s: %s by system", pick[0]->benchmark,
+						       pick[0]->metric);
+	sp->labels.subtitle = kstr(f, "%s · %s · median and 95 %% CI · %zu runs", pick[0]->suite,
+				   shape_note(f, o), runs);
+	sp->labels.y_title = pretty_metric(f, pick[0]->metric);
+	sp->labels.y_unit = pick[0]->unit;
+	f->chart.kind = PLOT_BAR;
+	f->chart.u.bar = sp;
+	return 0;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return (x > y) - (x < y);
+}
+
+static int build_bargroup(struct figure *f, struct db *db, const struct figure_opts *o,
+			  struct strbuf *err)
+{
+	struct plot_bargroup_spec *sp = kalloc(f, 1, sizeof(*sp));
+	long *batches;
+	struct plot_sys *sys;
+	struct plot_cell *cells;
+	const char **groups;
+	size_t i, k, nb = 0, ns = 0;
+	int rc = load(f, db, o, o->metric, &f->cs, err);
+
+	if (rc < 0)
+		return rc;
+	batches = kalloc(f, f->cs.n, sizeof(*batches));
+	sys = kalloc(f, f->cs.n, sizeof(*sys));
+	for (i = 0; i < f->cs.n; i++) {
+		const struct db_config *c = &f->cs.v[i];
+		if (!wanted(o, c) || c->global_batch <= 0)
+			continue;
+		for (k = 0; k < nb && batches[k] != c->global_batch; k++)
+			;
+		if (k == nb)
+			batches[nb++] = c->global_batch;
+		for (k = 0; k < ns && strcmp(sys[k].name, c->system); k++)
+			;
+		if (k == ns) {
+			sys[ns].name = c->system;
+			sys[ns++].vendor = c->vendor;
+		}
+	}
+	if (!nb)
+		return ab_fail(err, AB_EDATA, "nothing to plot: no run of '%s' with a known global "
+					      "batch matches the selection", o->benchmark);
+	qsort(batches, nb, sizeof(*batches), cmp_long);
+	groups = kalloc(f, nb, sizeof(*groups));
+	cells = kalloc(f, nb * ns, sizeof(*cells));
+	for (i = 0; i < nb; i++) {
+		groups[i] = kstr(f, "%ld", batches[i]);
+		for (k = 0; k < ns; k++) {
+			struct plot_cell *cell = &cells[i * ns + k];
+			size_t j;
+			cell->value = cell->lo = cell->hi = NAN;
+			for (j = 0; j < f->cs.n; j++) {
+				const struct db_config *c = &f->cs.v[j];
+				double m, lo, hi;
+				if (!wanted(o, c) || c->global_batch != batches[i] ||
+				    strcmp(c->system, sys[k].name) || !c->n)
+					continue;
+				summary_ci(c, &m, &lo, &hi);
+				if (isnan(cell->value) || better(c, m, cell->value)) {
+					cell->value = m;
+					cell->lo = lo;
+					cell->hi = hi;
+					cell->n = (int)c->n;
+				}
+			}
+		}
+	}
+	sp->groups = groups;
+	sp->n_groups = nb;
+	sp->systems = sys;
+	sp->n_systems = ns;
+	sp->cells = cells;
+	sp->reference = NAN;
+	sp->palette = palette(f, o, &f->cs);
+	sp->labels.title = o->title ? o->title : kstr(f, "%s: %s by global batch",
+						       f->cs.v[0].benchmark, f->cs.v[0].metric);
+	sp->labels.subtitle = kstr(f, "%s · median and 95 %% CI per system and batch size",
+				   f->cs.v[0].suite);
+	sp->labels.x_title = "Global batch size";
+	sp->labels.y_title = pretty_metric(f, f->cs.v[0].metric);
+	sp->labels.y_unit = f->cs.v[0].unit;
+	f->chart.kind = PLOT_BARGROUP;
+	f->chart.u.bargroup = sp;
+	return 0;
+}
+
+/* The system's label in a multi-series chart: the name, plus the shape
+ * when the system has several series. */
+static const char *series_name(struct figure *f, const struct series *s, enum series_axis axis)
+{
+	size_t i, same = 0;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (i = 0; i < f->ss.n; i++)
+		if (!strcmp(f->ss.v[i].first->system, s->first->system))
+			same++;
+	if (same < 2)
+		return s->first->system;
+	strbuf_addf(&sb, "%s (", s->first->system);
+	series_shape_label(s, axis, &sb);
+	strbuf_addch(&sb, ')');
+	return keep(f, strbuf_detach(&sb, NULL));
+}
+
+static int series_wanted(const struct figure_opts *o, const struct series *s)
+{
+	struct figure_opts any = *o;
+
+	any.batch = any.devices = 0; /* the shape varies along the axis */
+	return wanted(&any, s->first);
+}
+
+static int build_scaling(struct figure *f, struct db *db, const struct figure_opts *o,
+			 struct strbuf *err)
+{
+	struct plot_batch_spec *sp = kalloc(f, 1, sizeof(*sp));
+	struct plot_batch_series *ser;
+	size_t i, k, n = 0, runs = 0;
+	int rc = load(f, db, o, o->metric, &f->cs, err);
+
+	if (rc < 0)
+		return rc;
+	series_build(&f->cs, SERIES_BATCH, &f->ss);
+	ser = kalloc(f, f->ss.n, sizeof(*ser));
+	for (i = 0; i < f->ss.n; i++) {
+		const struct series *s = &f->ss.v[i];
+		struct plot_batch_series *ps = &ser[n];
+		struct plot_point *pts = kalloc(f, s->n, sizeof(*pts));
+		double *failed = kalloc(f, s->n, sizeof(double));
+		double *b, *x;
+		unsigned char *cens;
+		struct scaling_sat fit;
+		size_t np = 0, nf = 0, m = 0, total = 0;
+
+		if (!series_wanted(o, s) || (o->devices > 0 && s->devices != o->devices))
+			continue;
+		for (k = 0; k < s->n; k++)
+			total += s->pts[k].censored ? 1 : s->pts[k].config->n;
+		b = ab_calloc(total, sizeof(double));
+		x = ab_calloc(total, sizeof(double));
+		cens = ab_calloc(total, 1);
+		for (k = 0; k < s->n; k++) {
+			const struct series_point *p = &s->pts[k];
+			size_t j;
+			if (p->censored) {
+				failed[nf++] = p->x;
+				b[m] = p->x;
+				x[m] = NAN;
+				cens[m++] = 1;
+				continue;
+			}
+			pts[np].x = p->x;
+			summary_ci(p->config, &pts[np].y, &pts[np].lo, &pts[np].hi);
+			np++;
+			runs += p->config->n;
+			for (j = 0; j < p->config->n; j++) {
+				b[m] = p->x;
+				x[m++] = p->config->values[j];
+			}
+		}
+		rc = scaling_saturation_fit(b, x, cens, m, &fit, err);
+		free(b);
+		free(x);
+		free(cens);
+		if (rc < 0)
+			return rc;
+		ps->system = series_name(f, s, SERIES_BATCH);
+		ps->vendor = s->first->vendor;
+		ps->points = pts;
+		ps->n_points = np;
+		ps->failed = failed;
+		ps->n_failed = nf;
+		ps->xmax = fit.status == SCALING_OK ? fit.xmax : NAN;
+		ps->bhalf = fit.status == SCALING_OK ? fit.bhalf : NAN;
+		ps->knee = fit.status == SCALING_OK && fit.has_knee ? fit.knee_b : NAN;
+		n++;
+	}
+	if (!n)
+		return ab_fail(err, AB_EDATA, "nothing to plot: no run of '%s' with a known global "
+					      "batch matches the selection", o->benchmark);
+	sp->series = ser;
+	sp->n_series = n;
+	sp->palette = palette(f, o, &f->cs);
+	sp->labels.title = o->title ? o->title : kstr(f, "%s: %s vs global batch size",
+						       f->cs.v[0].benchmark, f->cs.v[0].metric);
+	sp->labels.subtitle = kstr(f, "%s · %zu runs · points: median with 95 %% CI · curves: "
+				      "fit X(b) = Xmax·b/(b + b½)", f->cs.v[0].suite, runs);
+	sp->labels.x_title = "Global batch size";
+	sp->labels.y_title = pretty_metric(f, f->cs.v[0].metric);
+	sp->labels.y_unit = f->cs.v[0].unit;
+	f->chart.kind = PLOT_BATCH;
+	f->chart.u.batch = sp;
+	return 0;
+}
+
+static int build_devices(struct figure *f, struct db *db, const struct figure_opts *o,
+			 struct strbuf *err)
+{
+	enum series_axis axis = o->by_nodes ? SERIES_NODES : SERIES_DEVICES;
+	struct plot_devices_spec *sp = kalloc(f, 1, sizeof(*sp));
+	struct plot_devices_series *ser;
+	size_t i, k, n = 0;
+	int rc = load(f, db, o, o->metric, &f->cs, err);
+
+	if (rc < 0)
+		return rc;
+	series_build(&f->cs, axis, &f->ss);
+	ser = kalloc(f, f->ss.n, sizeof(*ser));
+	for (i = 0; i < f->ss.n; i++) {
+		const struct series *s = &f->ss.v[i];
+		struct plot_point *pts;
+		struct scaling_dev_point *dp;
+		struct scaling_dev fit;
+		double *cnt, *val;
+		unsigned char *cens;
+		size_t np = 0;
+
+		if (!series_wanted(o, s) || s->n < 2)
+			continue;
+		cnt = kalloc(f, s->n, sizeof(double));
+		val = kalloc(f, s->n, sizeof(double));
+		cens = kalloc(f, s->n, 1);
+		dp = kalloc(f, s->n, sizeof(*dp));
+		pts = kalloc(f, s->n, sizeof(*pts));
+		for (k = 0; k < s->n; k++) {
+			cnt[k] = s->pts[k].x;
+			val[k] = s->pts[k].median;
+			cens[k] = (unsigned char)s->pts[k].censored;
+		}
+		rc = scaling_devices(cnt, val, cens, s->n,
+				     s->first->lower_is_better ? STATS_LOWER_IS_BETTER
+							       : STATS_HIGHER_IS_BETTER,
+				     &fit, dp, err);
+		if (rc < 0)
+			return rc;
+		for (k = 0; k < s->n; k++) {
+			if (dp[k].censored || !isfinite(dp[k].speedup))
+				continue;
+			pts[np].x = dp[k].count;
+			pts[np].y = dp[k].speedup;
+			pts[np].lo = pts[np].hi = NAN;
+			np++;
+		}
+		if (np < 2)
+			continue;
+		ser[n].system = series_name(f, s, axis);
+		ser[n].vendor = s->first->vendor;
+		ser[n].points = pts;
+		ser[n].n_points = np;
+		n++;
+	}
+	if (!n)
+		return ab_fail(err, AB_EDATA, "nothing to plot: '%s' has no system measured at two or "
+					      "more %s counts", o->benchmark,
+			       o->by_nodes ? "node" : "device");
+	sp->series = ser;
+	sp->n_series = n;
+	sp->palette = palette(f, o, &f->cs);
+	sp->labels.title = o->title ? o->title : kstr(f, "%s: scaling with %s", f->cs.v[0].benchmark,
+						       o->by_nodes ? "nodes" : "devices");
+	sp->labels.subtitle = kstr(f, "%s · speedup of the median %s relative to the smallest "
+				      "count, same per-device batch", f->cs.v[0].suite,
+				   f->cs.v[0].metric);
+	sp->labels.x_title = o->by_nodes ? "Nodes" : "Devices";
+	sp->labels.y_title = "Speedup";
+	sp->labels.y_unit = "×";
+	f->chart.kind = PLOT_DEVICES;
+	f->chart.u.devices = sp;
+	return 0;
+}
+
+static const struct db_config *same_config(const struct db_configs *cs, const struct db_config *c)
+{
+	size_t i;
+
+	for (i = 0; i < cs->n; i++)
+		if (!strcmp(cs->v[i].system, c->system) && db_config_same_shape(&cs->v[i], c))
+			return &cs->v[i];
+	return NULL;
+}
+
+static int build_pareto(struct figure *f, struct db *db, const struct figure_opts *o,
+			struct strbuf *err)
+{
+	struct plot_pareto_spec *sp = kalloc(f, 1, sizeof(*sp));
+	struct plot_pareto_point *pts;
+	const struct db_config **pick;
+	size_t i, n, np = 0;
+	int rc = load(f, db, o, o->metric, &f->cs, err);
+
+	if (rc == 0)
+		rc = load(f, db, o, "energy_efficiency", &f->cs2, err);
+	if (rc < 0)
+		return rc;
+	pick = kalloc(f, f->cs.n, sizeof(*pick));
+	n = pick_best(&f->cs, o, NULL, pick);
+	pts = kalloc(f, n, sizeof(*pts));
+	for (i = 0; i < n; i++) {
+		const struct db_config *e = same_config(&f->cs2, pick[i]);
+		if (!e || !e->n)
+			continue;
+		pts[np].system = pick[i]->system;
+		pts[np].vendor = pick[i]->vendor;
+		pts[np].x = stats_median(e->values, e->n);
+		pts[np].y = stats_median(pick[i]->values, pick[i]->n);
+		if (pick[i]->global_batch > 0 && !(o->batch > 0))
+			pts[np].label = kstr(f, "%s (b=%ld)", pick[i]->system, pick[i]->global_batch);
+		np++;
+	}
+	if (!np)
+		return ab_fail(err, AB_EDATA, "nothing to plot: no configuration of '%s' has both "
+					      "%s and energy_efficiency", o->benchmark,
+			       f->cs.v[0].metric);
+	sp->points = pts;
+	sp->n_points = np;
+	sp->y_lower_better = f->cs.v[0].lower_is_better;
+	sp->palette = palette(f, o, &f->cs);
+	sp->labels.title = o->title ? o->title : kstr(f, "%s: %s vs energy efficiency",
+						       f->cs.v[0].benchmark, f->cs.v[0].metric);
+	sp->labels.subtitle = kstr(f, "%s · %s · medians", f->cs.v[0].suite, shape_note(f, o));
+	sp->labels.x_title = "Energy efficiency";
+	sp->labels.x_unit = f->cs2.n ? f->cs2.v[0].unit : "";
+	sp->labels.y_title = pretty_metric(f, f->cs.v[0].metric);
+	sp->labels.y_unit = f->cs.v[0].unit;
+	f->chart.kind = PLOT_PARETO;
+	f->chart.u.pareto = sp;
+	return 0;
+}
+
+static int build_heatmap(struct figure *f, struct db *db, const struct figure_opts *o,
+			 struct strbuf *err)
+{
+	struct plot_heatmap_spec *sp = kalloc(f, 1, sizeof(*sp));
+	const char **rows, **cols;
+	const struct db_config **pick;
+	double *ratios;
+	size_t i, r, c, nr = 0, nc = 0;
+	struct db_config_query q = { o->suite, o->benchmark, NULL, o->metric };
+	int rc;
+
+	if (!o->baseline)
+		return ab_fail(err, AB_EUSAGE, "heatmap: --baseline SYS is required");
+	rc = db_load_configs(db, &q, &f->cs, err);
+	if (rc < 0)
+		return rc;
+	rows = kalloc(f, f->cs.n, sizeof(*rows));
+	cols = kalloc(f, f->cs.n, sizeof(*cols));
+	for (i = 0; i < f->cs.n; i++) {
+		const struct db_config *x = &f->cs.v[i];
+		if (!x->n || !wanted(o, x))
+			continue;
+		for (r = 0; r < nr && strcmp(rows[r], x->system); r++)
+			;
+		if (r == nr)
+			rows[nr++] = x->system;
+		if (strcmp(x->system, o->baseline))
+			continue; /* columns: the benchmarks the baseline ran */
+		for (c = 0; c < nc && strcmp(cols[c], x->benchmark); c++)
+			;
+		if (c == nc)
+			cols[nc++] = x->benchmark;
+	}
+	if (!nc)
+		return ab_fail(err, AB_EDATA, "nothing to plot: baseline '%s' has no successful runs%s%s",
+			       o->baseline, o->suite ? " in suite " : "", o->suite ? o->suite : "");
+	ratios = kalloc(f, nr * nc, sizeof(double));
+	pick = kalloc(f, f->cs.n, sizeof(*pick));
+	for (c = 0; c < nc; c++) {
+		size_t np = pick_best(&f->cs, o, cols[c], pick), k;
+		const struct db_config *base = NULL;
+		for (k = 0; k < np; k++)
+			if (!strcmp(pick[k]->system, o->baseline))
+				base = pick[k];
+		for (r = 0; r < nr; r++) {
+			ratios[r * nc + c] = NAN;
+			for (k = 0; base && k < np; k++) {
+				double m, mb;
+				if (strcmp(pick[k]->system, rows[r]))
+					continue;
+				m = stats_median(pick[k]->values, pick[k]->n);
+				mb = stats_median(base->values, base->n);
+				/* > 1 is better in every cell, whatever the metric's direction */
+				ratios[r * nc + c] = base->lower_is_better ? mb / m : m / mb;
+			}
+		}
+	}
+	sp->rows = rows;
+	sp->n_rows = nr;
+	sp->cols = cols;
+	sp->n_cols = nc;
+	sp->ratios = ratios;
+	sp->baseline = o->baseline;
+	sp->labels.title = o->title ? o->title : kstr(f, "Performance relative to %s", o->baseline);
+	sp->labels.subtitle = kstr(f, "%s%s · ratio of medians, best configuration per system "
+				      "(higher is better)", o->suite ? o->suite : "all suites",
+				   o->metric ? "" : " · headline metric of each benchmark");
+	sp->labels.x_title = "Benchmark";
+	sp->labels.y_title = "System";
+	f->chart.kind = PLOT_HEATMAP;
+	f->chart.u.heatmap = sp;
+	return 0;
+}
+
+static int build_power(struct figure *f, struct db *db, const struct figure_opts *o,
+		       struct strbuf *err)
+{
+	struct plot_power_spec *sp = kalloc(f, 1, sizeof(*sp));
+	struct plot_power_series *ser;
+	struct db_filter flt = { o->suite, o->benchmark, o->nsystems ? o->systems[0] : NULL };
+	int64_t id = o->run_id;
+	size_t i, samples = 0;
+	int rc;
+
+	if (!id) {
+		rc = db_power_find_run(db, &flt, &id, err);
+		if (rc < 0)
+			return rc;
+		if (!id)
+			return ab_fail(err, AB_EDATA, "nothing to plot: no run%s%s%s%s has power samples",
+				       o->benchmark ? " of " : "", o->benchmark ? o->benchmark : "",
+				       flt.system ? " on " : "", flt.system ? flt.system : "");
+	}
+	rc = db_power_load(db, id, &f->power, err);
+	if (rc < 0)
+		return rc;
+	if (!f->power.ndev)
+		return ab_fail(err, AB_EDATA, "nothing to plot: run %lld has no power samples",
+			       (long long)id);
+	ser = kalloc(f, f->power.ndev, sizeof(*ser));
+	for (i = 0; i < f->power.ndev; i++) {
+		ser[i].device = f->power.dev[i].device;
+		ser[i].t = f->power.dev[i].t;
+		ser[i].watts = f->power.dev[i].watts;
+		ser[i].n = f->power.dev[i].n;
+		samples += ser[i].n;
+	}
+	sp->series = ser;
+	sp->n_series = f->power.ndev;
+	sp->run_start = f->power.started;
+	sp->run_stop = f->power.finished;
+	sp->t0 = NAN;
+	sp->labels.title = o->title ? o->title : kstr(f, "Power of run %lld: %s on %s", (long long)id,
+						       f->power.benchmark, f->power.system);
+	sp->labels.subtitle = kstr(f, "%zu samples from %zu devices, as recorded by the sampler",
+				   samples, f->power.ndev);
+	f->chart.kind = PLOT_POWER;
+	f->chart.u.power = sp;
+	return 0;
+}
+
+int figure_build(struct db *db, enum figure_kind kind, const struct figure_opts *o,
+		 struct figure **out, struct strbuf *err)
+{
+	struct figure *f = ab_calloc(1, sizeof(*f));
+	int rc;
+
+	*out = NULL;
+	if (!o->benchmark && kind != FIGURE_HEATMAP && kind != FIGURE_POWER) {
+		free(f);
+		return ab_fail(err, AB_EUSAGE, "this chart needs a benchmark (-b)");
+	}
+	switch (kind) {
+	case FIGURE_BAR: rc = build_bar(f, db, o, err); break;
+	case FIGURE_BARGROUP: rc = build_bargroup(f, db, o, err); break;
+	case FIGURE_SCALING: rc = build_scaling(f, db, o, err); break;
+	case FIGURE_DEVICES: rc = build_devices(f, db, o, err); break;
+	case FIGURE_PARETO: rc = build_pareto(f, db, o, err); break;
+	case FIGURE_HEATMAP: rc = build_heatmap(f, db, o, err); break;
+	case FIGURE_POWER: rc = build_power(f, db, o, err); break;
+	default: rc = ab_fail(err, AB_EINTERNAL, "unknown figure kind %d", (int)kind); break;
+	}
+	if (rc < 0) {
+		figure_free(f);
+		return rc;
+	}
+	*out = f;
+	return 0;
+}
