@@ -61,12 +61,18 @@ const struct ingest_format *ingest_detect(const char *path, const unsigned char 
 {
 	const struct ingest_format *best = NULL;
 	size_t i;
+	int binary;
 
 	*score = 0;
-	if (!len || ingest_looks_binary(head, len))
+	if (!len)
 		return NULL;
+	binary = ingest_looks_binary(head, len);
 	for (i = 0; ingest_formats[i]; i++) {
-		int s = ingest_formats[i]->detect(path, head, len);
+		int s;
+
+		if (binary && !(ingest_formats[i]->flags & FMT_BINARY))
+			continue;
+		s = ingest_formats[i]->detect(path, head, len);
 		if (s > *score) {
 			*score = s;
 			best = ingest_formats[i];

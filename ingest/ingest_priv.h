@@ -31,7 +31,10 @@ enum ingest_format_flags {
 	 * not ingest them as sources of their own. */
 	FMT_COMPANION = 1 << 0,
 	/* Detection needs the file name too (no reliable content signature). */
-	FMT_NAME_HINT = 1 << 1
+	FMT_NAME_HINT = 1 << 1,
+	/* The format is binary (an SQLite file): detect() sees binary heads,
+	 * which every other format is spared. */
+	FMT_BINARY = 1 << 2
 };
 
 struct ingest_format {

@@ -85,7 +85,10 @@ int db_open(struct db **out, const char *path, unsigned flags, struct strbuf *er
 	if (rc < 0)
 		goto fail;
 	if (!(flags & DB_READONLY)) {
-		rc = db_exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL", err);
+		/* a 64 MiB page cache keeps the run and metric indexes in memory
+		 * during a large ingest */
+		rc = db_exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
+				 " PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY", err);
 		if (rc < 0)
 			goto fail;
 	}

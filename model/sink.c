@@ -39,7 +39,13 @@ static const char *const sink_sql[ST_COUNT] = {
 		" RETURNING id",
 	[ST_UPSERT_BENCH] = "INSERT INTO benchmark(suite, name, metric, unit, better)"
 			    " VALUES (?1, ?2, ?3, ?4, ?5)"
-			    " ON CONFLICT(suite, name) DO UPDATE SET suite = suite RETURNING id",
+			    /* a run without values registers its benchmark with no
+			     * headline ("" metric); a later run supplies it */
+			    " ON CONFLICT(suite, name) DO UPDATE SET"
+			    " metric = CASE WHEN metric = '' THEN excluded.metric ELSE metric END,"
+			    " unit = CASE WHEN metric = '' THEN excluded.unit ELSE unit END,"
+			    " better = CASE WHEN metric = '' THEN excluded.better ELSE better END"
+			    " RETURNING id",
 	[ST_ADD_RUN] = "INSERT INTO run(source_id, seq, line, system_id, benchmark_id, job_id,"
 		       " started, finished, status, nodes, devices, global_batch, local_batch,"
 		       " precision, framework, params, excluded_reason, dedupe_key)"

@@ -1,0 +1,705 @@
+/*
+ * reframe_case.c - one ReFrame test case (from a perflog line group, a
+ * run report or the results DB) becomes one ingest_run.
+ *
+ * Mapping (docs: formats/reframe.md, "Mapping" in the issue):
+ *   system     "<system>:<partition>"; site = system, meta {site, partition}
+ *   benchmark  the test class (display name up to the first blank), suite "reframe"
+ *   metrics    one per performance variable, unit as ReFrame gives it; meta
+ *              holds reference, thresholds, the bounds they imply and the
+ *              per-variable result (ReFrame's, or computed the ReFrame way
+ *              when the source has none, marked result_computed)
+ *   headline   the first performance variable of the test (ReFrame's own
+ *              order); higher is better unless its unit is a time unit
+ *   params     display-name parameters (%num_nodes=4 -> num_nodes: 4), every
+ *              other attribute the source logged, session data
+ *   nodes      num_nodes; devices: num_gpus / num_ipus / num_csx /
+ *              num_devices, else num_gpus_per_node x nodes; local/global
+ *              batch: lbs / gbs (EPCC's parameter names) when present
+ *
+ * Dedupe key (JSON array): ["reframe", display name, system, partition,
+ * environment, T].  A perflog cannot know the session, so the session is
+ * implied by T:
+ *   - ReFrame < 4.7 (3.x and 4.0-4.2 perflogs carry the version; reports of
+ *     data_version < 4.0 have no completion time): T = "job:<job id>",
+ *     the only field those perflogs and reports share;
+ *   - otherwise T = "t:<completion time, whole UTC seconds>" (ReFrame
+ *     formats the perflog time from the same float, truncating);
+ *   - without either, a report-specific id (testcase uuid).
+ * Tests that differ in a parameter differ in the display name, retries
+ * differ in job id and completion time.
+ */
+#include "core/compat.h"
+#include "reframe_priv.h"
+
+#include <ctype.h>
+#include <math.h>
+
+void rfm_case_init(struct rfm_case *c)
+{
+	memset(c, 0, sizeof(*c));
+	strbuf_init(&c->display, 0);
+	strbuf_init(&c->system, 0);
+	strbuf_init(&c->partition, 0);
+	strbuf_init(&c->environ, 0);
+	strbuf_init(&c->jobid, 0);
+	strbuf_init(&c->result, 0);
+	strbuf_init(&c->fail_phase, 0);
+	strbuf_init(&c->fail_reason, 0);
+	strbuf_init(&c->time_raw, 0);
+	strbuf_init(&c->key_extra, 0);
+	c->completion = NAN;
+	c->submit = NAN;
+	c->params = json_object();
+}
+
+static void perf_free(struct rfm_perf *p)
+{
+	free(p->name);
+	free(p->raw);
+	free(p->unit);
+	free(p->result);
+}
+
+void rfm_case_reset(struct rfm_case *c)
+{
+	size_t i;
+
+	strbuf_reset(&c->display);
+	strbuf_reset(&c->system);
+	strbuf_reset(&c->partition);
+	strbuf_reset(&c->environ);
+	strbuf_reset(&c->jobid);
+	strbuf_reset(&c->result);
+	strbuf_reset(&c->fail_phase);
+	strbuf_reset(&c->fail_reason);
+	strbuf_reset(&c->time_raw);
+	strbuf_reset(&c->key_extra);
+	c->completion = NAN;
+	c->submit = NAN;
+	c->time_basis = NULL;
+	c->old_era = 0;
+	for (i = 0; i < c->nperf; i++)
+		perf_free(&c->perf[i]);
+	c->nperf = 0;
+	json_object_clear(c->params);
+	c->line = 0;
+}
+
+void rfm_case_release(struct rfm_case *c)
+{
+	rfm_case_reset(c);
+	strbuf_release(&c->display);
+	strbuf_release(&c->system);
+	strbuf_release(&c->partition);
+	strbuf_release(&c->environ);
+	strbuf_release(&c->jobid);
+	strbuf_release(&c->result);
+	strbuf_release(&c->fail_phase);
+	strbuf_release(&c->fail_reason);
+	strbuf_release(&c->time_raw);
+	strbuf_release(&c->key_extra);
+	free(c->perf);
+	c->perf = NULL;
+	c->perf_cap = 0;
+	json_decref(c->params);
+	c->params = NULL;
+}
+
+struct rfm_perf *rfm_case_perf(struct rfm_case *c, const char *name, size_t len)
+{
+	struct rfm_perf *p;
+	size_t i;
+
+	for (i = 0; i < c->nperf; i++)
+		if (strlen(c->perf[i].name) == len && !memcmp(c->perf[i].name, name, len))
+			return &c->perf[i];
+	if (c->nperf == c->perf_cap) {
+		c->perf_cap = c->perf_cap ? 2 * c->perf_cap : 8;
+		c->perf = ab_realloc(c->perf, c->perf_cap * sizeof(*c->perf));
+	}
+	p = &c->perf[c->nperf++];
+	memset(p, 0, sizeof(*p));
+	p->name = ab_strndup(name, len);
+	return p;
+}
+
+void rfm_perf_set_value(struct rfm_perf *p, const char *s, size_t len)
+{
+	double v;
+
+	free(p->raw);
+	p->raw = NULL;
+	if (num_parse_double(s, len, &v) == NUM_OK) {
+		p->has_value = 1;
+		p->value = v;
+		return;
+	}
+	p->has_value = 0;
+	p->raw = ab_strndup(s, len);
+}
+
+int rfm_perf_set_num(int *has, double *out, const char *s, size_t len)
+{
+	double v;
+
+	switch (num_parse_double(s, len, &v)) {
+	case NUM_OK:
+		*has = 1;
+		*out = v;
+		return 0;
+	case NUM_EMPTY:
+	case NUM_NAN:
+		*has = 0;
+		return 0;
+	case NUM_INF:
+		/* an infinite threshold is an unbounded one */
+		*has = 0;
+		return 0;
+	default:
+		*has = 0;
+		return -1;
+	}
+}
+
+/* ---- small parsers ---------------------------------------------------- */
+
+static int is_ident_char(int c)
+{
+	return isalnum(c) || c == '_';
+}
+
+static json_t *number_or_string(const char *s, size_t len)
+{
+	long long ll;
+	double d;
+
+	if (num_parse_ll(s, len, &ll) == NUM_OK)
+		return json_integer(ll);
+	if (num_parse_double(s, len, &d) == NUM_OK)
+		return json_real(d);
+	return json_stringn(s, len);
+}
+
+void rfm_display_params(const char *display, json_t *params)
+{
+	const char *p = strstr(display, " %");
+
+	while (p) {
+		const char *k = p + 2, *eq = k, *next, *v;
+		struct strbuf key = STRBUF_INIT;
+
+		while (is_ident_char((unsigned char)*eq))
+			eq++;
+		if (*eq != '=' || eq == k) {
+			p = strstr(p + 1, " %");
+			continue;
+		}
+		v = eq + 1;
+		/* the value runs to the next " %ident=" (values may hold blanks) */
+		next = strstr(v, " %");
+		while (next) {
+			const char *q = next + 2;
+			while (is_ident_char((unsigned char)*q))
+				q++;
+			if (*q == '=' && q > next + 2)
+				break;
+			next = strstr(next + 1, " %");
+		}
+		strbuf_add(&key, k, (size_t)(eq - k));
+		json_object_set_new(params, key.buf,
+				    number_or_string(v, next ? (size_t)(next - v) : strlen(v)));
+		strbuf_release(&key);
+		p = next;
+	}
+}
+
+void rfm_param_text(json_t *params, const char *key, const char *s, size_t len)
+{
+	json_t *j;
+
+	if (!len || (len == 4 && !memcmp(s, "null", 4)) || (len == 4 && !memcmp(s, "None", 4)) ||
+	    (len == 11 && !memcmp(s, "<undefined>", 11)))
+		return;
+	if (len == 4 && !memcmp(s, "true", 4)) {
+		json_object_set_new(params, key, json_true());
+		return;
+	}
+	if (len == 5 && !memcmp(s, "false", 5)) {
+		json_object_set_new(params, key, json_false());
+		return;
+	}
+	if (s[0] == '{' || s[0] == '[') {
+		j = json_loadb(s, len, JSON_DECODE_ANY, NULL);
+		if (j) {
+			json_object_set_new(params, key, j);
+			return;
+		}
+	}
+	j = number_or_string(s, len);
+	if (json_is_real(j) && !isfinite(json_real_value(j))) {
+		json_decref(j);
+		j = json_stringn(s, len);
+	}
+	json_object_set_new(params, key, j);
+}
+
+int rfm_unit_is_time(const char *unit)
+{
+	static const char *const units[] = {
+		"s", "sec", "secs", "second", "seconds", "ms", "msec", "us", "usec",
+		"\xc2\xb5s", "\xce\xbcs", "ns", "min", "mins", "minute", "minutes", "h", "hr",
+		"hrs", "hour", "hours"
+	};
+	size_t i;
+
+	if (!unit)
+		return 0;
+	for (i = 0; i < AB_ARRAY_SIZE(units); i++)
+		if (!strcmp(unit, units[i]))
+			return 1;
+	return 0;
+}
+
+int rfm_version_old_era(const char *v, size_t len)
+{
+	size_t i = 0;
+	long major = 0, minor = 0;
+
+	if (!len || !isdigit((unsigned char)v[0]))
+		return 0;
+	while (i < len && isdigit((unsigned char)v[i]))
+		major = major * 10 + (v[i++] - '0');
+	if (i >= len || v[i] != '.' || i + 1 >= len || !isdigit((unsigned char)v[i + 1]))
+		return 0;
+	for (i++; i < len && isdigit((unsigned char)v[i]); i++)
+		minor = minor * 10 + (v[i] - '0');
+	return major < 4 || (major == 4 && minor < 7);
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm). */
+static long days_from_civil(long y, long m, long d)
+{
+	long era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+static int digits(const char *s, size_t len, size_t *i, int n, long *out)
+{
+	int k;
+
+	*out = 0;
+	for (k = 0; k < n; k++, (*i)++) {
+		if (*i >= len || !isdigit((unsigned char)s[*i]))
+			return -1;
+		*out = *out * 10 + (s[*i] - '0');
+	}
+	return 0;
+}
+
+int rfm_parse_time(const char *s, size_t len, long assume_offset_s, double *epoch,
+		   int *has_offset)
+{
+	long y, mo, d, h, mi, se, oh, om;
+	double frac = 0.0;
+	size_t i = 0;
+	long off = assume_offset_s;
+
+	while (len && isspace((unsigned char)s[len - 1]))
+		len--;
+	while (i < len && isspace((unsigned char)s[i]))
+		i++;
+	if (digits(s, len, &i, 4, &y) || i >= len || s[i++] != '-' ||
+	    digits(s, len, &i, 2, &mo) || i >= len || s[i++] != '-' ||
+	    digits(s, len, &i, 2, &d) || i >= len || (s[i] != 'T' && s[i] != ' ') ||
+	    (i++, digits(s, len, &i, 2, &h)) || i >= len || s[i++] != ':' ||
+	    digits(s, len, &i, 2, &mi) || i >= len || s[i++] != ':' ||
+	    digits(s, len, &i, 2, &se))
+		return -1;
+	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
+		return -1;
+	if (i < len && (s[i] == '.' || s[i] == ',')) {
+		double scale = 0.1;
+		i++;
+		if (i >= len || !isdigit((unsigned char)s[i]))
+			return -1;
+		for (; i < len && isdigit((unsigned char)s[i]); i++, scale /= 10)
+			frac += (s[i] - '0') * scale;
+	}
+	*has_offset = 0;
+	if (i < len && (s[i] == 'Z' || s[i] == 'z')) {
+		off = 0;
+		*has_offset = 1;
+		i++;
+	} else if (i < len && (s[i] == '+' || s[i] == '-')) {
+		int sign = s[i++] == '-' ? -1 : 1;
+		if (digits(s, len, &i, 2, &oh))
+			return -1;
+		if (i < len && s[i] == ':')
+			i++;
+		if (digits(s, len, &i, 2, &om) || oh > 23 || om > 59)
+			return -1;
+		off = sign * (oh * 3600 + om * 60);
+		*has_offset = 1;
+	}
+	if (i != len)
+		return -1;
+	*epoch = (double)days_from_civil(y, mo, d) * 86400.0 + (double)(h * 3600 + mi * 60 + se) -
+		 (double)off + frac;
+	return 0;
+}
+
+/* ---- mapping ------------------------------------------------------------ */
+
+static int word_is(const struct strbuf *sb, const char *w)
+{
+	return !strcmp(sb->buf, w);
+}
+
+static int missing_word(const char *s)
+{
+	return !*s || !strcmp(s, "null") || !strcmp(s, "None") || !strcmp(s, "<undefined>");
+}
+
+/* Bounds the ReFrame way: thresholds are fractions of ref, absolute when ref == 0. */
+static void perf_bounds(const struct rfm_perf *p, double *lo, double *hi)
+{
+	*lo = -INFINITY;
+	*hi = INFINITY;
+	if (!p->has_ref)
+		return;
+	if (p->ref == 0) {
+		if (p->has_lower)
+			*lo = p->lower;
+		if (p->has_upper)
+			*hi = p->upper;
+	} else if (p->ref > 0) {
+		if (p->has_lower)
+			*lo = p->ref * (1 + p->lower);
+		if (p->has_upper)
+			*hi = p->ref * (1 + p->upper);
+	} else {
+		if (p->has_lower)
+			*lo = p->ref * (1 - p->lower);
+		if (p->has_upper)
+			*hi = p->ref * (1 - p->upper);
+	}
+}
+
+static json_t *num_or_null(int has, double v)
+{
+	return has && isfinite(v) ? json_real(v) : json_null();
+}
+
+/* Long json params are fine, but a failure reason is shown in tables: one line, bounded. */
+static void short_reason(struct strbuf *out, const char *s)
+{
+	size_t n = strcspn(s, "\n");
+
+	if (n > 240)
+		n = 240;
+	strbuf_add(out, s, n);
+	strbuf_rtrim(out);
+}
+
+static long param_long(json_t *params, const char *key)
+{
+	json_t *v = json_object_get(params, key);
+	long long ll;
+
+	if (json_is_integer(v))
+		return json_integer_value(v) > 0 ? (long)json_integer_value(v) : 0;
+	if (json_is_string(v) &&
+	    num_parse_ll(json_string_value(v), strlen(json_string_value(v)), &ll) == NUM_OK &&
+	    ll > 0)
+		return (long)ll;
+	return 0;
+}
+
+static void add_key_text(json_t *arr, const struct strbuf *sb)
+{
+	json_array_append_new(arr, json_stringn(sb->buf, sb->len));
+}
+
+static char *dedupe_key(const struct rfm_case *c)
+{
+	struct strbuf t = STRBUF_INIT;
+	json_t *arr;
+	char *s;
+
+	if (c->old_era && c->jobid.len)
+		strbuf_addf(&t, "job:%s", c->jobid.buf);
+	else if (isfinite(c->completion))
+		strbuf_addf(&t, "t:%.0f", floor(c->completion));
+	else if (c->jobid.len)
+		strbuf_addf(&t, "job:%s", c->jobid.buf);
+	else if (c->key_extra.len)
+		strbuf_addbuf(&t, &c->key_extra);
+	else
+		return NULL;
+	arr = json_array();
+	json_array_append_new(arr, json_string("reframe"));
+	add_key_text(arr, &c->display);
+	add_key_text(arr, &c->system);
+	add_key_text(arr, &c->partition);
+	add_key_text(arr, &c->environ);
+	add_key_text(arr, &t);
+	s = json_dumps(arr, JSON_COMPACT | JSON_ENSURE_ASCII);
+	json_decref(arr);
+	strbuf_release(&t);
+	return s;
+}
+
+enum verdict { V_OK, V_FAILED, V_ABORTED, V_INVALID, V_COMPUTE };
+
+static enum verdict result_verdict(const struct strbuf *r)
+{
+	if (word_is(r, "pass") || word_is(r, "success") || word_is(r, "xfail"))
+		return V_OK;
+	if (word_is(r, "fail") || word_is(r, "failure") || word_is(r, "xpass"))
+		return V_FAILED;
+	if (word_is(r, "abort") || word_is(r, "aborted"))
+		return V_ABORTED;
+	if (!r->len || word_is(r, "null") || word_is(r, "None") || word_is(r, "<unknown>"))
+		return V_COMPUTE;
+	return V_INVALID;
+}
+
+int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *sk,
+		  struct strbuf *err)
+{
+	struct strbuf sysname = STRBUF_INIT, cls = STRBUF_INIT, reason = STRBUF_INIT;
+	struct strbuf finished = STRBUF_INIT, started = STRBUF_INIT;
+	struct ingest_metric *m = NULL;
+	struct ingest_run run = { 0 };
+	json_t *sysmeta = NULL, *missing = NULL, *v;
+	enum verdict verdict;
+	const char *accel = NULL, *bad_var = NULL;
+	double bad_lo = 0, bad_hi = 0, bad_val = 0;
+	size_t i, nm = 0, nvalues = 0;
+	char *key = NULL;
+	int rc;
+
+	if (word_is(&c->jobid, "null") || word_is(&c->jobid, "None") ||
+	    word_is(&c->jobid, "<undefined>"))
+		strbuf_reset(&c->jobid);
+	if (word_is(&c->result, "skip") || word_is(&c->result, "skipped") ||
+	    word_is(&c->result, "fail_deps")) {
+		sk->not_run++;
+		return 1;
+	}
+	verdict = result_verdict(&c->result);
+	if (!c->nperf && (verdict == V_OK || verdict == V_COMPUTE)) {
+		sk->no_perf++;
+		return 1;
+	}
+	if (!c->display.len)
+		return ingest_fail_at(f, err, c->line, "test case without a name");
+	if (!c->system.len || !c->partition.len)
+		return ingest_fail_at(f, err, c->line, "test case '%s' has no system:partition",
+				      c->display.buf);
+
+	strbuf_addf(&sysname, "%s:%s", c->system.buf, c->partition.buf);
+	strbuf_add(&cls, c->display.buf, strcspn(c->display.buf, " "));
+	sysmeta = json_pack("{s:s, s:s}", "site", c->system.buf, "partition", c->partition.buf);
+
+	rfm_display_params(c->display.buf, c->params);
+	json_object_set_new(c->params, "display_name", json_string(c->display.buf));
+	if (c->environ.len)
+		json_object_set_new(c->params, "environ", json_string(c->environ.buf));
+	if (c->result.len)
+		json_object_set_new(c->params, "result", json_string(c->result.buf));
+	if (c->fail_phase.len)
+		json_object_set_new(c->params, "fail_phase", json_string(c->fail_phase.buf));
+	if (c->fail_reason.len)
+		json_object_set_new(c->params, "fail_reason", json_string(c->fail_reason.buf));
+	if (c->time_basis)
+		json_object_set_new(c->params, "time_basis", json_string(c->time_basis));
+	/* the text is worth keeping when the instant was read from it */
+	if (c->time_raw.len && c->time_basis && strcmp(c->time_basis, "job_completion_time_unix"))
+		json_object_set_new(c->params, "time_as_written", json_string(c->time_raw.buf));
+	v = json_object_get(c->params, "node_type");
+	if (json_is_string(v))
+		accel = json_string_value(v);
+
+	m = ab_calloc(c->nperf ? c->nperf : 1, sizeof(*m));
+	for (i = 0; i < c->nperf; i++) {
+		struct rfm_perf *p = &c->perf[i];
+		json_t *meta;
+		double lo, hi;
+		const char *res = p->result;
+		int computed = 0;
+
+		perf_bounds(p, &lo, &hi);
+		if (!p->has_value) {
+			if (!missing)
+				missing = json_object();
+			json_object_set_new(missing, p->name,
+					    p->raw ? json_string(p->raw) : json_null());
+			continue;
+		}
+		nvalues++;
+		if (!isfinite(p->value))
+			continue;
+		if (!res || missing_word(res)) {
+			res = (p->value >= lo && p->value <= hi) ? "pass" : "fail";
+			computed = 1;
+		}
+		if (!strcmp(res, "fail") && !bad_var) {
+			bad_var = p->name;
+			bad_val = p->value;
+			bad_lo = lo;
+			bad_hi = hi;
+		}
+		meta = json_object();
+		json_object_set_new(meta, "reference", num_or_null(p->has_ref, p->ref));
+		json_object_set_new(meta, "lower_thres", num_or_null(p->has_lower, p->lower));
+		json_object_set_new(meta, "upper_thres", num_or_null(p->has_upper, p->upper));
+		if (p->has_ref && p->ref == 0 && (p->has_lower || p->has_upper))
+			json_object_set_new(meta, "thresholds", json_string("absolute"));
+		if (isfinite(lo))
+			json_object_set_new(meta, "lower_bound", json_real(lo));
+		if (isfinite(hi))
+			json_object_set_new(meta, "upper_bound", json_real(hi));
+		json_object_set_new(meta, "result", json_string(res));
+		if (computed)
+			json_object_set_new(meta, "result_computed", json_true());
+		m[nm].name = p->name;
+		m[nm].value = p->value;
+		m[nm].unit = p->unit ? p->unit : "";
+		m[nm].meta = meta;
+		nm++;
+	}
+	if (missing)
+		json_object_set_new(c->params, "perf_missing", missing);
+
+	run.status = RUN_OK;
+	switch (verdict) {
+	case V_OK:
+		break;
+	case V_FAILED:
+		run.status = RUN_FAILED;
+		if (c->fail_reason.len)
+			short_reason(&reason, c->fail_reason.buf);
+		else if (word_is(&c->result, "xpass"))
+			strbuf_addstr(&reason, "xpass: passed although expected to fail");
+		break;
+	case V_ABORTED:
+		run.status = RUN_ABORTED;
+		if (c->fail_reason.len)
+			short_reason(&reason, c->fail_reason.buf);
+		else
+			strbuf_addstr(&reason, "aborted");
+		break;
+	case V_INVALID:
+		run.status = RUN_INVALID;
+		strbuf_addf(&reason, "unknown ReFrame result '%s'", c->result.buf);
+		break;
+	case V_COMPUTE:
+		json_object_set_new(c->params, "result_computed", json_true());
+		if (bad_var) {
+			run.status = RUN_FAILED;
+		} else if (!nvalues) {
+			run.status = RUN_FAILED;
+			strbuf_addstr(&reason, "no performance values");
+		}
+		break;
+	}
+	if (run.status == RUN_FAILED && !reason.len) {
+		if (bad_var) {
+			strbuf_addf(&reason, "performance: %s=", bad_var);
+			num_format(&reason, bad_val);
+			strbuf_addstr(&reason, " outside [");
+			if (isfinite(bad_lo))
+				num_format(&reason, bad_lo);
+			else
+				strbuf_addstr(&reason, "-inf");
+			strbuf_addstr(&reason, ", ");
+			if (isfinite(bad_hi))
+				num_format(&reason, bad_hi);
+			else
+				strbuf_addstr(&reason, "inf");
+			strbuf_addch(&reason, ']');
+		} else if (!nvalues) {
+			strbuf_addstr(&reason, c->fail_phase.len ? c->fail_phase.buf : "failed");
+			strbuf_addstr(&reason, ": no performance values");
+		} else {
+			strbuf_addf(&reason, "ReFrame result '%s'", c->result.buf);
+		}
+	}
+
+	if (isfinite(c->completion))
+		ingest_iso8601(&finished, c->completion);
+	if (isfinite(c->submit))
+		ingest_iso8601(&started, c->submit);
+	key = dedupe_key(c);
+
+	run.line = c->line;
+	run.system.name = sysname.buf;
+	run.system.display_name = sysname.buf;
+	run.system.accelerator = accel;
+	run.system.site = c->system.buf;
+	run.system.meta = sysmeta;
+	run.suite = "reframe";
+	run.benchmark = cls.buf;
+	run.bench_metric = c->nperf ? c->perf[0].name : "";
+	run.bench_unit = c->nperf && c->perf[0].unit ? c->perf[0].unit : "";
+	run.lower_is_better = c->nperf && rfm_unit_is_time(c->perf[0].unit);
+	run.job_id = c->jobid.len ? c->jobid.buf : NULL;
+	run.started = started.len ? started.buf : NULL;
+	run.finished = finished.len ? finished.buf : NULL;
+	run.nodes = param_long(c->params, "num_nodes");
+	run.devices = param_long(c->params, "num_gpus");
+	if (!run.devices)
+		run.devices = param_long(c->params, "num_ipus");
+	if (!run.devices)
+		run.devices = param_long(c->params, "num_csx");
+	if (!run.devices)
+		run.devices = param_long(c->params, "num_devices");
+	if (!run.devices && run.nodes && param_long(c->params, "num_gpus_per_node"))
+		run.devices = run.nodes * param_long(c->params, "num_gpus_per_node");
+	run.local_batch = param_long(c->params, "lbs");
+	if (!run.local_batch)
+		run.local_batch = param_long(c->params, "local_batch_size");
+	run.global_batch = param_long(c->params, "gbs");
+	if (!run.global_batch)
+		run.global_batch = param_long(c->params, "global_batch_size");
+	if (!run.global_batch)
+		run.global_batch = param_long(json_object_get(c->params, "session_extras"), "gbs");
+	run.params = c->params;
+	run.excluded_reason = reason.len ? reason.buf : NULL;
+	run.dedupe_key = key;
+	run.metrics = m;
+	run.nmetrics = nm;
+	rc = ingest_emit_run(f, &run, NULL, err);
+	if (rc < 0 && !strstr(err->buf, f->path))
+		ab_error_prefix(err, f->path, c->line);
+
+	for (i = 0; i < nm; i++)
+		json_decref(m[i].meta);
+	free(m);
+	free(key);
+	json_decref(sysmeta);
+	strbuf_release(&sysname);
+	strbuf_release(&cls);
+	strbuf_release(&reason);
+	strbuf_release(&finished);
+	strbuf_release(&started);
+	return rc;
+}
+
+void rfm_skips_warn(struct ingest_file *f, const struct rfm_skips *sk)
+{
+	if (sk->no_perf)
+		ingest_warn(f, 0, "%ld passing test case%s without performance variables not stored",
+			    sk->no_perf, sk->no_perf == 1 ? "" : "s");
+	if (sk->not_run)
+		ingest_warn(f, 0, "%ld skipped test case%s not stored (never ran)", sk->not_run,
+			    sk->not_run == 1 ? "" : "s");
+}

@@ -1,0 +1,127 @@
+/*
+ * reframe_db.c - ReFrame's own results database (4.7+, storage.enable;
+ * schema_version 1.0): every session's whole run report is in
+ * sessions.json_blob, so each blob goes through the run-report parser.
+ *
+ * The file belongs to ReFrame: it is opened read-only through a URI with
+ * immutable=1, so SQLite takes no lock and writes no journal or -shm file
+ * (it works in read-only directories too).  The price is that a database
+ * being written at this very moment may read inconsistently; a torn blob
+ * then fails as bad JSON and the file is rejected, never modified.
+ */
+#include "core/compat.h"
+#include "reframe_priv.h"
+
+#include <ctype.h>
+#include <sqlite3.h>
+
+static int detect_db(const char *path, const unsigned char *head, size_t len)
+{
+	static const char magic[] = "SQLite format 3";
+	size_t i;
+	int blob = 0, start = 0;
+
+	if (len < sizeof(magic) || memcmp(head, magic, sizeof(magic)))
+		return 0;
+	/* page 1 holds sqlite_schema, whose CREATE TABLE text names the columns */
+	for (i = 0; i + 18 <= len; i++) {
+		if (!memcmp(head + i, "json_blob", 9))
+			blob = 1;
+		if (!memcmp(head + i, "session_start_unix", 18))
+			start = 1;
+	}
+	return blob && start ? 95 : 0;
+}
+
+/* file:<path>?mode=ro&immutable=1 with the path percent-encoded */
+static void db_uri(struct strbuf *uri, const char *path)
+{
+	const unsigned char *p;
+
+	strbuf_addstr(uri, "file:");
+	for (p = (const unsigned char *)path; *p; p++) {
+		if (isalnum(*p) || strchr("/-._~", *p))
+			strbuf_addch(uri, *p);
+		else
+			strbuf_addf(uri, "%%%02X", *p);
+	}
+	strbuf_addstr(uri, "?mode=ro&immutable=1");
+}
+
+static int parse_db(struct ingest_file *f, struct strbuf *err)
+{
+	struct strbuf uri = STRBUF_INIT, label = STRBUF_INIT;
+	struct rfm_skips sk = { 0, 0 };
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	long sessions = 0;
+	int rc, src;
+
+	db_uri(&uri, f->path);
+	src = sqlite3_open_v2(uri.buf, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	if (src != SQLITE_OK) {
+		rc = ingest_fail_at(f, err, 0, "cannot open as SQLite: %s",
+				    db ? sqlite3_errmsg(db) : sqlite3_errstr(src));
+		goto out;
+	}
+	src = sqlite3_prepare_v2(db, "SELECT schema_version FROM metadata", -1, &st, NULL);
+	if (src == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+		const char *v = (const char *)sqlite3_column_text(st, 0);
+		if (!v || strncmp(v, "1.", 2))
+			ingest_warn(f, 0, "results database schema_version '%s', read as 1.0",
+				    v ? v : "");
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	src = sqlite3_prepare_v2(db,
+				 "SELECT uuid, json_blob FROM sessions"
+				 " ORDER BY session_start_unix, uuid",
+				 -1, &st, NULL);
+	if (src != SQLITE_OK) {
+		rc = ingest_fail_at(f, err, 0,
+				    "not a ReFrame results database (no sessions(uuid, json_blob)): %s",
+				    sqlite3_errmsg(db));
+		goto out;
+	}
+	rc = 0;
+	while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *uuid = (const char *)sqlite3_column_text(st, 0);
+		const void *blob = sqlite3_column_text(st, 1);
+		int n = sqlite3_column_bytes(st, 1);
+		FILE *fp;
+
+		strbuf_reset(&label);
+		strbuf_addf(&label, "session '%s'", uuid ? uuid : "?");
+		if (!blob || n <= 0) {
+			rc = ingest_fail_at(f, err, 0, "%s: empty json_blob", label.buf);
+			goto out;
+		}
+		/* the blob is valid until the next step: parse it now, as a stream */
+		fp = fmemopen((void *)blob, (size_t)n, "r");
+		if (!fp) {
+			rc = ab_fail(err, AB_EIO, "%s: cannot read the blob of %s: %s", f->path,
+				     label.buf, strerror(errno));
+			goto out;
+		}
+		rc = rfm_report_parse_stream(f, fp, label.buf, &sk, err);
+		fclose(fp);
+		if (rc < 0)
+			goto out;
+		sessions++;
+	}
+	if (src != SQLITE_DONE) {
+		rc = ingest_fail_at(f, err, 0, "cannot read sessions: %s", sqlite3_errmsg(db));
+		goto out;
+	}
+	rfm_skips_warn(f, &sk);
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	strbuf_release(&uri);
+	strbuf_release(&label);
+	return rc;
+}
+
+const struct ingest_format ingest_fmt_reframe_db = {
+	"reframe-db", FMT_BINARY, detect_db, parse_db
+};
