@@ -13,6 +13,7 @@ struct sha256 {
 	uint64_t total;
 	unsigned char block[64];
 	size_t fill;
+	int accel;     /* the CPU has the SHA extensions (set by sha256_init) */
 };
 
 void sha256_init(struct sha256 *c);

@@ -64,13 +64,12 @@ const struct ingest_format *ingest_detect(const char *path, const unsigned char 
 	int binary;
 
 	*score = 0;
-	if (!len)
-		return NULL;
-	binary = ingest_looks_binary(head, len);
+	/* empty or binary-looking: only formats that want such files are asked */
+	binary = !len || ingest_looks_binary(head, len);
 	for (i = 0; ingest_formats[i]; i++) {
 		int s;
 
-		if (binary && !(ingest_formats[i]->flags & FMT_BINARY))
+		if (binary && !(ingest_formats[i]->flags & FMT_BINARY_OK))
 			continue;
 		s = ingest_formats[i]->detect(path, head, len);
 		if (s > *score) {

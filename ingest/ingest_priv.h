@@ -32,9 +32,10 @@ enum ingest_format_flags {
 	FMT_COMPANION = 1 << 0,
 	/* Detection needs the file name too (no reliable content signature). */
 	FMT_NAME_HINT = 1 << 1,
-	/* The format is binary (an SQLite file): detect() sees binary heads,
-	 * which every other format is spared. */
-	FMT_BINARY = 1 << 2
+	/* Asked to detect empty files and files whose first bytes look binary,
+	 * which every other format is spared: binary formats (results.db), and
+	 * MLPerf result logs (a log with a NUL in it is still a failed run). */
+	FMT_BINARY_OK = 1 << 2
 };
 
 struct ingest_format {

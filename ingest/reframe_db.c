@@ -123,5 +123,5 @@ out:
 }
 
 const struct ingest_format ingest_fmt_reframe_db = {
-	"reframe-db", FMT_BINARY, detect_db, parse_db
+	"reframe-db", FMT_BINARY_OK, detect_db, parse_db
 };

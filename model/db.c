@@ -5,6 +5,7 @@
 #include "db_priv.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 int db_fail(struct db *db, struct strbuf *err, const char *what)
 {
@@ -16,7 +17,10 @@ int db_exec(struct db *db, const char *sql, struct strbuf *err)
 	char *msg = NULL;
 
 	if (sqlite3_exec(db->sql, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		int rc = ab_fail(err, AB_EIO, "database error: %s", msg ? msg : "unknown");
+		/* name the statement: "database is locked" alone says too little */
+		int n = (int)strcspn(sql, ";");
+		int rc = ab_fail(err, AB_EIO, "database error in '%.*s%s': %s", n > 40 ? 40 : n, sql,
+				 n > 40 ? "..." : "", msg ? msg : "unknown");
 		sqlite3_free(msg);
 		return rc;
 	}
@@ -56,6 +60,31 @@ const char *db_path(const struct db *db)
 	return db->path.buf;
 }
 
+/*
+ * Switch a database to WAL.  Changing the journal mode needs an exclusive
+ * lock and SQLite does not call the busy handler for it, so when two
+ * processes open a new database at the same moment one of them sees
+ * SQLITE_BUSY: retry for as long as the busy timeout would have waited.
+ */
+static int set_wal(struct db *db, struct strbuf *err)
+{
+	int tries;
+
+	for (tries = 0; tries < 6000; tries++) {
+		sqlite3_stmt *st = NULL;
+		int rc = sqlite3_prepare_v2(db->sql, "PRAGMA journal_mode = WAL", -1, &st, NULL);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+			return 0;
+		if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
+			return db_fail(db, err, "cannot switch the database to WAL mode");
+		usleep(10000);
+	}
+	return db_fail(db, err, "cannot switch the database to WAL mode");
+}
+
 int db_open(struct db **out, const char *path, unsigned flags, struct strbuf *err)
 {
 	struct db *db = ab_calloc(1, sizeof(*db));
@@ -85,10 +114,13 @@ int db_open(struct db **out, const char *path, unsigned flags, struct strbuf *er
 	if (rc < 0)
 		goto fail;
 	if (!(flags & DB_READONLY)) {
+		rc = set_wal(db, err);
+		if (rc < 0)
+			goto fail;
 		/* a 64 MiB page cache keeps the run and metric indexes in memory
 		 * during a large ingest */
-		rc = db_exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
-				 " PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY", err);
+		rc = db_exec(db, "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536;"
+				 " PRAGMA temp_store = MEMORY", err);
 		if (rc < 0)
 			goto fail;
 	}

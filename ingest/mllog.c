@@ -1,0 +1,272 @@
+/*
+ * mllog.c - the streaming :::MLLOG line reader: latin-1 bytes, "\n",
+ * "\r\n" and a lone "\r" end a line, a record starts at the line's last
+ * ":::MLLOG ".  It keeps at most one line in memory, and of a long line
+ * only the part after its last token (up to max_record bytes).  The record
+ * text is checked by mllog_parse_record() (mlperf_json.c).
+ */
+#include "core/compat.h"
+#include "mlperf_priv.h"
+
+/* ---- the reader ------------------------------------------------------ */
+
+#define CHUNK (256u << 10)
+#define NOT_FOUND SIZE_MAX
+
+void mllog_init(struct mllog_reader *r, FILE *fp, size_t max_record)
+{
+	memset(r, 0, sizeof(*r));
+	r->fp = fp;
+	r->max_record = max_record ? max_record : MLLOG_MAX_RECORD;
+	r->max_cap = r->max_record + CHUNK;
+	r->cap = 2 * CHUNK < r->max_cap ? 2 * CHUNK : r->max_cap;
+	r->buf = ab_malloc(r->cap);
+	r->nl_at = r->cr_at = NOT_FOUND;
+	strbuf_init(&r->key, 64);
+	strbuf_init(&r->why, 64);
+	strbuf_init(&r->tmp, 64);
+}
+
+void mllog_release(struct mllog_reader *r)
+{
+	free(r->buf);
+	r->buf = NULL;
+	strbuf_release(&r->key);
+	strbuf_release(&r->why);
+	strbuf_release(&r->tmp);
+}
+
+/* Next position of byte c at or after from, with a cache so that a byte
+ * absent from the buffer is not searched for again on every line. */
+static size_t find_byte(struct mllog_reader *r, int c, size_t *at, size_t *lim)
+{
+	size_t s = r->scan;
+	const unsigned char *p;
+
+	if (*at != NOT_FOUND && *at >= s)
+		return *at;
+	if (*at == NOT_FOUND && *lim > s)
+		s = *lim;
+	if (s >= r->end) {
+		*at = NOT_FOUND;
+		*lim = r->end;
+		return NOT_FOUND;
+	}
+	p = memchr(r->buf + s, c, r->end - s);
+	if (p) {
+		*at = (size_t)(p - r->buf);
+		return *at;
+	}
+	*at = NOT_FOUND;
+	*lim = r->end;
+	return NOT_FOUND;
+}
+
+static void reset_search(struct mllog_reader *r)
+{
+	r->nl_at = r->cr_at = NOT_FOUND;
+	r->nl_lim = r->cr_lim = 0;
+}
+
+const void *mlperf_memmem(const void *hay, size_t n, const char *needle, size_t m)
+{
+	const unsigned char *p = hay, *end = p + n;
+
+	if (!m)
+		return hay;
+	while ((size_t)(end - p) >= m) {
+		const unsigned char *q = memchr(p, needle[0], (size_t)(end - p) - m + 1);
+		if (!q)
+			return NULL;
+		if (!memcmp(q, needle, m))
+			return q;
+		p = q + 1;
+	}
+	return NULL;
+}
+
+/* The last ":::MLLOG " of p[0..n).  Searching for its 'M' is fast: JSON
+ * records have many ':' but few 'M'. */
+static const unsigned char *last_token(const unsigned char *p, size_t n)
+{
+	const unsigned char *hit = NULL, *q = p + 3, *end = p + n;
+
+	while (q + (MLLOG_TOKEN_LEN - 3) <= end) {
+		q = memchr(q, 'M', (size_t)(end - q) - (MLLOG_TOKEN_LEN - 3) + 1);
+		if (!q)
+			break;
+		if (q[-1] == ':' && q[-2] == ':' && q[-3] == ':' && q[1] == 'L' && q[2] == 'L' &&
+		    q[3] == 'O' && q[4] == 'G' && q[5] == ' ') {
+			hit = q - 3;
+			q += MLLOG_TOKEN_LEN - 3;
+		} else {
+			q++;
+		}
+	}
+	return hit;
+}
+
+/* The buffer is full with one unfinished line: keep only what can still
+ * become the record, i.e. from the line's last token on. */
+static void trim_long_line(struct mllog_reader *r)
+{
+	size_t len = r->end - r->start, keep;
+	const unsigned char *t = last_token(r->buf + r->start, len);
+
+	if (t && t != r->buf + r->start) {
+		keep = (size_t)(r->buf + r->end - t);
+		memmove(r->buf, t, keep);
+		r->overlong = 0;
+	} else {
+		/* no token, or the record alone fills the buffer (too long):
+		 * keep the tail a token could start in */
+		if (t)
+			r->overlong = 1;
+		keep = MLLOG_TOKEN_LEN - 1 < len ? MLLOG_TOKEN_LEN - 1 : len;
+		memmove(r->buf, r->buf + r->end - keep, keep);
+	}
+	r->start = 0;
+	r->end = keep;
+	r->scan = keep;
+	reset_search(r);
+}
+
+static int refill(struct mllog_reader *r, struct strbuf *err)
+{
+	size_t n, want;
+
+	if (r->start > 0) {
+		memmove(r->buf, r->buf + r->start, r->end - r->start);
+		r->end -= r->start;
+		r->scan -= r->start;
+		r->start = 0;
+		reset_search(r);
+	}
+	if (r->end == r->cap) {
+		if (r->cap < r->max_cap) {
+			r->cap = 2 * r->cap < r->max_cap ? 2 * r->cap : r->max_cap;
+			r->buf = ab_realloc(r->buf, r->cap);
+		} else {
+			trim_long_line(r);
+		}
+	}
+	want = r->cap - r->end < CHUNK ? r->cap - r->end : CHUNK;
+	n = fread(r->buf + r->end, 1, want, r->fp);
+	if (n == 0) {
+		if (ferror(r->fp))
+			return ab_fail(err, AB_EIO, "read error: %s", strerror(errno));
+		r->eof = 1;
+		return 0;
+	}
+	r->bytes += n;
+	if (r->pending_cr) {
+		r->pending_cr = 0;
+		if (r->buf[r->end] == '\n') { /* the "\n" of a "\r\n" split by a read */
+			memmove(r->buf + r->end, r->buf + r->end + 1, n - 1);
+			n--;
+		}
+	}
+	r->end += n;
+	return 0;
+}
+
+/* Python's str.strip() whitespace within latin-1. */
+static int py_space(unsigned char c)
+{
+	return (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x20) || c == 0x85 || c == 0xa0;
+}
+
+static int rec_fail(struct mllog_reader *r, struct mllog_rec *rec)
+{
+	rec->ok = 0;
+	rec->why = r->why.buf;
+	r->failed++;
+	return 1;
+}
+
+/* One line without its terminator: 1 with a record, 0 when it has none. */
+static int process_line(struct mllog_reader *r, const unsigned char *line, size_t len,
+			struct mllog_rec *rec)
+{
+	const unsigned char *t = len >= MLLOG_TOKEN_LEN ? last_token(line, len) : NULL;
+	int overlong = r->overlong;
+	size_t n;
+
+	r->overlong = 0;
+	memset(rec, 0, sizeof(*rec));
+	rec->line = r->lineno;
+	if (!t) {
+		if (!overlong)
+			return 0;
+		r->records++;
+		strbuf_reset(&r->why);
+		strbuf_addf(&r->why, ":::MLLOG record longer than %zu bytes", r->max_record);
+		return rec_fail(r, rec);
+	}
+	r->records++;
+	t += MLLOG_TOKEN_LEN;
+	n = (size_t)(line + len - t);
+	if (n > r->max_record) {
+		strbuf_reset(&r->why);
+		strbuf_addf(&r->why, ":::MLLOG record longer than %zu bytes", r->max_record);
+		return rec_fail(r, rec);
+	}
+	while (n && py_space(t[n - 1]))
+		n--;
+	if (!mllog_parse_record((const char *)t, n, (size_t)(t - line), rec, &r->key, &r->tmp,
+				&r->why))
+		return rec_fail(r, rec);
+	return 1;
+}
+
+int mllog_next(struct mllog_reader *r, struct mllog_rec *rec, struct strbuf *err)
+{
+	for (;;) {
+		size_t nl = find_byte(r, '\n', &r->nl_at, &r->nl_lim);
+		size_t cr = find_byte(r, '\r', &r->cr_at, &r->cr_lim);
+		size_t eol = nl < cr ? nl : cr, start = r->start;
+		int rc;
+
+		if (eol != NOT_FOUND) {
+			size_t next = eol + 1;
+			if (r->buf[eol] == '\r') {
+				if (next < r->end) {
+					if (r->buf[next] == '\n')
+						next++;
+				} else if (!r->eof) {
+					r->pending_cr = 1;
+				}
+			}
+			r->start = r->scan = next;
+			r->lineno++;
+			if (process_line(r, r->buf + start, eol - start, rec))
+				return 1;
+			continue;
+		}
+		if (!r->eof) {
+			rc = refill(r, err);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
+		if (r->start < r->end) {
+			r->start = r->scan = r->end;
+			r->lineno++;
+			if (process_line(r, r->buf + start, r->end - start, rec))
+				return 1;
+			continue;
+		}
+		if (r->overlong) { /* an over-long last line without terminator */
+			r->lineno++;
+			if (process_line(r, r->buf, 0, rec))
+				return 1;
+		}
+		return 0;
+	}
+}
+
+int mllog_key_is(const struct mllog_rec *rec, const char *lit)
+{
+	size_t n = strlen(lit);
+	return rec->key && rec->key_len == n && !memcmp(rec->key, lit, n);
+}

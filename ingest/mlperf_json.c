@@ -1,0 +1,740 @@
+/*
+ * mlperf_json.c - a strict JSON scanner with the semantics of Python's
+ * json.loads (which the official MLPerf tools use), and the :::MLLOG
+ * record grammar on top of it.  See mlperf_priv.h.
+ *
+ * Why not jansson for the records: LoadGen writes 64-bit unsigned seeds
+ * (10688027786191513374) that jansson rejects as "too big integer", Python
+ * accepts NaN/Infinity and lone surrogate escapes, and the scanner has to
+ * run over every record of a round (hundreds of MB) without building
+ * objects.  So records are validated in place and only the few values a
+ * parser asks for are decoded (jspan_*); jansson objects are built only
+ * for the values that go into params.
+ */
+#include "core/compat.h"
+#include "mlperf_priv.h"
+
+#include <math.h>
+
+/* ---- JSON scanning --------------------------------------------------- */
+
+struct jscan {
+	const char *base;      /* start of the text, for columns */
+	size_t col0;
+	const char *err_at;
+	const char *err;
+};
+
+static int is_ws(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static const char *skip_ws(const char *p, const char *end)
+{
+	while (p < end && is_ws(*p))
+		p++;
+	return p;
+}
+
+static const char *scan_fail(struct jscan *s, const char *at, const char *what)
+{
+	if (!s->err) {
+		s->err = what;
+		s->err_at = at;
+	}
+	return NULL;
+}
+
+static int is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* Bytes that end a run of plain string characters: '"', '\\', controls. */
+static const unsigned char str_special[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+};
+
+/* p at the opening quote; returns the byte after the closing quote. */
+static const char *scan_string(struct jscan *s, const char *p, const char *end)
+{
+	const char *q = p + 1;
+
+	for (;;) {
+		while (q < end && !str_special[(unsigned char)*q])
+			q++;
+		if (q >= end)
+			return scan_fail(s, p, "unterminated string");
+		if (*q == '"')
+			return q + 1;
+		if (*q != '\\')
+			return scan_fail(s, q, "invalid control character in string");
+		if (q + 1 >= end)
+			return scan_fail(s, p, "unterminated string");
+		switch (q[1]) {
+		case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+			q += 2;
+			break;
+		case 'u':
+			if (end - q < 6 || !is_hex(q[2]) || !is_hex(q[3]) || !is_hex(q[4]) ||
+			    !is_hex(q[5]))
+				return scan_fail(s, q, "invalid \\uXXXX escape");
+			q += 6;
+			break;
+		default:
+			return scan_fail(s, q, "invalid \\escape");
+		}
+	}
+}
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Python's NUMBER_RE: -?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?  An optional
+ * part that does not match is simply not part of the number. */
+static const char *scan_number(struct jscan *s, const char *p, const char *end)
+{
+	const char *q = p;
+
+	if (q < end && *q == '-')
+		q++;
+	if (q >= end || !is_digit(*q))
+		return scan_fail(s, p, "expecting value");
+	if (*q == '0')
+		q++;
+	else
+		while (q < end && is_digit(*q))
+			q++;
+	if (q + 1 < end && *q == '.' && is_digit(q[1])) {
+		q += 2;
+		while (q < end && is_digit(*q))
+			q++;
+	}
+	if (q < end && (*q == 'e' || *q == 'E')) {
+		const char *e = q + 1;
+		if (e < end && (*e == '+' || *e == '-'))
+			e++;
+		if (e < end && is_digit(*e)) {
+			while (e < end && is_digit(*e))
+				e++;
+			q = e;
+		}
+	}
+	return q;
+}
+
+static int has_word(const char *p, const char *end, const char *w, size_t n)
+{
+	return (size_t)(end - p) >= n && !memcmp(p, w, n);
+}
+
+static const char *scan_value(struct jscan *s, const char *p, const char *end, int depth);
+
+static const char *scan_object(struct jscan *s, const char *p, const char *end, int depth)
+{
+	const char *q = skip_ws(p + 1, end);
+
+	if (q < end && *q == '}')
+		return q + 1;
+	for (;;) {
+		if (q >= end || *q != '"')
+			return scan_fail(s, q, "expecting property name enclosed in double quotes");
+		q = scan_string(s, q, end);
+		if (!q)
+			return NULL;
+		q = skip_ws(q, end);
+		if (q >= end || *q != ':')
+			return scan_fail(s, q, "expecting ':' delimiter");
+		q = skip_ws(q + 1, end);
+		q = scan_value(s, q, end, depth + 1);
+		if (!q)
+			return NULL;
+		q = skip_ws(q, end);
+		if (q < end && *q == '}')
+			return q + 1;
+		if (q >= end || *q != ',')
+			return scan_fail(s, q, "expecting ',' delimiter");
+		q = skip_ws(q + 1, end);
+	}
+}
+
+static const char *scan_array(struct jscan *s, const char *p, const char *end, int depth)
+{
+	const char *q = skip_ws(p + 1, end);
+
+	if (q < end && *q == ']')
+		return q + 1;
+	for (;;) {
+		q = scan_value(s, q, end, depth + 1);
+		if (!q)
+			return NULL;
+		q = skip_ws(q, end);
+		if (q < end && *q == ']')
+			return q + 1;
+		if (q >= end || *q != ',')
+			return scan_fail(s, q, "expecting ',' delimiter");
+		q = skip_ws(q + 1, end);
+	}
+}
+
+static const char *scan_value(struct jscan *s, const char *p, const char *end, int depth)
+{
+	if (depth > MLLOG_JSON_MAX_DEPTH)
+		return scan_fail(s, p, "nested too deeply");
+	if (p >= end)
+		return scan_fail(s, p, "expecting value");
+	switch (*p) {
+	case '{':
+		return scan_object(s, p, end, depth);
+	case '[':
+		return scan_array(s, p, end, depth);
+	case '"':
+		return scan_string(s, p, end);
+	case 'n':
+		return has_word(p, end, "null", 4) ? p + 4 : scan_fail(s, p, "expecting value");
+	case 't':
+		return has_word(p, end, "true", 4) ? p + 4 : scan_fail(s, p, "expecting value");
+	case 'f':
+		return has_word(p, end, "false", 5) ? p + 5 : scan_fail(s, p, "expecting value");
+	case 'N':
+		return has_word(p, end, "NaN", 3) ? p + 3 : scan_fail(s, p, "expecting value");
+	case 'I':
+		return has_word(p, end, "Infinity", 8) ? p + 8 : scan_fail(s, p, "expecting value");
+	case '-':
+		if (has_word(p, end, "-Infinity", 9))
+			return p + 9;
+		return scan_number(s, p, end);
+	default:
+		return scan_number(s, p, end);
+	}
+}
+
+static void scan_why(const struct jscan *s, struct strbuf *why)
+{
+	strbuf_reset(why);
+	strbuf_addf(why, "%s at column %zu", s->err,
+		    s->col0 + (size_t)(s->err_at - s->base) + 1);
+}
+
+int jspan_parse(const char *text, size_t len, size_t col0, struct jspan *val,
+		struct strbuf *why)
+{
+	struct jscan s = { text, col0, NULL, NULL };
+	const char *end = text + len, *p = skip_ws(text, end), *q;
+
+	q = scan_value(&s, p, end, 0);
+	if (!q) {
+		scan_why(&s, why);
+		return -1;
+	}
+	val->p = p;
+	val->n = (size_t)(q - p);
+	q = skip_ws(q, end);
+	if (q < end) {
+		s.err = "extra data";
+		s.err_at = q;
+		scan_why(&s, why);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- decoding spans -------------------------------------------------- */
+
+enum jtype jspan_type(struct jspan s)
+{
+	if (!s.p || !s.n)
+		return JT_NONE;
+	switch (s.p[0]) {
+	case '{': return JT_OBJ;
+	case '[': return JT_ARR;
+	case '"': return JT_STR;
+	case 'n': return JT_NULL;
+	case 't': case 'f': return JT_BOOL;
+	default: return JT_NUM;
+	}
+}
+
+static void utf8_put(struct strbuf *out, unsigned long cp)
+{
+	char b[4];
+
+	if (cp < 0x80) {
+		strbuf_addch(out, (int)cp);
+	} else if (cp < 0x800) {
+		b[0] = (char)(0xc0 | (cp >> 6));
+		b[1] = (char)(0x80 | (cp & 0x3f));
+		strbuf_add(out, b, 2);
+	} else if (cp < 0x10000) {
+		b[0] = (char)(0xe0 | (cp >> 12));
+		b[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		b[2] = (char)(0x80 | (cp & 0x3f));
+		strbuf_add(out, b, 3);
+	} else {
+		b[0] = (char)(0xf0 | (cp >> 18));
+		b[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+		b[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		b[3] = (char)(0x80 | (cp & 0x3f));
+		strbuf_add(out, b, 4);
+	}
+}
+
+static unsigned long hex4(const char *p)
+{
+	unsigned long v = 0;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		char c = p[i];
+		v = v * 16 + (unsigned long)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+	}
+	return v;
+}
+
+/* Decode the validated string literal [p, p+n) (quotes included). */
+static void decode_string(const char *p, size_t n, struct strbuf *out)
+{
+	const char *q = p + 1, *end = p + n - 1;
+
+	while (q < end) {
+		const char *run = q;
+		while (q < end && *q != '\\' && !((unsigned char)*q & 0x80))
+			q++;
+		strbuf_add(out, run, (size_t)(q - run));
+		if (q >= end)
+			break;
+		if ((unsigned char)*q & 0x80) { /* latin-1 byte */
+			utf8_put(out, (unsigned char)*q);
+			q++;
+			continue;
+		}
+		switch (q[1]) {
+		case 'b': strbuf_addch(out, '\b'); break;
+		case 'f': strbuf_addch(out, '\f'); break;
+		case 'n': strbuf_addch(out, '\n'); break;
+		case 'r': strbuf_addch(out, '\r'); break;
+		case 't': strbuf_addch(out, '\t'); break;
+		case 'u': {
+			unsigned long cp = hex4(q + 2);
+			if (cp >= 0xd800 && cp < 0xdc00 && end - q >= 12 && q[6] == '\\' &&
+			    q[7] == 'u') {
+				unsigned long lo = hex4(q + 8);
+				if (lo >= 0xdc00 && lo < 0xe000) {
+					utf8_put(out, 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00));
+					q += 12;
+					continue;
+				}
+			}
+			/* a lone surrogate (Python keeps it) has no UTF-8 form */
+			utf8_put(out, (cp >= 0xd800 && cp < 0xe000) ? 0xfffd : cp);
+			q += 6;
+			continue;
+		}
+		default: strbuf_addch(out, q[1]); break;
+		}
+		q += 2;
+	}
+}
+
+int jspan_str(struct jspan s, struct strbuf *out)
+{
+	if (jspan_type(s) != JT_STR)
+		return -1;
+	decode_string(s.p, s.n, out);
+	return 0;
+}
+
+int jspan_str_is(struct jspan s, const char *lit)
+{
+	size_t n = strlen(lit);
+	struct strbuf tmp = STRBUF_INIT;
+	int eq;
+
+	if (jspan_type(s) != JT_STR)
+		return 0;
+	if (!memchr(s.p, '\\', s.n))
+		return s.n == n + 2 && !memcmp(s.p + 1, lit, n);
+	decode_string(s.p, s.n, &tmp);
+	eq = tmp.len == n && !memcmp(tmp.buf, lit, n);
+	strbuf_release(&tmp);
+	return eq;
+}
+
+/* strtod on a span (spans are not NUL-terminated). */
+static double span_strtod(const char *p, size_t n)
+{
+	char small[64];
+	double v;
+
+	if (n < sizeof(small)) {
+		memcpy(small, p, n);
+		small[n] = 0;
+		return strtod(small, NULL);
+	} else {
+		char *big = ab_strndup(p, n);
+		v = strtod(big, NULL);
+		free(big);
+		return v;
+	}
+}
+
+static int is_int_literal(struct jspan s)
+{
+	return !memchr(s.p, '.', s.n) && !memchr(s.p, 'e', s.n) && !memchr(s.p, 'E', s.n);
+}
+
+int jspan_num(struct jspan s, double *out)
+{
+	switch (jspan_type(s)) {
+	case JT_NUM:
+		if (s.p[0] == 'N') {
+			*out = NAN;
+		} else if (s.p[0] == 'I' || (s.n > 1 && s.p[1] == 'I')) {
+			*out = s.p[0] == '-' ? -INFINITY : INFINITY;
+		} else {
+			*out = span_strtod(s.p, s.n);
+			/* Python's float(int) raises on an integer beyond double */
+			if (isinf(*out) && is_int_literal(s))
+				return -1;
+		}
+		return 0;
+	case JT_BOOL:
+		*out = s.p[0] == 't' ? 1.0 : 0.0;
+		return 0;
+	case JT_STR: {
+		struct strbuf tmp = STRBUF_INIT;
+		enum num_kind k;
+		decode_string(s.p, s.n, &tmp);
+		k = num_parse_double(tmp.buf, tmp.len, out);
+		strbuf_release(&tmp);
+		if (k == NUM_NAN)
+			*out = NAN;
+		return (k == NUM_OK || k == NUM_NAN || k == NUM_INF) ? 0 : -1;
+	}
+	default:
+		return -1;
+	}
+}
+
+int jspan_ll(struct jspan s, long long *out)
+{
+	if (jspan_type(s) != JT_NUM || !is_int_literal(s) || s.p[0] == 'N' || s.p[0] == 'I' ||
+	    (s.n > 1 && s.p[1] == 'I'))
+		return 0;
+	return num_parse_ll(s.p, s.n, out) == NUM_OK;
+}
+
+/* Walk the members of a validated object; calls back with key span (with
+ * quotes) and value span.  Stops early when fn returns non-zero. */
+static int walk_object(struct jspan obj, int (*fn)(void *ctx, struct jspan k, struct jspan v),
+		       void *ctx)
+{
+	struct jscan s = { obj.p, 0, NULL, NULL };
+	const char *end = obj.p + obj.n, *q;
+
+	if (jspan_type(obj) != JT_OBJ)
+		return 0;
+	q = skip_ws(obj.p + 1, end);
+	while (q < end && *q == '"') {
+		struct jspan k, v;
+		const char *ke = scan_string(&s, q, end), *ve;
+		int rc;
+
+		if (!ke)
+			return 0;
+		k.p = q;
+		k.n = (size_t)(ke - q);
+		q = skip_ws(skip_ws(ke, end) + 1, end); /* past ':' */
+		ve = scan_value(&s, q, end, 0);
+		if (!ve)
+			return 0;
+		v.p = q;
+		v.n = (size_t)(ve - q);
+		rc = fn(ctx, k, v);
+		if (rc)
+			return rc;
+		q = skip_ws(ve, end);
+		if (q < end && *q == ',')
+			q = skip_ws(q + 1, end);
+		else
+			break;
+	}
+	return 0;
+}
+
+struct get_ctx {
+	const char *key;
+	int found;
+	struct jspan out;
+};
+
+static int get_cb(void *vctx, struct jspan k, struct jspan v)
+{
+	struct get_ctx *c = vctx;
+
+	if (jspan_str_is(k, c->key)) {
+		c->found = 1;
+		c->out = v; /* keep going: the last duplicate wins */
+	}
+	return 0;
+}
+
+int jspan_get(struct jspan obj, const char *key, struct jspan *out)
+{
+	struct get_ctx c = { key, 0, { NULL, 0 } };
+
+	walk_object(obj, get_cb, &c);
+	if (c.found)
+		*out = c.out;
+	return c.found;
+}
+
+static json_t *span_to_json(struct jspan s);
+
+static int json_obj_cb(void *vctx, struct jspan k, struct jspan v)
+{
+	json_t *o = vctx;
+	struct strbuf key = STRBUF_INIT;
+	json_t *val = span_to_json(v);
+
+	decode_string(k.p, k.n, &key);
+	if (val)
+		json_object_setn_new(o, key.buf, key.len, val);
+	strbuf_release(&key);
+	return 0;
+}
+
+static json_t *span_to_json(struct jspan s)
+{
+	struct jscan sc = { s.p, 0, NULL, NULL };
+	long long ll;
+	double d;
+
+	switch (jspan_type(s)) {
+	case JT_NULL:
+		return json_null();
+	case JT_BOOL:
+		return json_boolean(s.p[0] == 't');
+	case JT_NUM:
+		if (jspan_ll(s, &ll))
+			return json_integer(ll);
+		if (jspan_num(s, &d) < 0 || !isfinite(d))
+			return json_null();
+		return json_real(d);
+	case JT_STR: {
+		struct strbuf t = STRBUF_INIT;
+		json_t *j;
+		decode_string(s.p, s.n, &t);
+		j = json_stringn(t.buf, t.len);
+		strbuf_release(&t);
+		return j;
+	}
+	case JT_OBJ: {
+		json_t *o = json_object();
+		walk_object(s, json_obj_cb, o);
+		return o;
+	}
+	case JT_ARR: {
+		json_t *a = json_array();
+		const char *end = s.p + s.n, *q = skip_ws(s.p + 1, end);
+		while (q < end && *q != ']') {
+			const char *ve = scan_value(&sc, q, end, 0);
+			struct jspan v;
+			if (!ve)
+				break;
+			v.p = q;
+			v.n = (size_t)(ve - q);
+			json_array_append_new(a, span_to_json(v));
+			q = skip_ws(ve, end);
+			if (q < end && *q == ',')
+				q = skip_ws(q + 1, end);
+		}
+		return a;
+	}
+	default:
+		return NULL;
+	}
+}
+
+json_t *jspan_json(struct jspan s)
+{
+	return span_to_json(s);
+}
+
+/* ---- :::MLLOG records ------------------------------------------------ */
+
+/* The top-level members we look at. */
+enum { M_TIME, M_KEY, M_VALUE, M_META, M_EVENT, M_NS, M_COUNT };
+
+static int member_of(const char *name, size_t len)
+{
+	switch (len) {
+	case 3:
+		return !memcmp(name, "key", 3) ? M_KEY : -1;
+	case 5:
+		return !memcmp(name, "value", 5) ? M_VALUE : -1;
+	case 7:
+		return !memcmp(name, "time_ms", 7) ? M_TIME : -1;
+	case 8:
+		return !memcmp(name, "metadata", 8) ? M_META : -1;
+	case 9:
+		return !memcmp(name, "namespace", 9) ? M_NS : -1;
+	case 10:
+		return !memcmp(name, "event_type", 10) ? M_EVENT : -1;
+	default:
+		return -1;
+	}
+}
+
+static int member_index(struct strbuf *tmp, const char *p, size_t n)
+{
+	if (memchr(p + 1, '\\', n - 2)) {
+		strbuf_reset(tmp);
+		decode_string(p, n, tmp);
+		return member_of(tmp->buf, tmp->len);
+	}
+	return member_of(p + 1, n - 2);
+}
+
+/* time_ms: nearly always a plain integer of 13 digits, which converts
+ * exactly without strtod. */
+static int time_value(struct jspan s, double *out)
+{
+	long long v = 0;
+	size_t i;
+
+	if (s.n && s.n <= 15 && s.p[0] >= '0' && s.p[0] <= '9') {
+		for (i = 0; i < s.n && s.p[i] >= '0' && s.p[i] <= '9'; i++)
+			v = v * 10 + (s.p[i] - '0');
+		if (i == s.n) {
+			*out = (double)v;
+			return 0;
+		}
+	}
+	return jspan_num(s, out);
+}
+
+/* Parse the record text (after the token) into rec. */
+int mllog_parse_record(const char *text, size_t len, size_t col0, struct mllog_rec *rec,
+		       struct strbuf *keybuf, struct strbuf *tmp, struct strbuf *why)
+{
+	struct jscan s = { text, col0, NULL, NULL };
+	const char *end = text + len, *q = skip_ws(text, end);
+	struct jspan m[M_COUNT];
+	int have[M_COUNT] = { 0 };
+
+	memset(m, 0, sizeof(m));
+	if (q >= end || *q != '{') {
+		/* valid JSON that is not an object fails as well */
+		const char *v = scan_value(&s, q, end, 0);
+		if (v && skip_ws(v, end) == end) {
+			strbuf_setstr(why, "record is not a JSON object");
+			return 0;
+		}
+		if (v) {
+			s.err = "extra data";
+			s.err_at = skip_ws(v, end);
+		}
+		scan_why(&s, why);
+		return 0;
+	}
+	q = skip_ws(q + 1, end);
+	if (q < end && *q == '}') {
+		q++;
+	} else {
+		for (;;) {
+			const char *ks = q, *ke, *vs;
+			int idx;
+
+			if (q >= end || *q != '"') {
+				scan_fail(&s, q, "expecting property name enclosed in double quotes");
+				break;
+			}
+			ke = scan_string(&s, q, end);
+			if (!ke)
+				break;
+			q = skip_ws(ke, end);
+			if (q >= end || *q != ':') {
+				scan_fail(&s, q, "expecting ':' delimiter");
+				break;
+			}
+			vs = q = skip_ws(q + 1, end);
+			q = scan_value(&s, q, end, 1);
+			if (!q)
+				break;
+			idx = member_index(tmp, ks, (size_t)(ke - ks));
+			if (idx >= 0) {
+				m[idx].p = vs;
+				m[idx].n = (size_t)(q - vs);
+				have[idx] = 1;
+			}
+			q = skip_ws(q, end);
+			if (q < end && *q == '}') {
+				q++;
+				break;
+			}
+			if (q >= end || *q != ',') {
+				scan_fail(&s, q, "expecting ',' delimiter");
+				break;
+			}
+			q = skip_ws(q + 1, end);
+		}
+		if (s.err) {
+			scan_why(&s, why);
+			return 0;
+		}
+	}
+	q = skip_ws(q, end);
+	if (q < end) {
+		s.err = "extra data";
+		s.err_at = q;
+		scan_why(&s, why);
+		return 0;
+	}
+	/* the official parser reads time_ms, key, value and metadata */
+	if (!have[M_TIME]) {
+		strbuf_setstr(why, "no \"time_ms\" in the record");
+		return 0;
+	}
+	if (jspan_type(m[M_TIME]) == JT_NULL || time_value(m[M_TIME], &rec->time_ms) < 0) {
+		strbuf_reset(why);
+		strbuf_addstr(why, "\"time_ms\" is not a number: ");
+		strbuf_add_printable(why, m[M_TIME].p, m[M_TIME].n, 40);
+		return 0;
+	}
+	if (!have[M_KEY] || !have[M_VALUE] || !have[M_META]) {
+		strbuf_reset(why);
+		strbuf_addf(why, "no \"%s\" in the record",
+			    !have[M_KEY] ? "key" : !have[M_VALUE] ? "value" : "metadata");
+		return 0;
+	}
+	rec->key = NULL;
+	rec->key_len = 0;
+	if (jspan_type(m[M_KEY]) == JT_STR) {
+		if (memchr(m[M_KEY].p, '\\', m[M_KEY].n)) {
+			strbuf_reset(keybuf);
+			decode_string(m[M_KEY].p, m[M_KEY].n, keybuf);
+			rec->key = keybuf->buf;
+			rec->key_len = keybuf->len;
+		} else {
+			rec->key = m[M_KEY].p + 1;
+			rec->key_len = m[M_KEY].n - 2;
+		}
+	}
+	rec->value = m[M_VALUE];
+	rec->metadata = m[M_META];
+	rec->event_type = m[M_EVENT];
+	rec->ns = m[M_NS];
+	rec->ok = 1;
+	rec->why = NULL;
+	return 1;
+}
+

@@ -1,0 +1,571 @@
+/*
+ * test_mlperf.c - the :::MLLOG reader and JSON scanner (Python json.loads
+ * semantics), the official training score and energy score, and the
+ * inference headline metrics.  Sample-based tests assert every expected
+ * number of ../shared/samples/mlperf/README.txt (1e-9 relative) and skip
+ * when the samples are absent.
+ */
+#include "unit.h"
+#include "ingest/mlperf_priv.h"
+#include "model/mlperf_score.h"
+
+#include <math.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- JSON scanner ------------------------------------------------------ */
+
+static int parses(const char *text)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct jspan v;
+	int rc = jspan_parse(text, strlen(text), 0, &v, &why);
+
+	strbuf_release(&why);
+	return rc == 0;
+}
+
+static void test_json_scanner(void **state)
+{
+	struct strbuf why = STRBUF_INIT, s = STRBUF_INIT, txt = STRBUF_INIT;
+	struct jspan v, m;
+	double d;
+	long long ll;
+	json_t *j;
+	char *dump;
+
+	(void)state;
+	/* what Python's json.loads accepts */
+	assert_true(parses("{\"a\": [1, -2.5e3, true, false, null, \"x\"], \"b\": {}}"));
+	assert_true(parses(" NaN "));
+	assert_true(parses("[Infinity, -Infinity, 10688027786191513374]"));
+	assert_true(parses("\"lone \\ud800 surrogate\""));
+	assert_true(parses("\"latin-1 \xe9\xff bytes\""));
+	assert_true(parses("{\"k\": 1, \"k\": 2}"));
+	assert_true(parses("0"));
+	assert_true(parses("-0.0E+5"));
+	/* and what it rejects */
+	assert_false(parses("{\"value\": nullLambdaorkspace}"));
+	assert_false(parses("[1,]"));
+	assert_false(parses("{\"a\":1,}"));
+	assert_false(parses("01"));
+	assert_false(parses("1."));
+	assert_false(parses(".5"));
+	assert_false(parses("\"tab\tinside\""));
+	assert_false(parses("\"bad \\x escape\""));
+	assert_false(parses("\"\\u12\""));
+	assert_false(parses("{'a': 1}"));
+	assert_false(parses("nan"));
+	assert_false(parses("\"unterminated"));
+	assert_false(parses("{} {}"));
+	assert_false(parses(""));
+	/* error position */
+	assert_int_equal(jspan_parse("{\"a\": nul}", 10, 5, &v, &why), -1);
+	assert_string_equal(why.buf, "expecting value at column 12");
+	assert_int_equal(jspan_parse("[1 2]", 5, 0, &v, &why), -1);
+	assert_string_equal(why.buf, "expecting ',' delimiter at column 4");
+
+	/* decoding */
+	strbuf_setstr(&txt, "{\"status\": \"ab\", \"n\": 3, \"status\": \"s\\u00e9\\n\"}");
+	assert_int_equal(jspan_parse(txt.buf, txt.len, 0, &v, &why), 0);
+	assert_true(jspan_get(v, "status", &m));
+	strbuf_reset(&s);
+	assert_int_equal(jspan_str(m, &s), 0);
+	assert_string_equal(s.buf, "s\xc3\xa9\n"); /* last duplicate wins */
+	assert_true(jspan_get(v, "n", &m));
+	assert_true(jspan_ll(m, &ll));
+	assert_int_equal(ll, 3);
+	assert_false(jspan_get(v, "missing", &m));
+	assert_int_equal(jspan_parse("\"\\ud83d\\ude00\xe9\"", 15, 0, &v, &why), 0);
+	strbuf_reset(&s);
+	jspan_str(v, &s);
+	assert_string_equal(s.buf, "\xf0\x9f\x98\x80\xc3\xa9");
+	assert_int_equal(jspan_parse("\"r\\u0075n\"", 10, 0, &v, &why), 0);
+	assert_true(jspan_str_is(v, "run"));
+	assert_false(jspan_str_is(v, "ru"));
+	assert_int_equal(jspan_parse("\"12.5\"", 6, 0, &v, &why), 0);
+	assert_int_equal(jspan_num(v, &d), 0);
+	assert_true(d == 12.5);
+	assert_int_equal(jspan_parse("1e999", 5, 0, &v, &why), 0);
+	assert_int_equal(jspan_num(v, &d), 0);
+	assert_true(isinf(d));
+	/* an integer beyond double: Python's float() raises */
+	strbuf_reset(&s);
+	strbuf_addchars(&s, '9', 400);
+	assert_int_equal(jspan_parse(s.buf, s.len, 0, &v, &why), 0);
+	assert_int_equal(jspan_num(v, &d), -1);
+	/* to jansson: big integers become reals, NaN null */
+	assert_int_equal(jspan_parse("[10688027786191513374, NaN, {\"a\": \"\\u0000\"}]", 44, 0,
+				     &v, &why), 0);
+	j = jspan_json(v);
+	dump = json_dumps(j, JSON_COMPACT);
+	assert_string_equal(dump, "[1.0688027786191514e19,null,{\"a\":\"\\u0000\"}]");
+	free(dump);
+	json_decref(j);
+	strbuf_release(&why);
+	strbuf_release(&s);
+	strbuf_release(&txt);
+}
+
+/* ---- the reader --------------------------------------------------------- */
+
+static FILE *file_of(const char *data, size_t len)
+{
+	FILE *fp = tmpfile();
+
+	assert_non_null(fp);
+	assert_int_equal(fwrite(data, 1, len, fp), len);
+	rewind(fp);
+	return fp;
+}
+
+struct got {
+	int n, bad;
+	long line[16];
+	char key[16][32];
+	double t[16];
+	char why[16][96];
+};
+
+static void read_all(FILE *fp, struct got *g, size_t max_record)
+{
+	struct mllog_reader r;
+	struct mllog_rec rec;
+	struct strbuf err = STRBUF_INIT;
+	int rc;
+
+	memset(g, 0, sizeof(*g));
+	mllog_init(&r, fp, max_record);
+	while ((rc = mllog_next(&r, &rec, &err)) == 1) {
+		if (g->n < 16) {
+			g->line[g->n] = rec.line;
+			if (rec.ok) {
+				snprintf(g->key[g->n], sizeof(g->key[0]), "%.*s", (int)rec.key_len,
+					 rec.key ? rec.key : "");
+				g->t[g->n] = rec.time_ms;
+			} else {
+				snprintf(g->why[g->n], sizeof(g->why[0]), "%s", rec.why);
+				g->bad++;
+			}
+		}
+		g->n++;
+	}
+	assert_int_equal(rc, 0);
+	mllog_release(&r);
+	strbuf_release(&err);
+	fclose(fp);
+}
+
+#define REC(key, t) ":::MLLOG {\"namespace\": \"\", \"time_ms\": " #t ", \"event_type\": " \
+		    "\"POINT_IN_TIME\", \"key\": \"" key "\", \"value\": null, \"metadata\": {}}"
+
+static void test_reader_lines(void **state)
+{
+	static const char data[] =
+		REC("a", 1) "\n"                                /* 1 */
+		" 0: " REC("b", 2) "\r\n"                       /* 2: rank prefix, CRLF */
+		"progress 10%\rprogress 20%\r" REC("c", 3) "\r" /* 3, 4, 5: lone CRs */
+		"noise :::MLLOG garbage :::MLLOG " "{\"time_ms\": 4, \"key\": \"d\", "
+		"\"value\": 1, \"metadata\": {}} \xa0\x0b\n"    /* 6: last token, py-strip */
+		"+ echo ':::DLPAL x'\n"                         /* 7: ignored */
+		"\xff\xfe binary-ish \x01 line\n"              /* 8: ignored */
+		":::MLLOG {\"time_ms\": 5, \"key\": \"e\", \"value\": nullX, \"metadata\": {}}\n" /* 9 */
+		":::MLLOG {\"time_ms\": \"1.2.3\", \"key\": \"f\", \"value\": 0, \"metadata\": {}}\n"
+		":::MLLOG {\"time_ms\": 7, \"key\": \"g\", \"metadata\": {}}\n" /* 11 */
+		":::MLLOG [1, 2]\n"                             /* 12 */
+		":::MLLOG {\"time_ms\": \"8\", \"key\": \"h\\u0069\", \"value\": 0, "
+		"\"metadata\": 1}\n"                            /* 13 */
+		REC("i", 9);                                    /* 14: no final newline */
+	struct got g;
+
+	(void)state;
+	read_all(file_of(data, sizeof(data) - 1), &g, 0);
+	assert_int_equal(g.n, 10);
+	assert_int_equal(g.bad, 4);
+	assert_string_equal(g.key[0], "a");
+	assert_int_equal(g.line[0], 1);
+	assert_string_equal(g.key[1], "b");
+	assert_int_equal(g.line[1], 2);
+	assert_string_equal(g.key[2], "c");
+	assert_int_equal(g.line[2], 5);
+	assert_string_equal(g.key[3], "d");
+	assert_int_equal(g.line[3], 6);
+	assert_true(g.t[3] == 4.0);
+	assert_int_equal(g.line[4], 9);
+	assert_string_equal(g.why[4], "expecting ',' delimiter at column 50");
+	assert_int_equal(g.line[5], 10);
+	assert_string_equal(g.why[5], "\"time_ms\" is not a number: \"1.2.3\"");
+	assert_string_equal(g.why[6], "no \"value\" in the record");
+	assert_string_equal(g.why[7], "record is not a JSON object");
+	assert_string_equal(g.key[8], "hi"); /* escaped key, numeric string time */
+	assert_true(g.t[8] == 8.0);
+	assert_int_equal(g.line[9], 14);
+	assert_string_equal(g.key[9], "i");
+}
+
+/* Records and line ends across the reader's 256 KiB reads, a CR LF split
+ * between two reads, and an over-long record. */
+static void test_reader_long_lines(void **state)
+{
+	struct strbuf d = STRBUF_INIT;
+	struct got g;
+	size_t pad;
+
+	(void)state;
+	/* a 3 MB noise line with a record at its end, then a CR LF at a read
+	 * boundary */
+	strbuf_addchars(&d, 'x', 3000000);
+	strbuf_addstr(&d, " :::MLLOG {\"time_ms\": 1, \"key\": \"k1\", \"value\": 0, \"metadata\": {}}\n");
+	pad = (262144 * 16 - 1) - d.len % (262144 * 16);
+	strbuf_addchars(&d, 'y', pad - 1);
+	strbuf_addstr(&d, "\r\n"); /* '\r' is the last byte of a read */
+	strbuf_addstr(&d, REC("k2", 2) "\n");
+	/* a record longer than the limit (64 KiB here), then a good one */
+	strbuf_addstr(&d, ":::MLLOG {\"time_ms\": 3, \"key\": \"big\", \"value\": \"");
+	strbuf_addchars(&d, 'z', 200000);
+	strbuf_addstr(&d, "\", \"metadata\": {}}\n");
+	/* an over-long record superseded by a later token on the same line */
+	strbuf_addstr(&d, ":::MLLOG {\"value\": \"");
+	strbuf_addchars(&d, 'w', 200000);
+	strbuf_addstr(&d, "\" :::MLLOG " "{\"time_ms\": 4, \"key\": \"k4\", \"value\": 0, \"metadata\": {}}\n");
+	/* 10 MB of junk without any token: ignored */
+	strbuf_addchars(&d, 'j', 10000000);
+	strbuf_addstr(&d, "\n" REC("k5", 5));
+	read_all(file_of(d.buf, d.len), &g, 65536);
+	assert_int_equal(g.n, 5);
+	assert_string_equal(g.key[0], "k1");
+	assert_int_equal(g.line[0], 1);
+	assert_string_equal(g.key[1], "k2");
+	assert_int_equal(g.line[1], 3);
+	assert_int_equal(g.line[2], 4);
+	assert_string_equal(g.why[2], ":::MLLOG record longer than 65536 bytes");
+	assert_string_equal(g.key[3], "k4");
+	assert_int_equal(g.line[3], 5);
+	assert_string_equal(g.key[4], "k5");
+	assert_int_equal(g.line[4], 7);
+	strbuf_release(&d);
+}
+
+/* "\r\n" (and a lone "\r") right at the end of the reader's first read
+ * (256 KiB): still one line end, never two. */
+static void test_reader_cr_at_boundary(void **state)
+{
+	struct strbuf d = STRBUF_INIT;
+	struct got g;
+	int pad, lone;
+
+	(void)state;
+	for (lone = 0; lone < 2; lone++) {
+		for (pad = -3; pad <= 3; pad++) {
+			strbuf_reset(&d);
+			strbuf_addchars(&d, 'a', (size_t)(262144 - 1 + pad));
+			strbuf_addstr(&d, lone ? "\r" : "\r\n");
+			strbuf_addstr(&d, REC("x", 1) "\r\n" REC("y", 2));
+			read_all(file_of(d.buf, d.len), &g, 0);
+			assert_int_equal(g.n, 2);
+			assert_string_equal(g.key[0], "x");
+			assert_int_equal(g.line[0], 2);
+			assert_int_equal(g.line[1], 3);
+		}
+	}
+	strbuf_release(&d);
+}
+
+/* ---- layouts ---------------------------------------------------------------- */
+
+static void test_layout(void **state)
+{
+	struct mlperf_layout l;
+
+	(void)state;
+	mlperf_layout_init(&l);
+	assert_int_equal(mlperf_layout_training(&l, "/x/training_results_v4.1/Dell/results/"
+						    "sysA/mask/./result_1.txt"), 0);
+	assert_string_equal(l.submitter.buf, "Dell");
+	assert_string_equal(l.system.buf, "sysA");
+	assert_string_equal(l.bench.buf, "maskrcnn");
+	assert_string_equal(l.round.buf, "4.1");
+	assert_string_equal(l.root.buf, "/x/training_results_v4.1/Dell");
+	assert_string_equal(l.bench_dir.buf, "/x/training_results_v4.1/Dell/results/sysA/mask");
+	assert_int_equal(mlperf_layout_training(&l, "/v5.0/org/results/s/strong/cosmoflow/"
+						    "result_0.txt"), 0);
+	assert_string_equal(l.scaling.buf, "strong");
+	assert_string_equal(l.bench.buf, "cosmoflow");
+	assert_string_equal(l.round.buf, "5.0");
+	assert_int_equal(mlperf_layout_training(&l, "/tmp/result_0.txt"), -1);
+	assert_int_equal(mlperf_layout_inference(&l, "/r/inference_results_v4.1/closed/Intel/"
+						     "results/sys/resnet50/offline/performance/"
+						     "run_1/mlperf_log_detail.txt"), 0);
+	assert_string_equal(l.division.buf, "closed");
+	assert_string_equal(l.submitter.buf, "Intel");
+	assert_string_equal(l.system.buf, "sys");
+	assert_string_equal(l.bench.buf, "resnet50");
+	assert_string_equal(l.scenario.buf, "offline");
+	assert_string_equal(l.round.buf, "4.1");
+	assert_int_equal(mlperf_layout_inference(&l, "/r/Intel/results/sys/resnet50/Offline/"
+						     "accuracy/mlperf_log_detail.txt"), -1);
+	mlperf_layout_release(&l);
+}
+
+/* ---- samples: ingest + official scores ------------------------------------ */
+
+struct sample_db {
+	char dir[64];
+	struct strbuf path;
+	struct db *db;
+};
+
+static void ingest_samples(struct sample_db *s, const char *sub)
+{
+	struct strbuf err = STRBUF_INIT, root = STRBUF_INIT;
+	struct ingest_opts o;
+	struct ingest_totals tot;
+	const char *paths[1];
+	int rc;
+
+	snprintf(s->dir, sizeof(s->dir), "/tmp/ab-mlperf-XXXXXX");
+	assert_non_null(mkdtemp(s->dir));
+	strbuf_init(&s->path, 0);
+	strbuf_addf(&s->path, "%s/t.db", s->dir);
+	assert_int_equal(db_open(&s->db, s->path.buf, 0, &err), 0);
+	strbuf_addf(&root, "%s/mlperf/%s", unit_samples_dir(), sub);
+	paths[0] = root.buf;
+	memset(&o, 0, sizeof(o));
+	rc = ingest_paths(paths, 1, &o, db_ingest_sink(s->db), &tot, &err);
+	if (rc)
+		fprintf(stderr, "# %s\n", err.buf);
+	assert_int_equal(rc, 0);
+	assert_int_equal(tot.rejected, 0);
+	strbuf_release(&err);
+	strbuf_release(&root);
+}
+
+static void close_samples(struct sample_db *s)
+{
+	struct strbuf p = STRBUF_INIT;
+
+	db_free(s->db);
+	strbuf_addf(&p, "%s-wal", s->path.buf);
+	unlink(p.buf);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s-shm", s->path.buf);
+	unlink(p.buf);
+	unlink(s->path.buf);
+	rmdir(s->dir);
+	strbuf_release(&s->path);
+	strbuf_release(&p);
+}
+
+static json_t *find_score(json_t *arr, const char *system, const char *bench)
+{
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(arr, i, o)
+		if (!strcmp(json_string_value(json_object_get(o, "system")), system) &&
+		    !strcmp(json_string_value(json_object_get(o, "benchmark")), bench))
+			return o;
+	return NULL;
+}
+
+static void expect_score(json_t *arr, const char *system, const char *bench, double score,
+			 long runs, long failed, double factor)
+{
+	json_t *o = find_score(arr, system, bench);
+
+	if (!o)
+		fprintf(stderr, "# no score for %s %s\n", system, bench);
+	assert_non_null(o);
+	assert_true(json_is_number(json_object_get(o, "official_score")));
+	assert_double_near(json_number_value(json_object_get(o, "official_score")), score, 1e-9);
+	assert_int_equal(json_integer_value(json_object_get(o, "runs")), runs);
+	assert_int_equal(json_integer_value(json_object_get(o, "failed")), failed);
+	assert_double_near(json_number_value(json_object_get(o, "scaling_factor")), factor, 1e-15);
+	assert_string_equal(json_string_value(json_object_get(o, "unit")), "min");
+}
+
+static void test_training_scores(void **state)
+{
+	struct sample_db s;
+	struct strbuf err = STRBUF_INIT;
+	json_t *arr, *o;
+
+	(void)state;
+	if (!unit_samples_dir())
+		skip();
+	ingest_samples(&s, "training");
+	assert_int_equal(mlperf_score(s.db, NULL, &arr, &err), 0);
+	assert_int_equal(json_array_size(arr), 7);
+	expect_score(arr, "NVIDIA/eos_n8_ngc23.04_pytorch", "bert", 0.89813125, 10, 1, 1.0);
+	expect_score(arr, "NVIDIA/h200_ngc24.09_nemo", "llama2_70b_lora", 24.115704349046013,
+		     10, 0, 1.0033670033670032);
+	expect_score(arr, "Google/cloud-tpu-trillium-1024-maxtext", "gpt3", 50.62810434782609,
+		     3, 0, 1.0173913043478262);
+	expect_score(arr, "Dell/8xXE9680x8H100-SXM-80GB-POWER", "llama2_70b_lora",
+		     5.051522250280583, 10, 0, 1.0033670033670032);
+	expect_score(arr, "tinycorp/tinybox_green", "bert", 360.51649791666665, 10, 1, 1.0);
+	expect_score(arr, "Lenovo/SR685aV3-8xH200_SXM_141GB_700W", "ssd", 33.71481666666667,
+		     5, 0, 1.0);
+	expect_score(arr, "Lambda/lambda_1cc_n4_H100-SXM-80GB_ngc24.04_nemo", "llama2_70b_lora",
+		     8.222960416666666, 10, 1, 1.0);
+	/* energy: only the Dell power submission */
+	o = find_score(arr, "Dell/8xXE9680x8H100-SXM-80GB-POWER", "llama2_70b_lora");
+	assert_double_near(json_number_value(json_object_get(o, "official_energy_j")),
+			   16384267.9502019, 1e-9);
+	assert_true(json_is_null(json_object_get(find_score(arr, "NVIDIA/eos_n8_ngc23.04_pytorch",
+							     "bert"), "official_energy_j")));
+	/* display name and submitter from the system JSON / folders */
+	o = find_score(arr, "Google/cloud-tpu-trillium-1024-maxtext", "gpt3");
+	assert_string_equal(json_string_value(json_object_get(o, "system_name")),
+			    "tpu-trillium-1024");
+	assert_string_equal(json_string_value(json_object_get(o, "submitter")), "Google");
+	assert_string_equal(json_string_value(json_object_get(o, "vendor")), "Google");
+	json_decref(arr);
+	strbuf_release(&err);
+	close_samples(&s);
+}
+
+/* Per-run energies and validity reasons of the samples. */
+static void test_training_runs(void **state)
+{
+	static const double dell_j[10] = { 16143281.644, 17838302.271, 15655250.959,
+					   16019229.038, 15525978.402, 13529045.566,
+					   17528383.696, 18042912.560, 16005038.677,
+					   15918832.795 };
+	static const char *const reasons[][2] = {
+		{ "result_4.txt", "result_4.txt:517: run_stop status \"aborted\"" },
+		{ "result_2.txt", "result_2.txt: no run_stop (log truncated?)" },
+		{ "result_240928173116824495865_1.txt",
+		  "result_240928173116824495865_1.txt:779: unparsable :::MLLOG record "
+		  "(expecting ',' delimiter at column 124)" },
+	};
+	struct sample_db s;
+	sqlite3_stmt *st;
+	int i, n = 0;
+
+	(void)state;
+	if (!unit_samples_dir())
+		skip();
+	ingest_samples(&s, "training");
+	assert_int_equal(sqlite3_prepare_v2(db_sqlite(s.db),
+					    "SELECT json_extract(params, '$.run_index'),"
+					    " json_extract(params, '$.energy_j') FROM run"
+					    " WHERE json_extract(params, '$.submitter') = 'Dell'"
+					    " ORDER BY 1", -1, &st, NULL), SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int idx = sqlite3_column_int(st, 0);
+		assert_true(idx >= 0 && idx < 10);
+		assert_true(fabs(sqlite3_column_double(st, 1) - dell_j[idx]) < 0.0006);
+		n++;
+	}
+	sqlite3_finalize(st);
+	assert_int_equal(n, 10);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(sqlite3_prepare_v2(db_sqlite(s.db),
+						    "SELECT status, excluded_reason FROM run"
+						    " WHERE json_extract(params, '$.file') = ?1"
+						    " AND status != 'ok'", -1, &st, NULL), SQLITE_OK);
+		sqlite3_bind_text(st, 1, reasons[i][0], -1, SQLITE_STATIC);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_string_equal((const char *)sqlite3_column_text(st, 1), reasons[i][1]);
+		assert_string_equal((const char *)sqlite3_column_text(st, 0),
+				    i == 0 ? "aborted" : "invalid");
+		assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+		sqlite3_finalize(st);
+	}
+	close_samples(&s);
+}
+
+static double metric_of(struct db *db, const char *system, const char *bench, const char *name,
+			const char **unit_out)
+{
+	static char unit[32];
+	sqlite3_stmt *st;
+	double v = NAN;
+
+	assert_int_equal(sqlite3_prepare_v2(db_sqlite(db),
+					    "SELECT m.value, m.unit FROM metric m JOIN run r ON"
+					    " r.id = m.run_id JOIN system y ON y.id = r.system_id"
+					    " JOIN benchmark b ON b.id = r.benchmark_id WHERE"
+					    " y.name = ?1 AND b.name = ?2 AND m.name = ?3", -1, &st,
+					    NULL), SQLITE_OK);
+	sqlite3_bind_text(st, 1, system, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, bench, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		v = sqlite3_column_double(st, 0);
+		snprintf(unit, sizeof(unit), "%s", (const char *)sqlite3_column_text(st, 1));
+	}
+	sqlite3_finalize(st);
+	if (unit_out)
+		*unit_out = unit;
+	return v;
+}
+
+static void test_inference(void **state)
+{
+	static const struct {
+		const char *system, *bench, *metric;
+		double value;
+		const char *unit;
+	} want[] = {
+		{ "NVIDIA/DGX-H100_H100-SXM-80GBx8_TRT", "llama2-70b-99/Offline", "throughput",
+		  24524.9, "tokens/s" },
+		{ "NVIDIA/DGX-H100_H100-SXM-80GBx8_TRT", "llama2-70b-99/Server", "throughput",
+		  21605.8, "tokens/s" },
+		{ "NVIDIA/H200-SXM-141GBx8_TRT_MaxQ", "resnet50/Offline", "throughput", 556234,
+		  "samples/s" },
+		{ "NVIDIA/H200-SXM-141GBx8_TRT_MaxQ", "resnet50/Offline", "avg_power", 4954.0315,
+		  "W" },
+		{ "NVIDIA/H200-SXM-141GBx8_TRT_MaxQ", "resnet50/Offline", "efficiency", 112.279,
+		  "samples/s/W" },
+		{ "NVIDIA/H200-SXM-141GBx8_TRT_MaxQ", "resnet50/Server", "throughput", 480131,
+		  "samples/s" },
+		{ "NVIDIA/H200-SXM-141GBx8_TRT_MaxQ", "resnet50/Server", "avg_power", 5013.7912,
+		  "W" },
+		{ "NVIDIA/H200-SXM-141GBx8_TRT_MaxQ", "resnet50/Server", "efficiency", 95.7621,
+		  "samples/s/W" },
+		{ "Intel/1-node-2S-EMR-PyTorch", "resnet50/Offline", "throughput", 25204.5,
+		  "samples/s" },
+		{ "Intel/1-node-2S-EMR-PyTorch", "resnet50/Server", "throughput", 22501.8,
+		  "samples/s" },
+		{ "Lenovo/Lenovo_2xL4_TRT", "resnet50/SingleStream", "latency", 0.386829, "ms" },
+		{ "Lenovo/Lenovo_2xL4_TRT", "resnet50/MultiStream", "latency", 0.750563, "ms" },
+		{ "Lenovo/Lenovo_2xL4_TRT", "resnet50/Offline", "throughput", 25600, "samples/s" },
+	};
+	struct sample_db s;
+	const char *unit;
+	size_t i;
+
+	(void)state;
+	if (!unit_samples_dir())
+		skip();
+	ingest_samples(&s, "inference");
+	for (i = 0; i < AB_ARRAY_SIZE(want); i++) {
+		double v = metric_of(s.db, want[i].system, want[i].bench, want[i].metric, &unit);
+		/* README numbers are rounded to 8 / 6 significant digits for power */
+		double tol = !strcmp(want[i].metric, "throughput") ||
+					     !strcmp(want[i].metric, "latency") ? 1e-12 : 1e-6;
+		if (!(fabs(v - want[i].value) <= tol * fabs(want[i].value)))
+			fprintf(stderr, "# %s %s %s = %.10g\n", want[i].system, want[i].bench,
+				want[i].metric, v);
+		assert_double_near(v, want[i].value, tol);
+		assert_string_equal(unit, want[i].unit);
+	}
+	close_samples(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_scanner),
+		cmocka_unit_test(test_reader_lines),
+		cmocka_unit_test(test_reader_long_lines),
+		cmocka_unit_test(test_reader_cr_at_boundary),
+		cmocka_unit_test(test_layout),
+		cmocka_unit_test(test_training_scores),
+		cmocka_unit_test(test_training_runs),
+		cmocka_unit_test(test_inference),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
