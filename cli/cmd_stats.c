@@ -26,6 +26,7 @@ static json_t *summary_json(const struct db_config *c, const struct stats_summar
 	json_object_set_new(o, "metric", json_string(c->metric));
 	json_object_set_new(o, "unit", json_string(c->unit));
 	json_object_set_new(o, "better", json_string(c->lower_is_better ? "lower" : "higher"));
+	json_object_set_new(o, "boundary", cli_json_str(c->boundary));
 	json_object_set_new(o, "n", json_integer((json_int_t)s->n));
 	json_object_set_new(o, "n_failed", json_integer((json_int_t)s->n_failed));
 	json_object_set_new(o, "n_missing", json_integer((json_int_t)c->n_missing));

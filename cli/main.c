@@ -33,6 +33,9 @@ const struct cmd cli_commands[] = {
 	{ "plot", cmd_plot, NEED_DB_READ,
 	  "bar|bargroup|scaling|devices|pareto|heatmap|power [-b B] [-m M] [--suite S] [--system S]... [--baseline SYS] [--batch N] [--devices N] [--nodes] [--run ID] -o FILE [--width W] [--height H] [--title T]",
 	  "Draw a chart (PNG, SVG or PDF)." },
+	{ "cost", cmd_cost, NEED_DB_READ,
+	  "-b B --prices FILE [--suite S] [--system S] [--batch N] [--devices N] [--json|--csv]",
+	  "Cost per million units of work, TCO and price sensitivity." },
 	/* COMMAND-ENTRIES */
 	{ "demo", cmd_demo, NO_DB, "[-o DIR] [--seed N] [--repeats N]",
 	  "Generate an example campaign, ingest it and show what it holds." },

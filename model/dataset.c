@@ -9,7 +9,7 @@ static const char sql_configs[] =
 	"SELECT b.suite, b.name, y.name, y.display_name, y.vendor, y.accelerator,"
 	" r.nodes, r.devices, r.global_batch, r.precision, r.status, m.value,"
 	" coalesce(m.unit, CASE WHEN ?4 IS NULL OR ?4 = b.metric THEN b.unit END),"
-	" b.better, b.metric, r.id"
+	" b.better, b.metric, r.id, json_extract(m.meta, '$.boundary')"
 	" FROM run r JOIN benchmark b ON b.id = r.benchmark_id"
 	" JOIN system y ON y.id = r.system_id"
 	" LEFT JOIN metric m ON m.run_id = r.id AND m.name = coalesce(?4, b.metric)"
@@ -141,6 +141,8 @@ int db_load_configs(struct db *db, const struct db_config_query *q, struct db_co
 		}
 		if (!cur->unit && sqlite3_column_type(st, 12) != SQLITE_NULL)
 			cur->unit = dup_col(st, 12);
+		if (!cur->boundary && sqlite3_column_type(st, 16) == SQLITE_TEXT)
+			cur->boundary = dup_col(st, 16);
 		if (strcmp(status, "ok"))
 			cur->n_failed++;
 		else if (sqlite3_column_type(st, 11) == SQLITE_NULL)
@@ -181,6 +183,7 @@ void db_configs_release(struct db_configs *c)
 		free(x->precision);
 		free(x->metric);
 		free(x->unit);
+		free(x->boundary);
 		free(x->values);
 		free(x->run_ids);
 	}

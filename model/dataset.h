@@ -17,6 +17,7 @@ struct db_config {
 	long nodes, devices, global_batch; /* 0 = unknown */
 	char *precision;                   /* NULL = unknown */
 	char *metric, *unit;
+	char *boundary;                    /* energy/power measurement boundary, NULL if none */
 	int lower_is_better;
 	double *values;                    /* metric values of the ok runs, in run order */
 	int64_t *run_ids;                  /* parallel to values */
