@@ -71,6 +71,7 @@ static json_t *pair_json(const struct pairing *p, const char *baseline)
 	const struct compare_result *r = &p->res;
 	json_t *o = json_object();
 
+	json_object_set_new(o, "kind", json_string("comparison"));
 	json_object_set_new(o, "benchmark", json_string(p->sys->benchmark));
 	json_object_set_new(o, "system", json_string(p->sys->system));
 	json_object_set_new(o, "baseline", json_string(baseline));
@@ -112,32 +113,148 @@ static void pair_row(struct table *t, const struct pairing *p)
 	struct strbuf v = STRBUF_INIT;
 
 	table_add_row(t);
-	table_set(t, 0, p->sys->system);
+	table_set(t, 0, p->sys->benchmark);
+	table_set(t, 1, p->sys->system);
 	shape(&v, p->sys);
 	if (!p->same_shape) {
 		strbuf_addstr(&v, " vs ");
 		shape(&v, p->base);
 		strbuf_addstr(&v, " (!)");
 	}
-	table_set(t, 1, v.buf);
-	table_setf(t, 2, "%zu/%zu", r->n, r->n_baseline);
+	table_set(t, 2, v.buf);
+	table_setf(t, 3, "%zu/%zu", r->n, r->n_baseline);
 	strbuf_reset(&v);
 	cli_fmt_value(&v, r->median);
-	table_set(t, 3, v.buf);
+	table_set(t, 4, v.buf);
 	strbuf_reset(&v);
 	cli_fmt_value(&v, r->median_baseline);
-	table_set(t, 4, v.buf);
-	table_setf(t, 5, "%.3f", r->ratio);
+	table_set(t, 5, v.buf);
+	table_setf(t, 6, "%.3f", r->ratio);
 	strbuf_reset(&v);
 	if (isfinite(r->ratio_ci_low))
 		strbuf_addf(&v, "[%.3f, %.3f]", r->ratio_ci_low, r->ratio_ci_high);
 	else
 		strbuf_addstr(&v, "n/a");
-	table_set(t, 6, v.buf);
-	table_setf(t, 7, "%.3g", r->p_value);
-	table_setf(t, 8, "%.3g", r->p_adjusted);
-	table_set(t, 9, compare_verdict_name(r->verdict));
+	table_set(t, 7, v.buf);
+	table_setf(t, 8, "%.3g", r->p_value);
+	table_setf(t, 9, "%.3g", r->p_adjusted);
+	table_set(t, 10, compare_verdict_name(r->verdict));
 	strbuf_release(&v);
+}
+
+/* Benchmarks (distinct, in configuration order) of the pairs. */
+static size_t pair_benchmarks(const struct pairing *pairs, size_t np, const char **out)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < np; i++) {
+		for (k = 0; k < n && strcmp(out[k], pairs[i].sys->benchmark); k++)
+			;
+		if (k == n)
+			out[n++] = pairs[i].sys->benchmark;
+	}
+	return n;
+}
+
+static const struct pairing *pair_of(const struct pairing *pairs, size_t np, const char *system,
+				     const char *benchmark)
+{
+	size_t i;
+
+	for (i = 0; i < np; i++)
+		if (!strcmp(pairs[i].sys->system, system) && !strcmp(pairs[i].sys->benchmark, benchmark))
+			return &pairs[i];
+	return NULL;
+}
+
+/*
+ * The composite of each system: geometric mean of its per-benchmark
+ * speedups over the benchmarks that EVERY compared system ran with the
+ * baseline (so systems are ranked on the same workloads), with a joint
+ * bootstrap CI over the runs and the t interval across benchmarks.
+ */
+static int composite(const struct pairing *pairs, size_t np, const char *baseline,
+		     const struct compare_opts *copts, json_t *arr, struct strbuf *text,
+		     struct strbuf *err)
+{
+	const char **bench = ab_calloc(np + 1, sizeof(*bench)), **common;
+	const char **systems = ab_calloc(np + 1, sizeof(*systems));
+	size_t nb = pair_benchmarks(pairs, np, bench), ns = 0, nc = 0, i, k;
+	int rc = 0;
+
+	for (i = 0; i < np; i++) {
+		for (k = 0; k < ns && strcmp(systems[k], pairs[i].sys->system); k++)
+			;
+		if (k == ns)
+			systems[ns++] = pairs[i].sys->system;
+	}
+	common = ab_calloc(nb + 1, sizeof(*common));
+	for (k = 0; k < nb; k++) {
+		for (i = 0; i < ns && pair_of(pairs, np, systems[i], bench[k]); i++)
+			;
+		if (i == ns)
+			common[nc++] = bench[k];
+	}
+	if (text) {
+		strbuf_addf(text, "\ncomposite: geometric mean of speedups over the %zu benchmark%s every "
+				  "system ran (", nc, nc == 1 ? "" : "s");
+		for (k = 0; k < nc; k++)
+			strbuf_addf(text, "%s%s", k ? ", " : "", common[k]);
+		strbuf_addstr(text, ")\n");
+	}
+	for (i = 0; nc && i < ns && rc == 0; i++) {
+		struct compare_sample *cs = ab_calloc(nc, sizeof(*cs));
+		struct compare_geomean gm;
+		json_t *names;
+		const char *verdict;
+
+		for (k = 0; k < nc; k++) {
+			const struct pairing *p = pair_of(pairs, np, systems[i], common[k]);
+			cs[k].x = p->sys->values;
+			cs[k].n = p->sys->n;
+			cs[k].base = p->base->values;
+			cs[k].nbase = p->base->n;
+			cs[k].better = p->sys->lower_is_better ? STATS_LOWER_IS_BETTER
+							       : STATS_HIGHER_IS_BETTER;
+		}
+		rc = compare_geomean_boot(cs, nc, copts, &gm, err);
+		free(cs);
+		if (rc < 0)
+			break;
+		verdict = gm.boot_ci_low > 1 ? "faster" : gm.boot_ci_high < 1 ? "slower"
+									    : "indistinguishable";
+		if (arr) {
+			json_t *o = json_object();
+			names = json_array();
+			for (k = 0; k < nc; k++)
+				json_array_append_new(names, json_string(common[k]));
+			json_object_set_new(o, "kind", json_string("composite"));
+			json_object_set_new(o, "system", json_string(systems[i]));
+			json_object_set_new(o, "baseline", json_string(baseline));
+			json_object_set_new(o, "benchmarks", names);
+			json_object_set_new(o, "k", json_integer((json_int_t)gm.k));
+			json_object_set_new(o, "geomean_speedup", cli_json_num(gm.gm));
+			json_object_set_new(o, "ci_low", cli_json_num(gm.boot_ci_low));
+			json_object_set_new(o, "ci_high", cli_json_num(gm.boot_ci_high));
+			json_object_set_new(o, "t_ci_low", cli_json_num(gm.t_ci_low));
+			json_object_set_new(o, "t_ci_high", cli_json_num(gm.t_ci_high));
+			json_object_set_new(o, "verdict", json_string(verdict));
+			json_object_set_new(o, "seed", json_integer((json_int_t)gm.seed));
+			json_object_set_new(o, "resamples", json_integer((json_int_t)gm.resamples));
+			json_array_append_new(arr, o);
+		} else {
+			strbuf_addf(text, "  %-12s %.3fx  [%.3f, %.3f] (runs)", systems[i], gm.gm,
+				    gm.boot_ci_low, gm.boot_ci_high);
+			if (isfinite(gm.t_ci_low))
+				strbuf_addf(text, "  [%.3f, %.3f] (across benchmarks)", gm.t_ci_low,
+					    gm.t_ci_high);
+			strbuf_addf(text, "  %s\n", verdict);
+		}
+	}
+	free(bench);
+	free(systems);
+	free(common);
+	return rc;
 }
 
 int cmd_compare(int argc, char **argv, struct ctx *ctx)
@@ -173,8 +290,11 @@ int cmd_compare(int argc, char **argv, struct ctx *ctx)
 		return AB_EUSAGE;
 	if (n > 0)
 		return cli_error(AB_EUSAGE, "compare: unexpected argument '%s'", argv[0]);
-	if (!q.benchmark || !baseline)
-		return cli_error(AB_EUSAGE, "compare: -b BENCH and --baseline SYS are required");
+	if (!baseline)
+		return cli_error(AB_EUSAGE, "compare: --baseline SYS is required");
+	/* across benchmarks only best configurations can be paired */
+	if (!q.benchmark)
+		best = 1;
 	if (seed < 0 || resamples < COMPARE_MIN_RESAMPLES)
 		return cli_error(AB_EUSAGE, "compare: --resamples must be at least %d",
 				 COMPARE_MIN_RESAMPLES);
@@ -190,25 +310,28 @@ int cmd_compare(int argc, char **argv, struct ctx *ctx)
 		if (is_system(&cs.v[i], baseline))
 			nbase++;
 	if (!cs.n) {
-		rc = ab_fail(&err, AB_EDATA, "compare: no runs of benchmark '%s'", q.benchmark);
+		rc = ab_fail(&err, AB_EDATA, "compare: no runs of benchmark '%s'",
+			     q.benchmark ? q.benchmark : "(any)");
 		goto fail;
 	}
 	if (!nbase) {
 		rc = ab_fail(&err, AB_EDATA, "compare: baseline '%s' has no runs of '%s'", baseline,
-			     q.benchmark);
+			     q.benchmark ? q.benchmark : "any benchmark");
 		goto fail;
 	}
 	pairs = ab_calloc(cs.n, sizeof(*pairs));
 	if (best) {
-		const struct db_config *b = best_of(&cs, cs.v[0].system, &cs.v[0]);
-		for (i = 0; i < cs.n; i++)
-			if (is_system(&cs.v[i], baseline)) {
-				b = best_of(&cs, cs.v[i].system, &cs.v[i]);
-				break;
-			}
-		for (i = 0; b && i < cs.n; i++) {
-			const struct db_config *s = &cs.v[i];
-			if (is_system(s, baseline) || (i && !strcmp(cs.v[i - 1].system, s->system)))
+		/* per benchmark: each system's best against the baseline's best */
+		for (i = 0; i < cs.n; i++) {
+			const struct db_config *s = &cs.v[i], *b = NULL;
+			for (j = 0; j < cs.n && !b; j++)
+				if (is_system(&cs.v[j], baseline) &&
+				    !strcmp(cs.v[j].benchmark, s->benchmark))
+					b = best_of(&cs, cs.v[j].system, s);
+			if (!b || is_system(s, baseline))
+				continue;
+			if (i && !strcmp(cs.v[i - 1].system, s->system) &&
+			    !strcmp(cs.v[i - 1].benchmark, s->benchmark))
 				continue;
 			s = best_of(&cs, s->system, s);
 			if (!s)
@@ -265,24 +388,33 @@ int cmd_compare(int argc, char **argv, struct ctx *ctx)
 		json_t *arr = json_array();
 		for (i = 0; i < np; i++)
 			json_array_append_new(arr, pair_json(&pairs[i], baseline));
+		rc = q.benchmark ? 0 : composite(pairs, np, baseline, &copts, arr, NULL, &err);
+		if (rc < 0) {
+			json_decref(arr);
+			goto fail;
+		}
 		rc = cli_output_json(NULL, arr);
 		json_decref(arr);
 	} else {
-		static const char *const titles[] = { "system", "configuration", "n/n_base",
+		static const char *const titles[] = { "benchmark", "system", "configuration", "n/n_base",
 						      "median", "baseline", "ratio", "95% CI",
 						      "p", "p (Holm)", "verdict" };
 		struct table *t = table_new();
 		for (i = 0; i < AB_ARRAY_SIZE(titles); i++)
-			table_add_column(t, titles[i], (i >= 2 && i <= 8 && i != 6) ? TABLE_RIGHT
+			table_add_column(t, titles[i], (i >= 3 && i <= 9 && i != 7) ? TABLE_RIGHT
 										    : TABLE_LEFT);
 		for (i = 0; i < np; i++)
 			pair_row(t, &pairs[i]);
 		if (csv) {
 			table_render_csv(t, &out);
 		} else {
-			strbuf_addf(&out, "%s, %s [%s], %s is better; baseline %s\n",
-				    cs.v[0].benchmark, cs.v[0].metric, cs.v[0].unit,
-				    cs.v[0].lower_is_better ? "lower" : "higher", baseline);
+			if (q.benchmark)
+				strbuf_addf(&out, "%s, %s [%s], %s is better; baseline %s\n",
+					    cs.v[0].benchmark, cs.v[0].metric, cs.v[0].unit,
+					    cs.v[0].lower_is_better ? "lower" : "higher", baseline);
+			else
+				strbuf_addf(&out, "all benchmarks, headline metrics, best configuration "
+						  "per system; baseline %s\n", baseline);
 			table_render_text(t, &out);
 			strbuf_addf(&out,
 				    "ratio = median / baseline median; %.0f%% bootstrap percentile CI, "
@@ -290,6 +422,13 @@ int cmd_compare(int argc, char **argv, struct ctx *ctx)
 				    "%s\n",
 				    100 * copts.level, copts.resamples, copts.seed, np,
 				    best ? "; (!) = configurations differ" : "");
+			if (!q.benchmark) {
+				rc = composite(pairs, np, baseline, &copts, NULL, &out, &err);
+				if (rc < 0) {
+					table_free(t);
+					goto fail;
+				}
+			}
 		}
 		table_free(t);
 		rc = cli_output(NULL, &out);

@@ -101,6 +101,25 @@ test_expect_success 'compare errors: missing baseline, no matching shape' '
 	test "$(cat err)" = "accelbench: compare: baseline '"'"'TPU'"'"' has no runs of '"'"'llm-gpt-800M'"'"'"
 '
 
+test_expect_success 'compare without -b: best against best per benchmark, and a composite geometric mean' '
+	ab --db demo/accelbench.db compare --baseline A100 --json >all.json &&
+	$PY - <<-\PYEOF
+	import json, math
+	rows = json.load(open("all.json"))
+	comps = [r for r in rows if r["kind"] == "comparison"]
+	geo = {r["system"]: r for r in rows if r["kind"] == "composite"}
+	assert len(comps) == 8 and sorted(geo) == ["H100", "JEDI", "MI250", "WAIH100"]
+	for s, g in geo.items():
+	    assert g["benchmarks"] == ["llm-gpt-800M", "resnet50"] and g["k"] == 2
+	    sp = [c["speedup"] for c in comps if c["system"] == s]
+	    assert math.isclose(g["geomean_speedup"], math.sqrt(sp[0] * sp[1]), rel_tol=1e-12)
+	    assert g["ci_low"] <= g["geomean_speedup"] <= g["ci_high"]
+	assert geo["JEDI"]["verdict"] == "faster" and geo["MI250"]["verdict"] == "slower"
+	mi = [c for c in comps if c["system"] == "MI250"]
+	assert all(c["comparable"] is False for c in mi)   # 8 GCDs vs 4 GPUs: flagged
+	PYEOF
+'
+
 test_expect_success 'scaling by batch: saturation fit, knee, failed batch censored' '
 	ab --db demo/accelbench.db scaling -b llm-gpt-800M --json >sc.json &&
 	$PY - <<-\PYEOF
