@@ -55,7 +55,7 @@ HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/helpers/%)
 HEADERS := $(sort $(wildcard $(addsuffix /*.h,$(LIB_DIRS) cli)))
 
 .PHONY: all check check-run demo demo-run bench bench-run deps deps-if-missing \
-	check-headers fuzz install clean unit-bins
+	check-headers fuzz fuzz-bins install clean unit-bins
 
 all: $(BIN)
 
@@ -118,9 +118,18 @@ check-headers:
 		$(CC) $(ALL_CFLAGS) -fsyntax-only $(BUILD)/hdr.c || { echo "header $$h does not compile alone"; exit 1; }; \
 	done; echo "all $(words $(HEADERS)) headers compile on their own"
 
+# libFuzzer drivers (clang); run e.g. build/fuzz/fuzz_ingest -max_total_time=60 tests/fixtures
 fuzz:
-	@$(MAKE) --no-print-directory BUILD=$(BUILD)/fuzz CC=clang \
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/fuzz BIN=$(BUILD)/fuzz/accelbench CC=clang \
 		SANITIZE=address,undefined,fuzzer-no-link fuzz-bins
+
+FUZZ_SRCS := $(sort $(wildcard tests/fuzz/*.c))
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/%)
+fuzz-bins: $(FUZZ_BINS)
+
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(LIB)
+	@$(if $(Q),echo "  FUZZ    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB) $(ALL_LDFLAGS) -fsanitize=fuzzer $(PKG_LIBS)
 
 install: $(BIN)
 	install -D -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/accelbench
