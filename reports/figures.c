@@ -11,6 +11,7 @@
  */
 #include "core/compat.h"
 #include "figures.h"
+#include "model/compare.h"
 #include "model/dataset.h"
 #include "model/power.h"
 #include "model/scaling.h"
@@ -244,6 +245,101 @@ static int cmp_long(const void *a, const void *b)
 {
 	long x = *(const long *)a, y = *(const long *)b;
 	return (x > y) - (x < y);
+}
+
+/* Bars grouped by benchmark: each system's speedup over the baseline (best
+ * configurations), with the bootstrap CI of the ratio; reference line at 1. */
+static int build_bargroup_bench(struct figure *f, struct db *db, const struct figure_opts *o,
+				struct strbuf *err)
+{
+	struct plot_bargroup_spec *sp = kalloc(f, 1, sizeof(*sp));
+	struct db_config_query q = { o->suite, NULL, NULL, o->metric };
+	const struct db_config **pick;
+	const char **groups;
+	struct plot_sys *sys;
+	struct plot_cell *cells;
+	size_t i, k, g, ng = 0, ns = 0;
+	int rc;
+
+	if (!o->baseline)
+		return ab_fail(err, AB_EUSAGE, "bargroup across benchmarks needs --baseline SYS");
+	rc = db_load_configs(db, &q, &f->cs, err);
+	if (rc < 0)
+		return rc;
+	groups = kalloc(f, f->cs.n, sizeof(*groups));
+	sys = kalloc(f, f->cs.n, sizeof(*sys));
+	for (i = 0; i < f->cs.n; i++) {
+		const struct db_config *c = &f->cs.v[i];
+		if (!c->n || !wanted(o, c))
+			continue;
+		if (!strcmp(c->system, o->baseline)) {
+			for (k = 0; k < ng && strcmp(groups[k], c->benchmark); k++)
+				;
+			if (k == ng)
+				groups[ng++] = c->benchmark;
+		} else {
+			for (k = 0; k < ns && strcmp(sys[k].name, c->system); k++)
+				;
+			if (k == ns) {
+				sys[ns].name = c->system;
+				sys[ns++].vendor = c->vendor;
+			}
+		}
+	}
+	if (!ng || !ns)
+		return ab_fail(err, AB_EDATA, "nothing to plot: no benchmark has runs of both the "
+					      "baseline '%s' and another system", o->baseline);
+	cells = kalloc(f, ng * ns, sizeof(*cells));
+	pick = kalloc(f, f->cs.n, sizeof(*pick));
+	for (g = 0; g < ng; g++) {
+		size_t np = pick_best(&f->cs, o, groups[g], pick);
+		const struct db_config *base = NULL;
+		for (k = 0; k < np; k++)
+			if (!strcmp(pick[k]->system, o->baseline))
+				base = pick[k];
+		for (i = 0; i < ns; i++) {
+			struct plot_cell *cell = &cells[g * ns + i];
+			cell->value = cell->lo = cell->hi = NAN;
+			cell->n = -1;
+			for (k = 0; base && k < np; k++) {
+				struct compare_result r;
+				if (strcmp(pick[k]->system, sys[i].name))
+					continue;
+				rc = compare_pair(pick[k]->values, pick[k]->n, base->values, base->n,
+						  base->lower_is_better ? STATS_LOWER_IS_BETTER
+									: STATS_HIGHER_IS_BETTER,
+						  NULL, &r, err);
+				if (rc < 0)
+					return rc;
+				cell->value = r.speedup;
+				cell->lo = r.speedup_ci_low;
+				cell->hi = r.speedup_ci_high;
+				cell->n = (int)r.n;
+			}
+		}
+	}
+	sp->groups = groups;
+	sp->n_groups = ng;
+	sp->systems = sys;
+	sp->n_systems = ns;
+	sp->cells = cells;
+	sp->reference = 1.0;
+	sp->reference_label = kstr(f, "%s = 1", o->baseline);
+	sp->palette = palette(f, o, &f->cs);
+	sp->labels.title = o->title ? o->title : kstr(f, "Speedup over %s by benchmark", o->baseline);
+	sp->labels.subtitle = kstr(f, "%s · best configuration per system · ratio of medians with "
+				      "95 %% bootstrap CI (> 1 is better)",
+				   o->suite ? o->suite : "all suites");
+	sp->labels.caption = kstr(f, "Bars: ratio of medians to %s, oriented so that > 1 is better. "
+				     "Whiskers: 95 %% bootstrap CI of the ratio (%d resamples, seed "
+				     "%lu). Missing bars: not measured.", o->baseline,
+				  COMPARE_DEFAULT_RESAMPLES, COMPARE_DEFAULT_SEED);
+	sp->labels.x_title = "Benchmark";
+	sp->labels.y_title = kstr(f, "Speedup over %s", o->baseline);
+	sp->labels.y_unit = "×";
+	f->chart.kind = PLOT_BARGROUP;
+	f->chart.u.bargroup = sp;
+	return 0;
 }
 
 static int build_bargroup(struct figure *f, struct db *db, const struct figure_opts *o,
@@ -694,13 +790,16 @@ int figure_build(struct db *db, enum figure_kind kind, const struct figure_opts 
 	int rc;
 
 	*out = NULL;
-	if (!o->benchmark && kind != FIGURE_HEATMAP && kind != FIGURE_POWER) {
+	if (!o->benchmark && kind != FIGURE_HEATMAP && kind != FIGURE_POWER &&
+	    kind != FIGURE_BARGROUP) {
 		free(f);
 		return ab_fail(err, AB_EUSAGE, "this chart needs a benchmark (-b)");
 	}
 	switch (kind) {
 	case FIGURE_BAR: rc = build_bar(f, db, o, err); break;
-	case FIGURE_BARGROUP: rc = build_bargroup(f, db, o, err); break;
+	case FIGURE_BARGROUP:
+		rc = o->benchmark ? build_bargroup(f, db, o, err) : build_bargroup_bench(f, db, o, err);
+		break;
 	case FIGURE_SCALING: rc = build_scaling(f, db, o, err); break;
 	case FIGURE_DEVICES: rc = build_devices(f, db, o, err); break;
 	case FIGURE_PARETO: rc = build_pareto(f, db, o, err); break;

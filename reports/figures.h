@@ -15,7 +15,8 @@
 
 enum figure_kind {
 	FIGURE_BAR = 1,      /* one bar per system (best configuration, or --batch/--devices) */
-	FIGURE_BARGROUP,     /* systems grouped by global batch */
+	FIGURE_BARGROUP,     /* systems grouped by global batch; without a benchmark,
+			      * speedups over the baseline grouped by benchmark */
 	FIGURE_SCALING,      /* throughput vs global batch with the saturation fit */
 	FIGURE_DEVICES,      /* speedup and efficiency vs devices (or nodes) */
 	FIGURE_PARETO,       /* throughput vs energy efficiency, one point per system */
