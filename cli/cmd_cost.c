@@ -21,16 +21,6 @@ struct row {
 	struct cost_result res;
 };
 
-static const struct db_config *find_shape(const struct db_configs *cs, const struct db_config *c)
-{
-	size_t i;
-
-	for (i = 0; i < cs->n; i++)
-		if (!strcmp(cs->v[i].system, c->system) && db_config_same_shape(&cs->v[i], c))
-			return &cs->v[i];
-	return NULL;
-}
-
 static void money(struct strbuf *sb, double v)
 {
 	if (!isfinite(v))
@@ -158,7 +148,7 @@ int cmd_cost(int argc, char **argv, struct ctx *ctx)
 	if (unit.len > 2 && !strcmp(unit.buf + unit.len - 2, "/s"))
 		strbuf_setlen(&unit, unit.len - 2);
 	for (i = 0; i < n; i++) {
-		const struct db_config *p = find_shape(&ps, rows[i].c);
+		const struct db_config *p = db_configs_find(&ps, rows[i].c);
 		struct cost_usage u;
 		rows[i].prices = cost_prices_find(pf, rows[i].c->system);
 		rows[i].power = p && p->n ? stats_median(p->values, p->n) : NAN;

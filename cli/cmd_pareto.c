@@ -11,17 +11,6 @@
 
 #include <math.h>
 
-/* The configuration in ys with the same system and shape as c, or NULL. */
-static const struct db_config *match(const struct db_configs *ys, const struct db_config *c)
-{
-	size_t i;
-
-	for (i = 0; i < ys->n; i++)
-		if (!strcmp(ys->v[i].system, c->system) && db_config_same_shape(&ys->v[i], c))
-			return &ys->v[i];
-	return NULL;
-}
-
 int cmd_pareto(int argc, char **argv, struct ctx *ctx)
 {
 	struct db_config_query qx = { 0 }, qy = { 0 };
@@ -66,7 +55,7 @@ int cmd_pareto(int argc, char **argv, struct ctx *ctx)
 	x = ab_calloc(xs.n + 1, sizeof(*x));
 	y = ab_calloc(xs.n + 1, sizeof(*y));
 	for (i = 0; i < xs.n; i++) {
-		const struct db_config *yc = match(&ys, &xs.v[i]);
+		const struct db_config *yc = db_configs_find(&ys, &xs.v[i]);
 		if (!xs.v[i].n || !yc || !yc->n)
 			continue;
 		cfg[n] = &xs.v[i];
@@ -91,7 +80,7 @@ int cmd_pareto(int argc, char **argv, struct ctx *ctx)
 		json_t *arr = json_array();
 		for (i = 0; i < n; i++) {
 			json_t *o = json_object();
-			const struct db_config *yc = match(&ys, cfg[i]);
+			const struct db_config *yc = db_configs_find(&ys, cfg[i]);
 			json_object_set_new(o, "benchmark", json_string(cfg[i]->benchmark));
 			json_object_set_new(o, "system", json_string(cfg[i]->system));
 			json_object_set_new(o, "vendor", cli_json_str(cfg[i]->vendor));
@@ -120,7 +109,7 @@ int cmd_pareto(int argc, char **argv, struct ctx *ctx)
 		strbuf_addf(&v, "%s [%s]", cfg[0]->metric, cfg[0]->unit);
 		table_add_column(t, v.buf, TABLE_RIGHT);
 		strbuf_reset(&v);
-		strbuf_addf(&v, "%s [%s]", ymetric, match(&ys, cfg[0])->unit);
+		strbuf_addf(&v, "%s [%s]", ymetric, db_configs_find(&ys, cfg[0])->unit);
 		table_add_column(t, v.buf, TABLE_RIGHT);
 		table_add_column(t, "front", TABLE_LEFT);
 		for (i = 0; i < n; i++) {

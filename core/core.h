@@ -14,6 +14,7 @@
 #include "atomic.h"
 #include "num.h"
 #include "table.h"
+#include "fsutil.h"
 
 #define AB_VERSION "0.1.0"
 

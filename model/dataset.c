@@ -58,6 +58,16 @@ int db_config_same_shape(const struct db_config *a, const struct db_config *b)
 	       a->global_batch == b->global_batch && same_text(a->precision, b->precision);
 }
 
+const struct db_config *db_configs_find(const struct db_configs *cs, const struct db_config *like)
+{
+	size_t i;
+
+	for (i = 0; i < cs->n; i++)
+		if (!strcmp(cs->v[i].system, like->system) && db_config_same_shape(&cs->v[i], like))
+			return &cs->v[i];
+	return NULL;
+}
+
 static char *dup_col(sqlite3_stmt *st, int i)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);

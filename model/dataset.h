@@ -48,5 +48,8 @@ int db_metric_lower_is_better(const char *name, const char *unit);
 
 /* 1 if a and b are the same configuration apart from the system. */
 int db_config_same_shape(const struct db_config *a, const struct db_config *b);
+/* The configuration in cs of like's system and shape (another metric's
+ * view of the same runs), or NULL. */
+const struct db_config *db_configs_find(const struct db_configs *cs, const struct db_config *like);
 
 #endif

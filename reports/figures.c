@@ -604,16 +604,6 @@ static int build_devices(struct figure *f, struct db *db, const struct figure_op
 	return 0;
 }
 
-static const struct db_config *same_config(const struct db_configs *cs, const struct db_config *c)
-{
-	size_t i;
-
-	for (i = 0; i < cs->n; i++)
-		if (!strcmp(cs->v[i].system, c->system) && db_config_same_shape(&cs->v[i], c))
-			return &cs->v[i];
-	return NULL;
-}
-
 static int build_pareto(struct figure *f, struct db *db, const struct figure_opts *o,
 			struct strbuf *err)
 {
@@ -631,7 +621,7 @@ static int build_pareto(struct figure *f, struct db *db, const struct figure_opt
 	n = pick_best(&f->cs, o, NULL, pick);
 	pts = kalloc(f, n, sizeof(*pts));
 	for (i = 0; i < n; i++) {
-		const struct db_config *e = same_config(&f->cs2, pick[i]);
+		const struct db_config *e = db_configs_find(&f->cs2, pick[i]);
 		if (!e || !e->n)
 			continue;
 		pts[np].system = pick[i]->system;

@@ -49,6 +49,7 @@ static const struct demo_system systems[] = {
 	{ "MI250", "dc-mi200", "rocm", 8, 95000, 4.0, 0, 1.0 / 1278.0, 760, 0.040, 45, 260 },
 };
 
+
 static const long llm_batches[] = { 4, 8, 16, 32, 64, 128, 256, 512 };
 static const int resnet_devices[] = { 1, 2, 4, 8 };
 
@@ -60,52 +61,18 @@ struct gen {
 	struct strbuf *err;
 };
 
-static int mkdirs(const char *path, struct strbuf *err)
-{
-	struct strbuf p = STRBUF_INIT;
-	size_t i;
-	int rc = 0;
 
-	strbuf_addstr(&p, path);
-	for (i = 1; i <= p.len && !rc; i++) {
-		if (i == p.len || p.buf[i] == '/') {
-			char save = p.buf[i];
-			p.buf[i] = '\0';
-			if (mkdir(p.buf, 0777) < 0 && errno != EEXIST)
-				rc = ab_fail(err, AB_EIO, "cannot create directory '%s': %s", p.buf,
-					     strerror(errno));
-			p.buf[i] = save;
-		}
-	}
-	strbuf_release(&p);
-	return rc;
-}
 
 static int write_file(struct gen *g, const char *rel, const struct strbuf *data)
 {
-	struct strbuf path = STRBUF_INIT, dir = STRBUF_INIT;
-	struct atomic_file af;
-	const char *slash;
+	struct strbuf path = STRBUF_INIT;
 	int rc;
 
 	strbuf_addf(&path, "%s/%s", g->dir, rel);
-	slash = strrchr(path.buf, '/');
-	strbuf_add(&dir, path.buf, (size_t)(slash - path.buf));
-	rc = mkdirs(dir.buf, g->err);
-	if (rc == 0)
-		rc = atomic_open(&af, path.buf, g->err);
-	if (rc == 0) {
-		if (fwrite(data->buf, 1, data->len, af.fp) != data->len) {
-			atomic_abort(&af);
-			rc = ab_fail(g->err, AB_EIO, "cannot write '%s'", path.buf);
-		} else {
-			rc = atomic_commit(&af, g->err);
-		}
-	}
+	rc = ab_write_file(path.buf, data->buf, data->len, g->err);
+	strbuf_release(&path);
 	if (rc == 0)
 		g->files++;
-	strbuf_release(&path);
-	strbuf_release(&dir);
 	return rc;
 }
 
@@ -204,7 +171,7 @@ static int power_trace(struct gen *g, const struct demo_system *s, int id, int w
 		/* JUBE links the previous step's work directory into each step */
 		strbuf_addf(&link, "%s/llm_training/llm_benchmark_nvidia_amd_run/%06d/%06d_combine_energy/work",
 			    g->dir, id, 2 * wp + 1);
-		rc = mkdirs(link.buf, g->err);
+		rc = ab_mkdirs(link.buf, g->err);
 		strbuf_addstr(&link, "/benchmark");
 		strbuf_reset(&rel);
 		strbuf_addf(&rel, "../../%06d_benchmark/work", 2 * wp);
@@ -343,7 +310,7 @@ int run_demo_write(const char *dir, const struct run_demo_opts *o, long *files,
 	g.next_job = 13250000;
 	g.rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(g.rng, opts.seed);
-	rc = mkdirs(dir, err);
+	rc = ab_mkdirs(dir, err);
 	/* "scale" repeats the campaign, as a site with many JUBE outpaths would */
 	for (c = 0; c < copies && !rc; c++)
 		for (i = 0; i < AB_ARRAY_SIZE(systems) && !rc; i++) {

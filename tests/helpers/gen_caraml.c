@@ -23,6 +23,29 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* mkdir -p, reporting on stderr (core/fsutil.c does the work) */
+static int mkdirs(const char *path)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rc = ab_mkdirs(path, &err);
+
+	if (rc)
+		fprintf(stderr, "%s\n", err.buf);
+	strbuf_release(&err);
+	return rc ? -1 : 0;
+}
+
+static int write_file(const char *path, const struct strbuf *sb)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rc = ab_write_file(path, sb->buf, sb->len, &err);
+
+	if (rc)
+		fprintf(stderr, "%s\n", err.buf);
+	strbuf_release(&err);
+	return rc ? -1 : 0;
+}
+
 #define ROWS_PER_RANK 600   /* one minute at jpwr's 10 Hz */
 #define BASE "/p/project1/bench/CARAML/llm_training/llm_benchmark_nvidia_amd_run"
 
@@ -56,45 +79,7 @@ static double urand(void)
 	return (double)((rng_state * 0x2545f4914f6cdd1dull) >> 11) / 9007199254740992.0;
 }
 
-static int mkdirs(const char *path)
-{
-	struct strbuf p = STRBUF_INIT;
-	size_t i;
-	int rc = 0;
 
-	strbuf_addstr(&p, path);
-	for (i = 1; i <= p.len && !rc; i++) {
-		if (i == p.len || p.buf[i] == '/') {
-			char save = p.buf[i];
-			p.buf[i] = '\0';
-			if (mkdir(p.buf, 0777) < 0 && errno != EEXIST) {
-				fprintf(stderr, "gen_caraml: cannot create '%s': %s\n", p.buf,
-					strerror(errno));
-				rc = -1;
-			}
-			p.buf[i] = save;
-		}
-	}
-	strbuf_release(&p);
-	return rc;
-}
-
-static int write_file(const char *path, const struct strbuf *data)
-{
-	FILE *fp = fopen(path, "wb");
-
-	if (!fp || fwrite(data->buf, 1, data->len, fp) != data->len) {
-		fprintf(stderr, "gen_caraml: cannot write '%s': %s\n", path, strerror(errno));
-		if (fp)
-			fclose(fp);
-		return -1;
-	}
-	if (fclose(fp)) {
-		fprintf(stderr, "gen_caraml: cannot write '%s': %s\n", path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
 
 static void column_names(struct strbuf *sb, const struct sys *s)
 {

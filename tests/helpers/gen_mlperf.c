@@ -20,6 +20,29 @@
 #include <errno.h>
 #include <sys/stat.h>
 
+/* mkdir -p, reporting on stderr (core/fsutil.c does the work) */
+static int mkdirs(const char *path)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rc = ab_mkdirs(path, &err);
+
+	if (rc)
+		fprintf(stderr, "%s\n", err.buf);
+	strbuf_release(&err);
+	return rc ? -1 : 0;
+}
+
+static int write_file(const char *path, const struct strbuf *sb)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rc = ab_write_file(path, sb->buf, sb->len, &err);
+
+	if (rc)
+		fprintf(stderr, "%s\n", err.buf);
+	strbuf_release(&err);
+	return rc ? -1 : 0;
+}
+
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 
 static uint64_t rnd(void)
@@ -36,36 +59,7 @@ static double unif(void)
 	return (double)(rnd() >> 11) / 9007199254740992.0;
 }
 
-static int mkdirs(const char *path)
-{
-	struct strbuf p = STRBUF_INIT;
-	size_t i;
-	int rc = 0;
 
-	strbuf_addstr(&p, path);
-	for (i = 1; i <= p.len && !rc; i++) {
-		if (i == p.len || p.buf[i] == '/') {
-			char c = p.buf[i];
-			p.buf[i] = 0;
-			if (mkdir(p.buf, 0777) < 0 && errno != EEXIST)
-				rc = -1;
-			p.buf[i] = c;
-		}
-	}
-	strbuf_release(&p);
-	return rc;
-}
-
-static int write_file(const char *path, const struct strbuf *sb)
-{
-	FILE *fp = fopen(path, "wb");
-
-	if (!fp || fwrite(sb->buf, 1, sb->len, fp) != sb->len || fclose(fp) != 0) {
-		fprintf(stderr, "gen_mlperf: cannot write %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
 
 static const char *const submitters[] = { "Alpha", "Bravo", "Charlie", "Delta", "Echo",
 					  "Foxtrot", "Golf", "Hotel", "India", "Juliett",

@@ -21,6 +21,18 @@
 #include <sys/stat.h>
 #include <time.h>
 
+/* mkdir -p, reporting on stderr (core/fsutil.c does the work) */
+static int mkdirs(const char *path)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rc = ab_mkdirs(path, &err);
+
+	if (rc)
+		fprintf(stderr, "%s\n", err.buf);
+	strbuf_release(&err);
+	return rc ? -1 : 0;
+}
+
 #define LINES_PER_FILE 50000
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
@@ -39,25 +51,6 @@ static double unif(void)
 	return (double)(rnd() >> 11) / 9007199254740992.0;
 }
 
-static int mkdirs(const char *path)
-{
-	struct strbuf p = STRBUF_INIT;
-	size_t i;
-	int rc = 0;
-
-	strbuf_addstr(&p, path);
-	for (i = 1; i <= p.len && !rc; i++) {
-		if (i == p.len || p.buf[i] == '/') {
-			char c = p.buf[i];
-			p.buf[i] = 0;
-			if (mkdir(p.buf, 0777) < 0 && errno != EEXIST)
-				rc = -1;
-			p.buf[i] = c;
-		}
-	}
-	strbuf_release(&p);
-	return rc;
-}
 
 struct test {
 	const char *cls, *param, *sys, *part, *env, *descr;

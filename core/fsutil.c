@@ -1,0 +1,54 @@
+/*
+ * fsutil.c - mkdir -p and atomic whole-file writes; see fsutil.h.
+ */
+#include "compat.h"
+#include "fsutil.h"
+#include "atomic.h"
+#include "error.h"
+
+#include <sys/stat.h>
+
+int ab_mkdirs(const char *path, struct strbuf *err)
+{
+	struct strbuf p = STRBUF_INIT;
+	size_t i;
+	int rc = 0;
+
+	strbuf_addstr(&p, path);
+	for (i = 1; i <= p.len && !rc; i++) {
+		if (i == p.len || p.buf[i] == '/') {
+			char save = p.buf[i];
+			p.buf[i] = '\0';
+			if (mkdir(p.buf, 0777) < 0 && errno != EEXIST)
+				rc = ab_fail(err, AB_EIO, "cannot create directory '%s': %s", p.buf,
+					     strerror(errno));
+			p.buf[i] = save;
+		}
+	}
+	strbuf_release(&p);
+	return rc;
+}
+
+int ab_write_file(const char *path, const void *data, size_t len, struct strbuf *err)
+{
+	struct strbuf dir = STRBUF_INIT;
+	struct atomic_file af;
+	const char *slash = strrchr(path, '/');
+	int rc = 0;
+
+	if (slash && slash != path) {
+		strbuf_add(&dir, path, (size_t)(slash - path));
+		rc = ab_mkdirs(dir.buf, err);
+	}
+	strbuf_release(&dir);
+	if (rc)
+		return rc;
+	rc = atomic_open(&af, path, err);
+	if (rc)
+		return rc;
+	if (len && fwrite(data, 1, len, af.fp) != len) {
+		atomic_abort(&af);
+		return ab_fail(err, AB_EIO, "cannot write '%s': %s", path, strerror(errno));
+	}
+	return atomic_commit(&af, err);
+}
