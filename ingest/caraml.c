@@ -43,6 +43,7 @@
  *              LLM Runtime(min) is the configured limit and never used;
  *              more than 2 kW per device means a bad runtime: not stored
  *   peak_power W, from the power series; their samples go to power_sample
+ *   energy_per_unit    J per token / image / sample = 3600 * energy / work
  *   energy_efficiency  work / energy, where work is
  *              LLM GPU:  Iterations x GBS x 2048 (seq len)     tokens/Wh
  *              LLM IPU:  samples/s x 1024 x window             tokens/Wh
@@ -538,6 +539,20 @@ struct metrics {
 	size_t n;
 };
 
+/* "tokens/Wh" -> "J/token" (a read-only table: the units work_done() uses) */
+static const char *per_unit_name(const char *eff_unit)
+{
+	static const char *const map[][2] = {
+		{ "tokens/Wh", "J/token" }, { "images/Wh", "J/image" }, { "samples/Wh", "J/sample" },
+	};
+	size_t i;
+
+	for (i = 0; i < AB_ARRAY_SIZE(map); i++)
+		if (!strcmp(eff_unit, map[i][0]))
+			return map[i][1];
+	return "J/unit";
+}
+
 static void add_metric(struct metrics *ms, const char *name, double v, const char *unit,
 		       json_t *meta)
 {
@@ -886,9 +901,14 @@ static void energy_metrics(struct caraml_ctx *c, long line, char *const *cells,
 	if (re->have_e && re->p.n)
 		add_metric(ms, "peak_power", re->p.peak_w, "W", energy_meta(re->boundary, NULL));
 	work = work_done(c, cells, v, run, dur, &unit);
-	if (unit && isfinite(work) && re->wh > 0)
+	if (unit && isfinite(work) && re->wh > 0) {
 		add_metric(ms, "energy_efficiency", work / re->wh, unit,
 			   energy_meta(re->boundary, NULL));
+		/* the same figure the other way round: joules per unit of work */
+		if (work > 0)
+			add_metric(ms, "energy_per_unit", re->wh * 3600.0 / work,
+				   per_unit_name(unit), energy_meta(re->boundary, NULL));
+	}
 }
 
 static int row(void *vctx, const struct jube_table *t, long line, char *const *cells,

@@ -63,6 +63,8 @@ test_expect_success 'energy efficiency = work / energy, with the boundary on ene
 	    tokens = r["params"]["Iterations"] * r["global_batch"] * 2048
 	    assert m["energy"]["unit"] == "Wh" and m["energy_efficiency"]["unit"] == "tokens/Wh"
 	    assert math.isclose(m["energy_efficiency"]["value"], tokens / m["energy"]["value"], rel_tol=1e-9)
+	    assert m["energy_per_unit"]["unit"] == "J/token"
+	    assert math.isclose(m["energy_per_unit"]["value"], 3600 * m["energy"]["value"] / tokens, rel_tol=1e-9)
 	    n += 1
 	assert n == 234, n
 	PYEOF

@@ -124,7 +124,7 @@ test_expect_samples 'combined energy on its own: one node counted once; 2024 = 2
 test_expect_success 'a JUBE outpath tree: energy resolved by suffix, power series attached' '
 	rm -f "$ACCELBENCH_DB" &&
 	ab ingest "$C/tree" >out 2>err &&
-	grep -q "^4 files ingested, 0 skipped as already ingested, 0 rejected, 7 read with their tables; 5 runs, 24 metrics, 44 power samples, 3 duplicate runs skipped added$" out &&
+	grep -q "^4 files ingested, 0 skipped as already ingested, 0 rejected, 7 read with their tables; 5 runs, 27 metrics, 44 power samples, 3 duplicate runs skipped added$" out &&
 	ab ls runs --json >runs.json &&
 	runq 900001 started finished m.energy m.avg_power m.peak_power m.energy_efficiency <runs.json >actual &&
 	cat >expect <<-\EOF &&
@@ -170,7 +170,7 @@ test_expect_success 're-ingesting the tree adds nothing' '
 test_expect_success 'dry run parses everything and writes nothing' '
 	rm -f "$ACCELBENCH_DB" &&
 	ab ingest --dry-run "$C/tree" >out 2>/dev/null &&
-	grep -q "^dry run: 4 files ingested, 0 skipped as already ingested, 0 rejected, 7 read with their tables; 8 runs, 40 metrics, 88 power samples found$" out &&
+	grep -q "^dry run: 4 files ingested, 0 skipped as already ingested, 0 rejected, 7 read with their tables; 8 runs, 45 metrics, 88 power samples found$" out &&
 	test ! -f "$ACCELBENCH_DB"
 '
 

@@ -26,7 +26,7 @@ expect_reject() {
 
 test_expect_success 'set up a database with one good table' '
 	ab ingest "$FIXTURES/caraml/fno_result_csv.dat" >out &&
-	test "$(db_counts)" = "1,3,14,0"
+	test "$(db_counts)" = "1,3,16,0"
 '
 
 test_expect_success 'truncated table: the short last row is named' '
