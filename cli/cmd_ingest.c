@@ -155,6 +155,8 @@ int cmd_ingest(int argc, char **argv, struct ctx *ctx)
 	if (totals.unknown)
 		printf(", %ld not recognised", totals.unknown);
 	printf("; %ld runs, %ld metrics", totals.runs, totals.metrics);
+	if (totals.systems)
+		printf(", %ld systems described", totals.systems);
 	if (totals.power_samples)
 		printf(", %ld power samples", totals.power_samples);
 	if (totals.duplicates)

@@ -8,6 +8,8 @@
 #include "core/compat.h"
 #include "ingest_priv.h"
 
+/* systems_file.c */
+extern const struct ingest_format ingest_fmt_systems_file;
 /* caraml.c, jpwr.c */
 extern const struct ingest_format ingest_fmt_jube_table;
 extern const struct ingest_format ingest_fmt_jpwr_combined;
@@ -28,6 +30,7 @@ extern const struct ingest_format ingest_fmt_reframe_db;
 /* REFRAME-FORMATS */
 
 const struct ingest_format *const ingest_formats[] = {
+	&ingest_fmt_systems_file,
 	&ingest_fmt_jube_table,
 	&ingest_fmt_jpwr_combined,
 	&ingest_fmt_jpwr_energy,

@@ -106,6 +106,15 @@ int ingest_emit_run(struct ingest_file *f, const struct ingest_run *run, int64_t
 	return 0;
 }
 
+int ingest_emit_system(struct ingest_file *f, const struct ingest_system *sys, struct strbuf *err)
+{
+	int rc = f->sink->system ? f->sink->system(f->sink->self, sys, err) : 0;
+
+	if (rc == 0)
+		f->totals->systems++;
+	return rc;
+}
+
 int ingest_emit_power(struct ingest_file *f, int64_t run_id, const char *device, double t,
 		      double watts, struct strbuf *err)
 {

@@ -87,6 +87,9 @@ struct ingest_sink {
 	/* Add one power sample to a run added in this source. */
 	int (*power)(void *self, int64_t run_id, const char *device, double t, double watts,
 		     struct strbuf *err);
+	/* Describe a system without a run (a systems file); may be NULL in
+	 * sinks that do not keep systems. */
+	int (*system)(void *self, const struct ingest_system *sys, struct strbuf *err);
 	/* Commit (commit != 0) or roll back everything since begin(). */
 	int (*end)(void *self, int commit, struct strbuf *err);
 };
@@ -117,7 +120,7 @@ enum ingest_event {
 
 struct ingest_totals {
 	long files_seen, ingested, skipped, rejected, unknown, companion;
-	long runs, metrics, power_samples, duplicates, warnings;
+	long runs, metrics, power_samples, duplicates, warnings, systems;
 	uint64_t bytes_done, bytes_total;
 };
 

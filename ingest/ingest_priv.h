@@ -56,6 +56,7 @@ const struct ingest_format *ingest_detect(const char *path, const unsigned char 
 /* Forward a run / power sample to the sink and count it. */
 int ingest_emit_run(struct ingest_file *f, const struct ingest_run *run, int64_t *run_id,
 		    struct strbuf *err);
+int ingest_emit_system(struct ingest_file *f, const struct ingest_system *sys, struct strbuf *err);
 int ingest_emit_power(struct ingest_file *f, int64_t run_id, const char *device, double t,
 		      double watts, struct strbuf *err);
 /* A warning about the file being parsed ("path:line: msg"; line 0 = none). */

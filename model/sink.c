@@ -26,11 +26,19 @@ static const char *const sink_sql[ST_COUNT] = {
 		"INSERT INTO system(name, display_name, vendor, accelerator, accelerators_per_node,"
 		" host_cpu, interconnect, site, tdp_w, meta)"
 		" VALUES (?1, ?2, coalesce(?3, 'other'), ?4, ?5, ?6, ?7, ?8, ?9, coalesce(?10, '{}'))"
+		/* what a user's systems file said ("described") wins over what a
+		 * parser or the built-in table guessed later */
 		" ON CONFLICT(name) DO UPDATE SET"
 		" display_name = coalesce(excluded.display_name, display_name),"
-		" vendor = CASE WHEN ?3 IS NOT NULL THEN excluded.vendor ELSE vendor END,"
-		" accelerator = coalesce(excluded.accelerator, accelerator),"
-		" accelerators_per_node = coalesce(excluded.accelerators_per_node, accelerators_per_node),"
+		" vendor = CASE WHEN json_extract(meta, '$.described') IS NOT NULL"
+		"  AND json_extract(excluded.meta, '$.described') IS NULL THEN vendor"
+		"  WHEN ?3 IS NOT NULL THEN excluded.vendor ELSE vendor END,"
+		" accelerator = CASE WHEN json_extract(meta, '$.described') IS NOT NULL"
+		"  AND json_extract(excluded.meta, '$.described') IS NULL THEN accelerator"
+		"  ELSE coalesce(excluded.accelerator, accelerator) END,"
+		" accelerators_per_node = CASE WHEN json_extract(meta, '$.described') IS NOT NULL"
+		"  AND json_extract(excluded.meta, '$.described') IS NULL THEN accelerators_per_node"
+		"  ELSE coalesce(excluded.accelerators_per_node, accelerators_per_node) END,"
 		" host_cpu = coalesce(excluded.host_cpu, host_cpu),"
 		" interconnect = coalesce(excluded.interconnect, interconnect),"
 		" site = coalesce(excluded.site, site),"
@@ -176,8 +184,11 @@ static int system_id(struct db_sink_state *s, const struct ingest_system *sys, i
 		*id = s->last_system_id;
 		return 0;
 	}
+	/* the accelerator the tool named, else the system's name, else (for a
+	 * CPU-only system whose accelerator is "N/A") its host CPU */
 	if (!vendor && (db_normalize_accel(accel, &acc) == 0 ||
-			db_normalize_accel(sys->name, &acc) == 0)) {
+			db_normalize_accel(sys->name, &acc) == 0 ||
+			db_normalize_accel(sys->host_cpu, &acc) == 0)) {
 		vendor = acc.vendor;
 		accel = acc.accelerator;
 		if (!per_node)
@@ -308,6 +319,17 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 	return 0;
 }
 
+static int sink_system(void *self, const struct ingest_system *sys, struct strbuf *err)
+{
+	struct db_sink_state *s = self;
+	int64_t id;
+
+	if (!s->in_txn)
+		return ab_fail(err, AB_EINTERNAL, "system outside a source transaction");
+	strbuf_reset(&s->last_system); /* the row changes: no cached id */
+	return system_id(s, sys, &id, err);
+}
+
 static int sink_power(void *self, int64_t run_id, const char *device, double t, double watts,
 		      struct strbuf *err)
 {
@@ -356,6 +378,7 @@ void db_sink_init(struct db *db)
 	s->sink.begin = sink_begin;
 	s->sink.run = sink_run;
 	s->sink.power = sink_power;
+	s->sink.system = sink_system;
 	s->sink.end = sink_end;
 }
 
