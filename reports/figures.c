@@ -709,12 +709,34 @@ static int build_heatmap(struct figure *f, struct db *db, const struct figure_op
 			}
 		}
 	}
+	/* drop systems with nothing measured on the baseline's benchmarks */
+	for (r = 0, i = 0; r < nr; r++) {
+		for (c = 0; c < nc && isnan(ratios[r * nc + c]); c++)
+			;
+		if (c == nc)
+			continue;
+		rows[i] = rows[r];
+		memmove(ratios + i * nc, ratios + r * nc, nc * sizeof(*ratios));
+		i++;
+	}
+	nr = i;
 	sp->rows = rows;
 	sp->n_rows = nr;
 	sp->cols = cols;
 	sp->n_cols = nc;
 	sp->ratios = ratios;
 	sp->baseline = o->baseline;
+	/* a composite is only fair over the same workloads for every system
+	 * (as compare's): with holes in the matrix, leave the column out */
+	for (i = 0; i < nr * nc && !isnan(ratios[i]); i++)
+		;
+	if (i < nr * nc) {
+		sp->no_geomean = 1;
+		sp->labels.caption = "Cells: ratio of medians to the baseline; hatched: not measured. "
+				     "No geometric-mean column: not every system ran every benchmark "
+				     "('accelbench compare --baseline' gives the composite over the "
+				     "common ones).";
+	}
 	sp->labels.title = o->title ? o->title : kstr(f, "Performance relative to %s", o->baseline);
 	sp->labels.subtitle = kstr(f, "%s%s · ratio of medians, best configuration per system "
 				      "(higher is better)", o->suite ? o->suite : "all suites",

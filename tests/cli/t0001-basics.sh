@@ -108,6 +108,21 @@ test_expect_success 'the schema is at its latest migration, with foreign keys' '
 	for x in benchmark metric power_sample run runs source system; do grep -qx "$x" t || exit 1; done
 '
 
+test_expect_success 'an older database is upgraded by migrations, even by a reading command' '
+	ab --db old.db ingest d >/dev/null &&
+	sqlite3 old.db "CREATE INDEX metric_name ON metric(name, run_id); PRAGMA user_version = 1" &&
+	ab --db old.db ls runs >/dev/null &&
+	test "$(sqlite3 old.db "PRAGMA user_version")" = 2 &&
+	test "$(sqlite3 old.db "SELECT count(*) FROM sqlite_master WHERE name = '"'"'metric_name'"'"'")" = 0
+'
+
+test_expect_success 'a database from a newer accelbench is refused, not misread' '
+	ab --db new.db ingest d >/dev/null &&
+	sqlite3 new.db "PRAGMA user_version = 99" &&
+	expect_code 3 ab --db new.db ls runs 2>err &&
+	grep -q "has schema version 99, newer than this accelbench understands" err
+'
+
 test_expect_success 'ls of an empty database prints headers only; --json prints []' '
 	ab ls systems >out && test "$(wc -l <out)" -eq 2 &&
 	ab ls runs --json >out && test "$(cat out)" = "[]" &&
