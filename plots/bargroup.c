@@ -6,6 +6,7 @@
  */
 #include "plots/plot_priv.h"
 
+static const struct plot_font xtitle_font = { .size = PLOT_SZ_AXIS, .color = PLOT_RGB_INK };
 static const struct plot_font value_font = { .size = PLOT_SZ_SMALL,
 					     .color = PLOT_RGB_INK2,
 					     .halo = 1 };
@@ -50,7 +51,8 @@ int plot_bargroup_render(struct plot_ctx *c, struct plot_rect area,
 	struct plot_legend leg;
 	struct plot_axis y;
 	struct plot_rect reg = area, p = { 0 };
-	struct strbuf sb = STRBUF_INIT, yt = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, yt = STRBUF_INIT, xt = STRBUF_INIT;
+	double xt_h = 0;
 	double top = -HUGE_VAL, vmin = 0, vpos = HUGE_VAL, left = 60, slot = 0, bw = 0, y0, w, h;
 	double label_h;
 	size_t i, g, k, ns = s->n_systems, ng = s->n_groups, iter;
@@ -88,6 +90,12 @@ int plot_bargroup_render(struct plot_ctx *c, struct plot_rect area,
 	reg.y += h + 4;
 	reg.h -= h + 4;
 	plot_axis_title(&yt, s->labels.y_title, s->labels.y_unit, NULL, NULL);
+	/* the optional x title (what the groups are) sits under the group labels */
+	plot_axis_title(&xt, s->labels.x_title, s->labels.x_unit, NULL, NULL);
+	if (xt.len) {
+		plot_text_extent(c, &xtitle_font, xt.buf, &w, &xt_h);
+		reg.h -= xt_h + 6;
+	}
 	plot_text_extent(c, &value_font, "0", &w, &label_h);
 	label_h += 4;
 
@@ -175,10 +183,14 @@ int plot_bargroup_render(struct plot_ctx *c, struct plot_rect area,
 	plot_hline(c->cr, p.x, p.x + p.w, y0, 1.0, PLOT_SPINE, 1);
 	plot_yaxis_draw(c, &y, p, yt.buf, 0);
 	plot_catx_draw(c, &cx, p.x, slot, p.y + p.h);
+	if (xt.len)
+		plot_text_draw(c, &xtitle_font, xt.buf, p.x + p.w / 2, p.y + p.h + cx.height + 6, 0.5,
+			       0, 0);
 done:
 	plot_catx_release(&cx);
 	plot_legend_release(&leg);
 	strbuf_release(&sb);
 	strbuf_release(&yt);
+	strbuf_release(&xt);
 	return rc;
 }

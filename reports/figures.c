@@ -400,6 +400,23 @@ static int build_bargroup(struct figure *f, struct db *db, const struct figure_o
 			}
 		}
 	}
+	{
+		/* a batch size where every run failed is not "not measured": say so */
+		struct strbuf note = STRBUF_INIT;
+		size_t j, nfail = 0;
+		strbuf_addstr(&note, "Bars: median. Whiskers: 95 % confidence interval of the median.");
+		for (j = 0; j < f->cs.n; j++) {
+			const struct db_config *c = &f->cs.v[j];
+			if (!wanted(o, c) || c->n || !c->n_failed || c->global_batch <= 0)
+				continue;
+			strbuf_addf(&note, "%s %s at %ld", nfail ? "," : " All runs failed:", c->system,
+				    c->global_batch);
+			nfail++;
+		}
+		strbuf_addstr(&note, nfail ? ". Other missing bars: not measured."
+					   : " Missing bars: not measured.");
+		sp->labels.caption = keep(f, strbuf_detach(&note, NULL));
+	}
 	sp->groups = groups;
 	sp->n_groups = nb;
 	sp->systems = sys;
@@ -596,6 +613,10 @@ static int build_devices(struct figure *f, struct db *db, const struct figure_op
 	sp->labels.subtitle = kstr(f, "%s · speedup of the median %s relative to the smallest "
 				      "count, same per-device batch", f->cs.v[0].suite,
 				   f->cs.v[0].metric);
+	sp->labels.caption = kstr(f, "Points: speedup of the median %s over the smallest %s count "
+				     "of each system (same per-device batch). Ideal: linear scaling. "
+				     "Efficiency = speedup / ideal speedup.", f->cs.v[0].metric,
+				  o->by_nodes ? "node" : "device");
 	sp->labels.x_title = o->by_nodes ? "Nodes" : "Devices";
 	sp->labels.y_title = "Speedup";
 	sp->labels.y_unit = "×";
