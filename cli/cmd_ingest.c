@@ -154,14 +154,17 @@ int cmd_ingest(int argc, char **argv, struct ctx *ctx)
 		printf(", %ld read with their tables", totals.companion);
 	if (totals.unknown)
 		printf(", %ld not recognised", totals.unknown);
-	printf("; %ld runs, %ld metrics", totals.runs, totals.metrics);
-	if (totals.systems)
-		printf(", %ld systems described", totals.systems);
+	printf("; %s %ld run%s, %ld metric%s", dry_run ? "found" : "added", totals.runs,
+	       totals.runs == 1 ? "" : "s", totals.metrics, totals.metrics == 1 ? "" : "s");
 	if (totals.power_samples)
-		printf(", %ld power samples", totals.power_samples);
+		printf(", %ld power sample%s", totals.power_samples,
+		       totals.power_samples == 1 ? "" : "s");
+	if (totals.systems)
+		printf(", %ld system%s described", totals.systems, totals.systems == 1 ? "" : "s");
 	if (totals.duplicates)
-		printf(", %ld duplicate runs skipped", totals.duplicates);
-	printf(" %s\n", dry_run ? "found" : "added");
+		printf("; %ld duplicate run%s skipped", totals.duplicates,
+		       totals.duplicates == 1 ? "" : "s");
+	putchar('\n');
 	free(roots);
 	if (rc == -AB_EDATA && !(io.flags & INGEST_STRICT)) {
 		/* every rejection was already reported with its position */

@@ -44,7 +44,7 @@ echo "$CORPORA" | while read -r name size; do
 		awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
 	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$BENCH_DIR/$name.time")
 	# records = runs + metrics + power samples, from the summary line
-	recs=$(sed -n 's/.*; \(.*\) added$/\1/p' "$BENCH_DIR/$name.out" |
+	recs=$(sed -n 's/.*; added \([^;]*\).*$/\1/p' "$BENCH_DIR/$name.out" |
 		tr ',' '\n' | awk '{ s += $1 } END { print s + 0 }')
 	$TIME -v "$AB_BIN" --db "$db" ingest "$dir" >/dev/null 2>"$BENCH_DIR/$name.time2"
 	secs2=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$BENCH_DIR/$name.time2" |

@@ -7,7 +7,7 @@ S="$FIXTURES/systems"
 
 test_expect_success 'a systems file ingests as a source and describes systems' '
 	ab ingest "$S/epcc.json" >out &&
-	grep -q "^1 file ingested, .*; 0 runs, 0 metrics, 5 systems described added$" out &&
+	grep -q "^1 file ingested, .*; added 0 runs, 0 metrics, 5 systems described$" out &&
 	ab ls sources --json | $PY -c "import json,sys; s=json.load(sys.stdin); assert s[0][\"format\"] == \"accelbench-systems\""
 '
 

@@ -26,7 +26,7 @@ for f in sys.argv[2:]:
 
 test_expect_samples 'the samples directory ingests (exit 0), energy files read with their tables' '
 	ab ingest "$SAMPLES/caraml" >out 2>err &&
-	grep -q "^14 files ingested, 0 skipped as already ingested, 0 rejected, 14 read with their tables, 3 not recognised; 45 runs, 138 metrics, 24 duplicate runs skipped added$" out &&
+	grep -q "^14 files ingested, 0 skipped as already ingested, 0 rejected, 14 read with their tables, 3 not recognised; added 45 runs, 138 metrics; 24 duplicate runs skipped$" out &&
 	grep -q "^accelbench: warning: .*llm_result_readme_JEDI_real.csv:2: energy file .CARAML/llm_training/llm_benchmark_nvidia_amd_run/000025/000002_combine_energy/work/combined_energy.csv. not found; run stored without energy$" err &&
 	! grep -v "^accelbench: warning: " err
 '
@@ -94,7 +94,7 @@ test_expect_samples 'the forced-csv file: args_starter rejoined, no column shift
 test_expect_samples 're-ingesting the samples adds nothing' '
 	ab sql "SELECT count(*) FROM run" --csv >before &&
 	ab ingest "$SAMPLES/caraml" >out 2>err &&
-	grep -q "^0 files ingested, 14 skipped as already ingested, 0 rejected, 14 read with their tables, 3 not recognised; 0 runs, 0 metrics added$" out &&
+	grep -q "^0 files ingested, 14 skipped as already ingested, 0 rejected, 14 read with their tables, 3 not recognised; added 0 runs, 0 metrics$" out &&
 	ab sql "SELECT count(*) FROM run" --csv >after &&
 	test_cmp before after
 '
@@ -124,7 +124,7 @@ test_expect_samples 'combined energy on its own: one node counted once; 2024 = 2
 test_expect_success 'a JUBE outpath tree: energy resolved by suffix, power series attached' '
 	rm -f "$ACCELBENCH_DB" &&
 	ab ingest "$C/tree" >out 2>err &&
-	grep -q "^4 files ingested, 0 skipped as already ingested, 0 rejected, 7 read with their tables; 5 runs, 27 metrics, 44 power samples, 3 duplicate runs skipped added$" out &&
+	grep -q "^4 files ingested, 0 skipped as already ingested, 0 rejected, 7 read with their tables; added 5 runs, 27 metrics, 44 power samples; 3 duplicate runs skipped$" out &&
 	ab ls runs --json >runs.json &&
 	runq 900001 started finished m.energy m.avg_power m.peak_power m.energy_efficiency <runs.json >actual &&
 	cat >expect <<-\EOF &&
@@ -163,14 +163,14 @@ test_expect_success 'the missing energy file of the tree is a warning, not an er
 
 test_expect_success 're-ingesting the tree adds nothing' '
 	ab ingest "$C/tree" >out 2>err &&
-	grep -q "^0 files ingested, 4 skipped as already ingested, 0 rejected, 7 read with their tables; 0 runs, 0 metrics added$" out &&
+	grep -q "^0 files ingested, 4 skipped as already ingested, 0 rejected, 7 read with their tables; added 0 runs, 0 metrics$" out &&
 	test "$(ab sql "SELECT count(*) FROM power_sample" --csv | tail -1)" = 44
 '
 
 test_expect_success 'dry run parses everything and writes nothing' '
 	rm -f "$ACCELBENCH_DB" &&
 	ab ingest --dry-run "$C/tree" >out 2>/dev/null &&
-	grep -q "^dry run: 4 files ingested, 0 skipped as already ingested, 0 rejected, 7 read with their tables; 8 runs, 45 metrics, 88 power samples found$" out &&
+	grep -q "^dry run: 4 files ingested, 0 skipped as already ingested, 0 rejected, 7 read with their tables; found 8 runs, 45 metrics, 88 power samples$" out &&
 	test ! -f "$ACCELBENCH_DB"
 '
 
@@ -193,7 +193,7 @@ test_expect_success 'FNO table: energy columns in the table, tuple cell kept who
 test_expect_success 'jpwr CLI files on their own: a jpwr run per file, companions skipped in a walk' '
 	rm -f "$ACCELBENCH_DB" &&
 	ab ingest "$C/jpwr" >out &&
-	grep -q "^0 files ingested, 0 skipped as already ingested, 0 rejected, 4 read with their tables; 0 runs, 0 metrics added$" out &&
+	grep -q "^0 files ingested, 0 skipped as already ingested, 0 rejected, 4 read with their tables; added 0 runs, 0 metrics$" out &&
 	ab ingest "$C/jpwr/power.host7.4242.csv" "$C/jpwr/energy_from_counter.host8.5151.csv" >out &&
 	ab ls runs --json >runs.json &&
 	$PY -c "

@@ -20,7 +20,7 @@ expect_reject() {
 	expect_code 1 ab ingest "$@" "$file" >out 2>err &&
 	echo "accelbench: $msg" >expect &&
 	test_cmp expect err &&
-	grep -q "^0 files ingested, 0 skipped as already ingested, 1 rejected; 0 runs, 0 metrics added$" out &&
+	grep -q "^0 files ingested, 0 skipped as already ingested, 1 rejected; added 0 runs, 0 metrics$" out &&
 	test "$(db_counts)" = "$before"
 }
 
@@ -86,7 +86,7 @@ test_expect_success 'mixed directory: the good file lands, the bad one is named,
 	expect_code 1 ab ingest "$B/mixed" >out 2>err &&
 	echo "accelbench: $B/mixed/b_bad.csv:2: '"'"'Nodes'"'"' is not a number: '"'"'one'"'"'" >expect &&
 	test_cmp expect err &&
-	grep -q "^1 file ingested, 0 skipped as already ingested, 1 rejected; 1 runs, 4 metrics added$" out &&
+	grep -q "^1 file ingested, 0 skipped as already ingested, 1 rejected; added 1 run, 4 metrics$" out &&
 	test "$(ab sql "SELECT count(*) FROM run WHERE job_id = '"'"'13077000'"'"'" --csv | tail -1)" = 1
 '
 

@@ -13,7 +13,7 @@ headline() { # system benchmark metric -> "value unit"
 
 test_expect_samples 'the inference samples: one run per scenario, official metrics' '
 	ab ingest "$SAMPLES/mlperf/inference" >out &&
-	grep -q "^9 files ingested, 0 skipped as already ingested, 0 rejected, 15 read with their tables; 9 runs, " out &&
+	grep -q "^9 files ingested, 0 skipped as already ingested, 0 rejected, 15 read with their tables; added 9 runs, " out &&
 	test "$(headline NVIDIA/DGX-H100_H100-SXM-80GBx8_TRT llama2-70b-99/Offline throughput)" = "24524.9 tokens/s" &&
 	test "$(headline NVIDIA/DGX-H100_H100-SXM-80GBx8_TRT llama2-70b-99/Server throughput)" = "21605.8 tokens/s" &&
 	test "$(headline NVIDIA/H200-SXM-141GBx8_TRT_MaxQ resnet50/Offline throughput)" = "556234.0 samples/s" &&
@@ -32,7 +32,7 @@ test_expect_samples 'power from spl.txt: average W and efficiency' '
 
 test_expect_success 'fixtures: detail preferred, summary fallback, accuracy logs passed over' '
 	ab ingest -v "$F" >out 2>err &&
-	grep -q "^3 files ingested, 0 skipped as already ingested, 0 rejected, 4 read with their tables; 3 runs, " out &&
+	grep -q "^3 files ingested, 0 skipped as already ingested, 0 rejected, 4 read with their tables; added 3 runs, " out &&
 	grep -q "read with its table .*/offline/performance/run_1/mlperf_log_summary.txt: mlperf-companion" err &&
 	grep -q "read with its table .*/offline/accuracy/mlperf_log_detail.txt: mlperf-companion" err &&
 	grep -q "read with its table .*/offline/performance/run_1/spl.txt: mlperf-companion" err &&

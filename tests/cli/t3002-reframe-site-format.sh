@@ -8,7 +8,7 @@ F=$FIXTURES/reframe
 
 test_expect_success 'the config file in an ancestor directory gives format and utc_offset' '
 	ab ingest "$F/site" >out 2>err &&
-	grep -q "^1 file ingested, 0 skipped as already ingested, 0 rejected; 2 runs, 4 metrics added$" out &&
+	grep -q "^1 file ingested, 0 skipped as already ingested, 0 rejected; added 2 runs, 4 metrics$" out &&
 	ab ls runs --json >runs.json &&
 	$PY -c "
 import json
@@ -25,7 +25,7 @@ for r in json.load(open(\"runs.json\")):
 
 test_expect_success 'the same test case from a run report of the session is stored once' '
 	ab ingest "$F/reports/site-dv31.json" >out &&
-	grep -q "^1 file ingested, 0 skipped as already ingested, 0 rejected; 0 runs, 0 metrics, 1 duplicate runs skipped added$" out
+	grep -q "^1 file ingested, 0 skipped as already ingested, 0 rejected; added 0 runs, 0 metrics; 1 duplicate run skipped$" out
 '
 
 test_expect_success 'an unknown layout says how to give the format (exit 1)' '
@@ -39,7 +39,7 @@ test_expect_success 'an unknown layout says how to give the format (exit 1)' '
 
 test_expect_success '--perflog-format: a per-variable CSV format, lines regrouped' '
 	ab ingest --perflog-format "%(check_display_name)s,%(check_system)s,%(check_partition)s,%(check_environ)s,%(check_job_completion_time)s,%(check_perf_var)s,%(check_perf_value)s,%(check_perf_unit)s" "$F/cli-site" >out &&
-	grep -q "^1 file ingested, 0 skipped as already ingested, 0 rejected; 2 runs, 4 metrics added$" out &&
+	grep -q "^1 file ingested, 0 skipped as already ingested, 0 rejected; added 2 runs, 4 metrics$" out &&
 	ab ls benchmarks --suite reframe >actual &&
 	grep -q "^reframe  *CsvTest  *latency  *us  *lower " actual &&
 	ab sql "SELECT r.job_id, r.finished, m.name, m.value, m.unit FROM run r JOIN metric m ON m.run_id = r.id JOIN benchmark b ON b.id = r.benchmark_id WHERE b.name = '\''CsvTest'\'' ORDER BY r.finished, m.name" >actual &&

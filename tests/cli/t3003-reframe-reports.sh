@@ -8,7 +8,7 @@ F=$FIXTURES/reframe
 
 test_expect_success 'the fixture reports ingest; skips are said once per file' '
 	ab ingest "$F/reports" >out 2>err &&
-	grep -q "^4 files ingested, 0 skipped as already ingested, 0 rejected; 8 runs, 8 metrics added$" out &&
+	grep -q "^4 files ingested, 0 skipped as already ingested, 0 rejected; added 8 runs, 8 metrics$" out &&
 	sed "s|$F/||" err >actual &&
 	cat >expect <<-\EOF &&
 	accelbench: warning: reports/compressed-nan.json: 1 passing test case without performance variables not stored
@@ -45,13 +45,13 @@ test_expect_success 'results.db: every session blob read, nothing new, file unto
 	chmod a-w results.db &&
 	sum=$(sha256sum results.db) &&
 	ab ingest --format reframe-db results.db >out 2>err &&
-	grep -q "^1 file ingested, 0 skipped as already ingested, 0 rejected; 0 runs, 0 metrics, 5 duplicate runs skipped added$" out &&
+	grep -q "^1 file ingested, 0 skipped as already ingested, 0 rejected; added 0 runs, 0 metrics; 5 duplicate runs skipped$" out &&
 	test "$(sha256sum results.db)" = "$sum" &&
 	rm -f "$ACCELBENCH_DB" &&
 	ab ingest --format reframe-db results.db >out 2>err &&
-	grep -q "^1 file ingested, 0 skipped as already ingested, 0 rejected; 5 runs, 5 metrics added$" out &&
+	grep -q "^1 file ingested, 0 skipped as already ingested, 0 rejected; added 5 runs, 5 metrics$" out &&
 	ab ingest "$F/reports/compressed-nan.json" >out 2>err &&
-	grep -q "^1 file ingested, 0 skipped as already ingested, 0 rejected; 0 runs, 0 metrics, 4 duplicate runs skipped added$" out
+	grep -q "^1 file ingested, 0 skipped as already ingested, 0 rejected; added 0 runs, 0 metrics; 4 duplicate runs skipped$" out
 '
 
 test_expect_success 'a results.db that is not ReFrame'\''s is rejected' '
