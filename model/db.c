@@ -100,7 +100,9 @@ int db_open(struct db **out, const char *path, unsigned flags, struct strbuf *er
 			     errno == ENOENT ? " (run 'accelbench ingest' first)" : "");
 		goto fail;
 	}
-	oflags = (flags & DB_READONLY) ? SQLITE_OPEN_READONLY
+	/* one thread per connection: no need for SQLite's mutexes */
+	oflags = SQLITE_OPEN_NOMUTEX;
+	oflags |= (flags & DB_READONLY) ? SQLITE_OPEN_READONLY
 				       : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 	if (sqlite3_open_v2(path, &db->sql, oflags, NULL) != SQLITE_OK) {
 		rc = ab_fail(err, AB_EIO, "cannot open database '%s': %s", path,
