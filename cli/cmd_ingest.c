@@ -166,7 +166,7 @@ int cmd_ingest(int argc, char **argv, struct ctx *ctx)
 		       totals.duplicates == 1 ? "" : "s");
 	putchar('\n');
 	free(roots);
-	if (rc == -AB_EDATA && !(io.flags & INGEST_STRICT)) {
+	if (rc == -AB_EDATA) {
 		/* every rejection was already reported with its position */
 		strbuf_release(&err);
 		return AB_EDATA;
