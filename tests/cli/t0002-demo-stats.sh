@@ -167,6 +167,13 @@ test_expect_success 'pareto marks a front of throughput vs energy efficiency' '
 	PYEOF
 '
 
+test_expect_success 'a progress line on a terminal only' '
+	script -qec "$AB --db tty.db ingest demo/data >/dev/null" /dev/null >tty.out </dev/null &&
+	grep -q "files, [0-9.]*/[0-9.]* MB, [0-9]* runs" tty.out &&
+	ab --db notty.db ingest demo/data >/dev/null 2>err &&
+	! grep -q "MB," err
+'
+
 test_expect_success 'two ingests into one database at the same time both succeed' '
 	ab --db conc.db ingest demo/data/llm_training >o1 2>e1 &
 	ab --db conc.db ingest demo/data/resnet50 >o2 2>e2 &
