@@ -107,7 +107,8 @@ static char *json_text(json_t *j)
 {
 	if (!j)
 		return NULL;
-	return json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
+	/* insertion order is the parser's, deterministic; outputs sort keys again */
+	return json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
 }
 
 static void now_iso(struct strbuf *out)
