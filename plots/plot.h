@@ -342,9 +342,9 @@ int plot_draw(cairo_t *cr, const struct plot_rect *area, const struct plot_chart
 int plot_write_file(const char *path, const struct plot_file_opts *opts,
 		    const struct plot_chart *chart, struct strbuf *err);
 
-/* Free pango's, cairo's and fontconfig's font caches, so leak checkers
- * see no leaks: at exit only, after the last chart (any later pango use
- * starts the caches again). */
+/* Free pango's font caches at exit, after the last chart (any later pango
+ * use starts them again); sanitizer builds also free cairo's and
+ * fontconfig's static data, so leak checkers see no leaks. */
 void plot_shutdown(void);
 
 #endif
