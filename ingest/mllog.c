@@ -270,3 +270,19 @@ int mllog_key_is(const struct mllog_rec *rec, const char *lit)
 	size_t n = strlen(lit);
 	return rec->key && rec->key_len == n && !memcmp(rec->key, lit, n);
 }
+
+void mllog_key_utf8(struct strbuf *out, const struct mllog_rec *rec)
+{
+	size_t i;
+
+	strbuf_reset(out);
+	for (i = 0; i < rec->key_len; i++) {
+		unsigned char c = (unsigned char)rec->key[i];
+		if (c < 0x80) {
+			strbuf_addch(out, c);
+		} else {
+			strbuf_addch(out, 0xc0 | (c >> 6));
+			strbuf_addch(out, 0x80 | (c & 0x3f));
+		}
+	}
+}

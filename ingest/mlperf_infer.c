@@ -520,22 +520,6 @@ out:
 
 /* ---- mlperf_log_detail.txt --------------------------------------------- */
 
-static void key_utf8(struct strbuf *out, const struct mllog_rec *rec)
-{
-	size_t i;
-
-	strbuf_reset(out);
-	for (i = 0; i < rec->key_len; i++) {
-		unsigned char c = (unsigned char)rec->key[i];
-		if (c < 0x80) {
-			strbuf_addch(out, c);
-		} else {
-			strbuf_addch(out, 0xc0 | (c >> 6));
-			strbuf_addch(out, 0x80 | (c & 0x3f));
-		}
-	}
-}
-
 static int parse_detail(struct ingest_file *f, struct strbuf *err)
 {
 	struct infer in;
@@ -556,7 +540,7 @@ static int parse_detail(struct ingest_file *f, struct strbuf *err)
 		}
 		if (!rec.key || !rec.key_len || rec.value.n > MAX_KV_VALUE)
 			continue;
-		key_utf8(&k, &rec);
+		mllog_key_utf8(&k, &rec);
 		if (!json_object_getn(in.kv, k.buf, k.len))
 			json_object_setn_new(in.kv, k.buf, k.len, jspan_json(rec.value));
 	}

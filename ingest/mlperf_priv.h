@@ -100,6 +100,9 @@ void mllog_release(struct mllog_reader *r);
 int mllog_next(struct mllog_reader *r, struct mllog_rec *rec, struct strbuf *err);
 /* 1 if the record's key equals lit (MLLOG_KEY_IS: lit a string literal). */
 int mllog_key_is(const struct mllog_rec *rec, const char *lit);
+/* The record's key as UTF-8 into out (keys are latin-1 bytes unless they
+ * had escapes). */
+void mllog_key_utf8(struct strbuf *out, const struct mllog_rec *rec);
 #define MLLOG_KEY_IS(rec, lit) \
 	((rec)->key_len == sizeof(lit) - 1 && !memcmp((rec)->key, lit, sizeof(lit) - 1))
 

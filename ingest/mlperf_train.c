@@ -88,23 +88,6 @@ static void train_release(struct train *t)
 	json_decref(t->evals);
 }
 
-/* The key as UTF-8 (keys are latin-1 bytes unless they had escapes). */
-static void key_utf8(struct strbuf *out, const struct mllog_rec *rec)
-{
-	size_t i;
-
-	strbuf_reset(out);
-	for (i = 0; i < rec->key_len; i++) {
-		unsigned char c = (unsigned char)rec->key[i];
-		if (c < 0x80) {
-			strbuf_addch(out, c);
-		} else {
-			strbuf_addch(out, 0xc0 | (c >> 6));
-			strbuf_addch(out, 0x80 | (c & 0x3f));
-		}
-	}
-}
-
 static void str_value(struct strbuf *out, struct jspan v)
 {
 	strbuf_reset(out);
@@ -124,7 +107,7 @@ static void keep_param(struct train *t, const struct mllog_rec *rec)
 	if (!rec->key || !rec->key_len || t->nparams >= MAX_PARAMS ||
 	    rec->value.n > MAX_PARAM_VALUE || skip_param(rec))
 		return;
-	key_utf8(&t->tmp, rec);
+	mllog_key_utf8(&t->tmp, rec);
 	if (json_object_getn(t->params, t->tmp.buf, t->tmp.len))
 		return; /* first occurrence wins (ranks repeat them) */
 	json_object_setn_new(t->params, t->tmp.buf, t->tmp.len, jspan_json(rec->value));
