@@ -79,7 +79,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB) tests/unit/unit.h
 	$(Q)$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags cmocka) -o $@ $< $(LIB) \
 		$(ALL_LDFLAGS) $(shell pkg-config --libs cmocka) $(PKG_LIBS)
 
-$(BUILD)/helpers/%: tests/helpers/%.c $(LIB)
+$(BUILD)/helpers/%: tests/helpers/%.c tests/helpers/gen_util.h $(LIB)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HELPER  $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(ALL_LDFLAGS) $(PKG_LIBS)

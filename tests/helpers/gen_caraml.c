@@ -18,33 +18,11 @@
  */
 #include "core/compat.h"
 #include "core/core.h"
+#include "gen_util.h"
 
 #include <math.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* mkdir -p, reporting on stderr (core/fsutil.c does the work) */
-static int mkdirs(const char *path)
-{
-	struct strbuf err = STRBUF_INIT;
-	int rc = ab_mkdirs(path, &err);
-
-	if (rc)
-		fprintf(stderr, "%s\n", err.buf);
-	strbuf_release(&err);
-	return rc ? -1 : 0;
-}
-
-static int write_file(const char *path, const struct strbuf *sb)
-{
-	struct strbuf err = STRBUF_INIT;
-	int rc = ab_write_file(path, sb->buf, sb->len, &err);
-
-	if (rc)
-		fprintf(stderr, "%s\n", err.buf);
-	strbuf_release(&err);
-	return rc ? -1 : 0;
-}
 
 #define ROWS_PER_RANK 600   /* one minute at jpwr's 10 Hz */
 #define BASE "/p/project1/bench/CARAML/llm_training/llm_benchmark_nvidia_amd_run"

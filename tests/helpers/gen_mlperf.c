@@ -16,32 +16,10 @@
  */
 #include "core/compat.h"
 #include "core/core.h"
+#include "gen_util.h"
 
 #include <errno.h>
 #include <sys/stat.h>
-
-/* mkdir -p, reporting on stderr (core/fsutil.c does the work) */
-static int mkdirs(const char *path)
-{
-	struct strbuf err = STRBUF_INIT;
-	int rc = ab_mkdirs(path, &err);
-
-	if (rc)
-		fprintf(stderr, "%s\n", err.buf);
-	strbuf_release(&err);
-	return rc ? -1 : 0;
-}
-
-static int write_file(const char *path, const struct strbuf *sb)
-{
-	struct strbuf err = STRBUF_INIT;
-	int rc = ab_write_file(path, sb->buf, sb->len, &err);
-
-	if (rc)
-		fprintf(stderr, "%s\n", err.buf);
-	strbuf_release(&err);
-	return rc ? -1 : 0;
-}
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 

@@ -16,22 +16,11 @@
  */
 #include "core/compat.h"
 #include "core/core.h"
+#include "gen_util.h"
 
 #include <errno.h>
 #include <sys/stat.h>
 #include <time.h>
-
-/* mkdir -p, reporting on stderr (core/fsutil.c does the work) */
-static int mkdirs(const char *path)
-{
-	struct strbuf err = STRBUF_INIT;
-	int rc = ab_mkdirs(path, &err);
-
-	if (rc)
-		fprintf(stderr, "%s\n", err.buf);
-	strbuf_release(&err);
-	return rc ? -1 : 0;
-}
 
 #define LINES_PER_FILE 50000
 
