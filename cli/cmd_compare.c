@@ -24,28 +24,6 @@ static int is_system(const struct db_config *c, const char *name)
 	return !strcmp(c->system, name) || (c->display_name && !strcmp(c->display_name, name));
 }
 
-/* The configuration of system `name` with the best median (n > 0). */
-static const struct db_config *best_of(const struct db_configs *cs, const char *name,
-				       const struct db_config *like)
-{
-	const struct db_config *best = NULL;
-	double bm = NAN;
-	size_t i;
-
-	for (i = 0; i < cs->n; i++) {
-		const struct db_config *c = &cs->v[i];
-		double m;
-		if (strcmp(c->system, name) || !c->n || strcmp(c->benchmark, like->benchmark))
-			continue;
-		m = stats_median(c->values, c->n);
-		if (!best || (c->lower_is_better ? m < bm : m > bm)) {
-			best = c;
-			bm = m;
-		}
-	}
-	return best;
-}
-
 static void shape(struct strbuf *sb, const struct db_config *c)
 {
 	const char *sep = "";
@@ -322,25 +300,26 @@ int cmd_compare(int argc, char **argv, struct ctx *ctx)
 	pairs = ab_calloc(cs.n, sizeof(*pairs));
 	if (best) {
 		/* per benchmark: each system's best against the baseline's best */
+		const struct db_config **pick = ab_calloc(cs.n + 1, sizeof(*pick));
 		for (i = 0; i < cs.n; i++) {
-			const struct db_config *s = &cs.v[i], *b = NULL;
-			for (j = 0; j < cs.n && !b; j++)
-				if (is_system(&cs.v[j], baseline) &&
-				    !strcmp(cs.v[j].benchmark, s->benchmark))
-					b = best_of(&cs, cs.v[j].system, s);
-			if (!b || is_system(s, baseline))
-				continue;
-			if (i && !strcmp(cs.v[i - 1].system, s->system) &&
-			    !strcmp(cs.v[i - 1].benchmark, s->benchmark))
-				continue;
-			s = best_of(&cs, s->system, s);
-			if (!s)
-				continue;
-			pairs[np].sys = s;
-			pairs[np].base = b;
-			pairs[np].same_shape = db_config_same_shape(s, b);
-			np++;
+			const struct db_config *b = NULL;
+			size_t nb;
+			if (i && !strcmp(cs.v[i - 1].benchmark, cs.v[i].benchmark))
+				continue; /* one pass per benchmark */
+			nb = db_configs_best(&cs, cs.v[i].benchmark, NULL, NULL, pick);
+			for (j = 0; j < nb; j++)
+				if (is_system(pick[j], baseline))
+					b = pick[j];
+			for (j = 0; b && j < nb; j++) {
+				if (pick[j] == b)
+					continue;
+				pairs[np].sys = pick[j];
+				pairs[np].base = b;
+				pairs[np].same_shape = db_config_same_shape(pick[j], b);
+				np++;
+			}
 		}
+		free(pick);
 	} else {
 		for (i = 0; i < cs.n; i++) {
 			const struct db_config *s = &cs.v[i];

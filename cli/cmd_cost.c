@@ -21,6 +21,20 @@ struct row {
 	struct cost_result res;
 };
 
+struct cost_select {
+	const struct cost_prices_file *pf;
+	long batch, devices;
+};
+
+/* configurations of the asked shape, of systems the prices file knows */
+static int keep_priced(const struct db_config *c, void *ctx)
+{
+	const struct cost_select *s = ctx;
+
+	return (s->batch <= 0 || c->global_batch == s->batch) &&
+	       (s->devices <= 0 || c->devices == s->devices) && cost_prices_find(s->pf, c->system);
+}
+
 static void money(struct strbuf *sb, double v)
 {
 	if (!isfinite(v))
@@ -90,7 +104,9 @@ int cmd_cost(int argc, char **argv, struct ctx *ctx)
 	struct cost_prices_file *pf = NULL;
 	struct db_configs cs = { 0 }, ps = { 0 };
 	struct row *rows = NULL;
-	size_t i, k, n = 0;
+	const struct db_config **pick;
+	struct cost_select sel;
+	size_t i, n = 0;
 	int npos, rc;
 
 	npos = cli_parse(cli_find("cost"), opts, argc, argv);
@@ -118,22 +134,16 @@ int cmd_cost(int argc, char **argv, struct ctx *ctx)
 	if (rc < 0)
 		goto fail;
 	rows = ab_calloc(cs.n + 1, sizeof(*rows));
-	for (i = 0; i < cs.n; i++) {
-		const struct db_config *c = &cs.v[i];
-		double m;
-		if (!c->n || (batch > 0 && c->global_batch != batch) ||
-		    (devices > 0 && c->devices != devices) || !cost_prices_find(pf, c->system))
-			continue;
-		m = stats_median(c->values, c->n);
-		for (k = 0; k < n && strcmp(rows[k].c->system, c->system); k++)
-			;
-		if (k == n)
-			n++;
-		else if (c->lower_is_better ? m >= rows[k].throughput : m <= rows[k].throughput)
-			continue;
-		rows[k].c = c;
-		rows[k].throughput = m;
+	pick = ab_calloc(cs.n + 1, sizeof(*pick));
+	sel.pf = pf;
+	sel.batch = batch;
+	sel.devices = devices;
+	n = db_configs_best(&cs, NULL, keep_priced, &sel, pick);
+	for (i = 0; i < n; i++) {
+		rows[i].c = pick[i];
+		rows[i].throughput = stats_median(pick[i]->values, pick[i]->n);
 	}
+	free(pick);
 	if (!n) {
 		rc = ab_fail(&err, AB_EDATA, "cost: no system of '%s' has both runs and prices in '%s'",
 			     q.benchmark, prices_path);

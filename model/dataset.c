@@ -4,6 +4,7 @@
 #include "core/compat.h"
 #include "dataset.h"
 #include "db_priv.h"
+#include "stats.h"
 
 static const char sql_configs[] =
 	"SELECT b.suite, b.name, y.name, y.display_name, y.vendor, y.accelerator,"
@@ -66,6 +67,33 @@ const struct db_config *db_configs_find(const struct db_configs *cs, const struc
 		if (!strcmp(cs->v[i].system, like->system) && db_config_same_shape(&cs->v[i], like))
 			return &cs->v[i];
 	return NULL;
+}
+
+size_t db_configs_best(const struct db_configs *cs, const char *benchmark,
+		       int (*keep)(const struct db_config *c, void *ctx), void *ctx,
+		       const struct db_config **out)
+{
+	double *best = ab_calloc(cs->n + 1, sizeof(*best));
+	size_t i, k, n = 0;
+
+	for (i = 0; i < cs->n; i++) {
+		const struct db_config *c = &cs->v[i];
+		double m;
+
+		if (!c->n || (benchmark && strcmp(c->benchmark, benchmark)) || (keep && !keep(c, ctx)))
+			continue;
+		m = stats_median(c->values, c->n);
+		for (k = 0; k < n && strcmp(out[k]->system, c->system); k++)
+			;
+		if (k == n)
+			n++;
+		else if (c->lower_is_better ? !(m < best[k]) : !(m > best[k]))
+			continue;
+		out[k] = c;
+		best[k] = m;
+	}
+	free(best);
+	return n;
 }
 
 static char *dup_col(sqlite3_stmt *st, int i)

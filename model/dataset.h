@@ -48,6 +48,15 @@ int db_metric_lower_is_better(const char *name, const char *unit);
 
 /* 1 if a and b are the same configuration apart from the system. */
 int db_config_same_shape(const struct db_config *a, const struct db_config *b);
+/*
+ * Each system's best configuration (by median, the metric's direction; ties
+ * keep the earlier one) among those with ok runs, of benchmark (NULL: any)
+ * and accepted by keep (NULL: all).  out has room for cs->n; systems come
+ * in the order of cs.  Returns how many.
+ */
+size_t db_configs_best(const struct db_configs *cs, const char *benchmark,
+		       int (*keep)(const struct db_config *c, void *ctx), void *ctx,
+		       const struct db_config **out);
 /* The configuration in cs of like's system and shape (another metric's
  * view of the same runs), or NULL. */
 const struct db_config *db_configs_find(const struct db_configs *cs, const struct db_config *like);

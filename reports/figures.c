@@ -124,28 +124,16 @@ static int better(const struct db_config *c, double a, double b)
 	return c->lower_is_better ? a < b : a > b;
 }
 
-/* Per system (in cs order) the wanted configuration with the best median
- * and at least one ok run.  Returns the count; out has room for cs->n. */
+static int keep_wanted(const struct db_config *c, void *ctx)
+{
+	return wanted(ctx, c);
+}
+
+/* Per system (in cs order) the wanted configuration with the best median. */
 static size_t pick_best(const struct db_configs *cs, const struct figure_opts *o,
 			const char *benchmark, const struct db_config **out)
 {
-	size_t i, k, n = 0;
-
-	for (i = 0; i < cs->n; i++) {
-		const struct db_config *c = &cs->v[i];
-		double m;
-		if (!c->n || !wanted(o, c) || (benchmark && strcmp(c->benchmark, benchmark)))
-			continue;
-		m = stats_median(c->values, c->n);
-		for (k = 0; k < n; k++)
-			if (!strcmp(out[k]->system, c->system))
-				break;
-		if (k == n)
-			out[n++] = c;
-		else if (better(c, m, stats_median(out[k]->values, out[k]->n)))
-			out[k] = c;
-	}
-	return n;
+	return db_configs_best(cs, benchmark, keep_wanted, (void *)o, out);
 }
 
 static const struct plot_palette *palette(struct figure *f, const struct figure_opts *o,
