@@ -72,6 +72,13 @@ const struct cmd *cli_find(const char *name);
  */
 #define CLI_HELP (-100)
 int cli_parse(const struct cmd *cmd, const struct opt *opts, int argc, char **argv);
+/*
+ * For commands that take options only: parse them; returns 0 to go on, or
+ * 1 with *code the exit status to return (usage printed for -h, or a usage
+ * error reported, an unexpected argument included).
+ */
+int cli_parse_options(const char *name, const struct opt *opts, int argc, char **argv,
+		      int *code);
 void cli_usage(FILE *fp, const struct cmd *cmd, const struct opt *opts);
 void cli_free_list(struct opt_list *l);
 

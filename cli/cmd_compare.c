@@ -259,15 +259,10 @@ int cmd_compare(int argc, char **argv, struct ctx *ctx)
 	struct pairing *pairs = NULL;
 	struct compare_opts copts;
 	size_t i, j, np = 0, nbase = 0;
-	int n, rc = 0;
+	int rc = 0;
 
-	n = cli_parse(cli_find("compare"), opts, argc, argv);
-	if (n == CLI_HELP)
-		return AB_OK;
-	if (n < 0)
-		return AB_EUSAGE;
-	if (n > 0)
-		return cli_error(AB_EUSAGE, "compare: unexpected argument '%s'", argv[0]);
+	if (cli_parse_options("compare", opts, argc, argv, &rc))
+		return rc;
 	if (!baseline)
 		return cli_error(AB_EUSAGE, "compare: --baseline SYS is required");
 	/* across benchmarks only best configurations can be paired */

@@ -107,15 +107,10 @@ int cmd_cost(int argc, char **argv, struct ctx *ctx)
 	const struct db_config **pick;
 	struct cost_select sel;
 	size_t i, n = 0;
-	int npos, rc;
+	int rc;
 
-	npos = cli_parse(cli_find("cost"), opts, argc, argv);
-	if (npos == CLI_HELP)
-		return AB_OK;
-	if (npos < 0)
-		return AB_EUSAGE;
-	if (npos > 0)
-		return cli_error(AB_EUSAGE, "cost: unexpected argument '%s'", argv[0]);
+	if (cli_parse_options("cost", opts, argc, argv, &rc))
+		return rc;
 	if (!q.benchmark || !prices_path)
 		return cli_error(AB_EUSAGE, "cost: -b BENCH and --prices FILE are required");
 	rc = cost_prices_load(prices_path, &pf, &err);

@@ -51,15 +51,10 @@ int cmd_demo(int argc, char **argv, struct ctx *ctx)
 	struct ingest_opts io = { 0 };
 	struct ingest_totals totals;
 	const char *paths[1], *roots[1];
-	int n, rc;
+	int rc;
 
-	n = cli_parse(cli_find("demo"), opts, argc, argv);
-	if (n == CLI_HELP)
-		return AB_OK;
-	if (n < 0)
-		return AB_EUSAGE;
-	if (n > 0)
-		return cli_error(AB_EUSAGE, "demo: unexpected argument '%s'", argv[0]);
+	if (cli_parse_options("demo", opts, argc, argv, &rc))
+		return rc;
 	if (repeats < 1 || repeats > 1000)
 		return cli_error(AB_EUSAGE, "demo: --repeats must be between 1 and 1000");
 	dopts.seed = (unsigned long)seed;

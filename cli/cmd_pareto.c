@@ -31,15 +31,10 @@ int cmd_pareto(int argc, char **argv, struct ctx *ctx)
 	double *x = NULL, *y = NULL;
 	struct pareto_item *items = NULL;
 	size_t i, n = 0, nfront = 0, *front = NULL;
-	int npos, rc;
+	int rc;
 
-	npos = cli_parse(cli_find("pareto"), opts, argc, argv);
-	if (npos == CLI_HELP)
-		return AB_OK;
-	if (npos < 0)
-		return AB_EUSAGE;
-	if (npos > 0)
-		return cli_error(AB_EUSAGE, "pareto: unexpected argument '%s'", argv[0]);
+	if (cli_parse_options("pareto", opts, argc, argv, &rc))
+		return rc;
 	if (!qx.benchmark)
 		return cli_error(AB_EUSAGE, "pareto: -b BENCH is required");
 	if ((rc = cli_need_db(ctx)) != AB_OK)

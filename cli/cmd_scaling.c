@@ -246,15 +246,10 @@ int cmd_scaling(int argc, char **argv, struct ctx *ctx)
 	struct table *t = NULL;
 	json_t *arr = NULL;
 	size_t i;
-	int n, rc;
+	int rc;
 
-	n = cli_parse(cli_find("scaling"), opts, argc, argv);
-	if (n == CLI_HELP)
-		return AB_OK;
-	if (n < 0)
-		return AB_EUSAGE;
-	if (n > 0)
-		return cli_error(AB_EUSAGE, "scaling: unexpected argument '%s'", argv[0]);
+	if (cli_parse_options("scaling", opts, argc, argv, &rc))
+		return rc;
 	if (!q.benchmark)
 		return cli_error(AB_EUSAGE, "scaling: -b BENCH is required");
 	axis = series_axis_parse(by);

@@ -108,15 +108,10 @@ int cmd_stats(int argc, char **argv, struct ctx *ctx)
 	struct table *t = NULL;
 	json_t *arr = NULL;
 	size_t i;
-	int n, rc;
+	int rc;
 
-	n = cli_parse(cli_find("stats"), opts, argc, argv);
-	if (n == CLI_HELP)
-		return AB_OK;
-	if (n < 0)
-		return AB_EUSAGE;
-	if (n > 0)
-		return cli_error(AB_EUSAGE, "stats: unexpected argument '%s'", argv[0]);
+	if (cli_parse_options("stats", opts, argc, argv, &rc))
+		return rc;
 	if (strcmp(by, "config"))
 		return cli_error(AB_EUSAGE, "stats: --by must be 'config'");
 	if ((rc = cli_need_db(ctx)) != AB_OK)

@@ -177,6 +177,26 @@ int cli_parse(const struct cmd *cmd, const struct opt *opts, int argc, char **ar
 	return npos;
 }
 
+int cli_parse_options(const char *name, const struct opt *opts, int argc, char **argv,
+		      int *code)
+{
+	int n = cli_parse(cli_find(name), opts, argc, argv);
+
+	if (n == CLI_HELP) {
+		*code = AB_OK;
+		return 1;
+	}
+	if (n < 0) {
+		*code = AB_EUSAGE;
+		return 1;
+	}
+	if (n > 0) {
+		*code = cli_error(AB_EUSAGE, "%s: unexpected argument '%s'", name, argv[0]);
+		return 1;
+	}
+	return 0;
+}
+
 void cli_usage(FILE *fp, const struct cmd *cmd, const struct opt *opts)
 {
 	const struct opt *o;
