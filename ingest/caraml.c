@@ -576,7 +576,7 @@ static void metrics_release(struct metrics *ms)
 	ms->n = 0;
 }
 
-static json_t *energy_meta(const char *boundary, const char *source)
+json_t *caraml_energy_meta(const char *boundary, const char *source)
 {
 	json_t *j = json_object();
 
@@ -895,19 +895,19 @@ static void energy_metrics(struct caraml_ctx *c, long line, char *const *cells,
 	} else {
 		dur = NAN;
 	}
-	add_metric(ms, "energy", re->wh, "Wh", energy_meta(re->boundary, re->source));
-	add_metric(ms, "energy_per_device", re->per_dev, "Wh", energy_meta(re->boundary, NULL));
-	add_metric(ms, "avg_power", avg_power, "W", energy_meta(re->boundary, NULL));
+	add_metric(ms, "energy", re->wh, "Wh", caraml_energy_meta(re->boundary, re->source));
+	add_metric(ms, "energy_per_device", re->per_dev, "Wh", caraml_energy_meta(re->boundary, NULL));
+	add_metric(ms, "avg_power", avg_power, "W", caraml_energy_meta(re->boundary, NULL));
 	if (re->have_e && re->p.n)
-		add_metric(ms, "peak_power", re->p.peak_w, "W", energy_meta(re->boundary, NULL));
+		add_metric(ms, "peak_power", re->p.peak_w, "W", caraml_energy_meta(re->boundary, NULL));
 	work = work_done(c, cells, v, run, dur, &unit);
 	if (unit && isfinite(work) && re->wh > 0) {
 		add_metric(ms, "energy_efficiency", work / re->wh, unit,
-			   energy_meta(re->boundary, NULL));
+			   caraml_energy_meta(re->boundary, NULL));
 		/* the same figure the other way round: joules per unit of work */
 		if (work > 0)
 			add_metric(ms, "energy_per_unit", re->wh * 3600.0 / work,
-				   per_unit_name(unit), energy_meta(re->boundary, NULL));
+				   per_unit_name(unit), caraml_energy_meta(re->boundary, NULL));
 	}
 }
 

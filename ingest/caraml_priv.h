@@ -69,6 +69,9 @@ int jube_read(struct ingest_file *f, const struct jube_ops *ops, struct strbuf *
 /* The canonical spelling of a CARAML system tag ("Jedi" -> "JEDI") when
  * s[0..len) is one, case-insensitively; NULL otherwise. */
 const char *caraml_known_tag(const char *s, size_t len);
+/* The meta of an energy or power metric: {"boundary": .., "source": ..},
+ * NULL members left out; a new reference. */
+json_t *caraml_energy_meta(const char *boundary, const char *source);
 
 /* ---- jpwr.c: energy files and power series ------------------------- */
 

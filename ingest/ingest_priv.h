@@ -100,6 +100,9 @@ int ingest_ends_with(const char *s, const char *suffix);
 void ingest_param_str(json_t *params, const char *key, const char *value);
 void ingest_param_num(json_t *params, const char *key, double value);
 void ingest_param_int(json_t *params, const char *key, long long value);
+/* Days since 1970-01-01 of a proleptic Gregorian date (no time zone, no
+ * libc: timegm() is not standard C). */
+long ingest_days_from_civil(long y, long m, long d);
 /* Convert Unix epoch seconds to ISO 8601 UTC ("2024-08-23T08:02:11.600Z" with ms when fractional). */
 void ingest_iso8601(struct strbuf *out, double epoch);
 

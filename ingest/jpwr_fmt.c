@@ -62,17 +62,6 @@ static const char *standalone_system(const char *path, const char *node, const c
 	return out->buf;
 }
 
-static json_t *meta_of(const char *boundary, const char *source)
-{
-	json_t *j = json_object();
-
-	if (boundary)
-		json_object_set_new(j, "boundary", json_string(boundary));
-	if (source)
-		json_object_set_new(j, "source", json_string(source));
-	return j;
-}
-
 static int emit_standalone(struct ingest_file *f, const struct jpwr_energy *e,
 			   const struct jpwr_series *ps, double duration, const char *kind,
 			   int64_t *run_id, struct strbuf *err)
@@ -129,10 +118,10 @@ static int emit_standalone(struct ingest_file *f, const struct jpwr_energy *e,
 		run.excluded_reason = "energy counters read 0 (not supported on this device)";
 	} else {
 		m[nm++] = (struct ingest_metric){ "energy", wh, "Wh",
-			meta_of(boundary, e && e->counter ? "energy_from_counter" : kind) };
+			caraml_energy_meta(boundary, e && e->counter ? "energy_from_counter" : kind) };
 		if (devices)
 			m[nm++] = (struct ingest_metric){ "energy_per_device", wh / (double)devices,
-							  "Wh", meta_of(boundary, NULL) };
+							  "Wh", caraml_energy_meta(boundary, NULL) };
 	}
 	run.devices = devices;
 	if (ps) {
@@ -140,11 +129,11 @@ static int emit_standalone(struct ingest_file *f, const struct jpwr_energy *e,
 			m[nm++] = (struct ingest_metric){ "duration", duration, "s", NULL };
 			if (run.status == RUN_OK)
 				m[nm++] = (struct ingest_metric){ "avg_power", wh * 3600.0 / duration,
-								  "W", meta_of(boundary, NULL) };
+								  "W", caraml_energy_meta(boundary, NULL) };
 		}
 		if (run.status == RUN_OK)
 			m[nm++] = (struct ingest_metric){ "peak_power", ps->peak, "W",
-							  meta_of(boundary, NULL) };
+							  caraml_energy_meta(boundary, NULL) };
 		ingest_iso8601(&started, ps->t_first);
 		ingest_iso8601(&finished, ps->t_last);
 		run.started = started.buf;

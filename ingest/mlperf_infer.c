@@ -186,19 +186,6 @@ static int two(const char *p)
 		       (p[0] - '0') * 10 + (p[1] - '0') : -1;
 }
 
-/* Days since 1970-01-01 of a proleptic Gregorian date. */
-static long days_from_civil(long y, long m, long d)
-{
-	long era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
 /* "MM-DD-YYYY HH:MM:SS.ffffff" (strptime %m-%d-%Y %H:%M:%S.%f) -> microseconds. */
 static int parse_ptd_time(const char *s, size_t n, long long *us)
 {
@@ -230,7 +217,7 @@ static int parse_ptd_time(const char *s, size_t n, long long *us)
 		return -1;
 	for (; digits < 6; digits++)
 		frac *= 10;
-	*us = ((long long)days_from_civil(y1 * 100 + y2, mo, d) * 86400 + h * 3600 + mi * 60 +
+	*us = ((long long)ingest_days_from_civil(y1 * 100 + y2, mo, d) * 86400 + h * 3600 + mi * 60 +
 	       sec) * 1000000LL + frac;
 	return 0;
 }

@@ -277,19 +277,6 @@ int rfm_version_old_era(const char *v, size_t len)
 	return major < 4 || (major == 4 && minor < 7);
 }
 
-/* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm). */
-static long days_from_civil(long y, long m, long d)
-{
-	long era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
 static int digits(const char *s, size_t len, size_t *i, int n, long *out)
 {
 	int k;
@@ -350,7 +337,7 @@ int rfm_parse_time(const char *s, size_t len, long assume_offset_s, double *epoc
 	}
 	if (i != len)
 		return -1;
-	*epoch = (double)days_from_civil(y, mo, d) * 86400.0 + (double)(h * 3600 + mi * 60 + se) -
+	*epoch = (double)ingest_days_from_civil(y, mo, d) * 86400.0 + (double)(h * 3600 + mi * 60 + se) -
 		 (double)off + frac;
 	return 0;
 }

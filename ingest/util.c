@@ -85,3 +85,16 @@ void ingest_iso8601(struct strbuf *out, double epoch)
 		strbuf_addf(out, ".%03d", ms);
 	strbuf_addch(out, 'Z');
 }
+
+/* Howard Hinnant's days_from_civil: exact for every proleptic Gregorian date. */
+long ingest_days_from_civil(long y, long m, long d)
+{
+	long era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
