@@ -44,4 +44,16 @@ test_expect_success 'a wrong type is rejected with the system named; bad JSON wi
 	test "$(ab sql "SELECT count(*) FROM system WHERE name = '"'"'x:y'"'"'" | tail -1)" = 0
 '
 
+test_expect_success 'every malformed entry is rejected with its exact reason, nothing lands' '
+	for case in "bad-string:system '"'"'x:y'"'"': '"'"'vendor'"'"' must be a string" \
+		    "not-object:'"'"'accelbench_systems'"'"' must be an object of systems" \
+		    "entry-not-object:system '"'"'x:y'"'"': expected an object" \
+		    "bad-tdp:system '"'"'x:y'"'"': '"'"'tdp_w'"'"' must be a positive number"; do
+		f=${case%%:*} msg=${case#*:}
+		expect_code 1 ab ingest "$S/$f.json" 2>err >/dev/null || exit 1
+		test "$(cat err)" = "accelbench: $S/$f.json: $msg" || { echo "$f: $(cat err)"; exit 1; }
+	done &&
+	test "$(ab sql "SELECT count(*) FROM system WHERE name = '"'"'x:y'"'"'" | tail -1)" = 0
+'
+
 test_done
