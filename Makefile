@@ -11,8 +11,15 @@
 #   V=1 shows commands; SANITIZE=address,undefined builds with sanitizers;
 #   BUILD=dir puts objects elsewhere (BIN names the binary).
 
+# sanitizer builds keep their own objects and binary, so switching back and
+# forth never links stale objects built with other flags
+ifneq ($(SANITIZE),)
+BUILD ?= build-sanitize
+BIN ?= $(BUILD)/accelbench
+else
 BUILD ?= build
 BIN ?= accelbench
+endif
 PREFIX ?= /usr/local
 CC ?= cc
 SHARED ?= ../shared
@@ -136,6 +143,6 @@ install: $(BIN)
 	install -D -m 644 docs/accelbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/accelbench.1
 
 clean:
-	rm -rf $(BUILD) $(BIN) out
+	rm -rf $(BUILD) $(BIN) build build-sanitize accelbench out
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d)
