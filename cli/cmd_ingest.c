@@ -4,6 +4,7 @@
  */
 #include "core/compat.h"
 #include "commands.h"
+#include "ingest/ingest.h"
 
 #include <sys/stat.h>
 #include <time.h>

@@ -11,11 +11,11 @@
 #define AB_DB_H
 
 #include "core/core.h"
-#include "ingest/ingest.h"
 #include <jansson.h>
 #include <sqlite3.h>
 
 struct db;
+struct ingest_sink; /* ingest/ingest.h: the model never needs its insides here */
 
 enum db_open_flags {
 	DB_READONLY = 1 << 0,    /* open read-only (sql, ls, reports) */

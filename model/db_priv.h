@@ -5,6 +5,7 @@
 #define AB_DB_PRIV_H
 
 #include "db.h"
+#include "ingest/ingest.h"
 
 struct db_sink_state {
 	struct ingest_sink sink;
