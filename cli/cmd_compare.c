@@ -128,11 +128,21 @@ static int render(const struct views_compare *v, int json, int csv, struct strbu
 				strbuf_addf(out, "all benchmarks, headline metrics, best configuration "
 						 "per system; baseline %s\n", v->baseline);
 			table_render_text(t, out);
-			strbuf_addf(out,
-				    "ratio = median / baseline median; %.0f%% bootstrap percentile CI, "
-				    "%zu resamples, seed %lu; Mann-Whitney U, Holm over %zu comparisons"
-				    "%s\n",
-				    100 * v->copts.level, v->copts.resamples, v->copts.seed, v->n,
+			size_t nexact = 0;
+
+			for (i = 0; i < v->n; i++)
+				nexact += v->pairs[i].res.boot == COMPARE_BOOT_EXACT;
+			strbuf_addf(out, "ratio = median / baseline median; %.0f%% bootstrap percentile CI, ",
+				    100 * v->copts.level);
+			if (nexact == v->n)
+				strbuf_addf(out, "exact (n >= %d)", COMPARE_EXACT_MIN_N);
+			else if (nexact)
+				strbuf_addf(out, "exact where n >= %d, else %zu resamples, seed %lu",
+					    COMPARE_EXACT_MIN_N, v->copts.resamples, v->copts.seed);
+			else
+				strbuf_addf(out, "%zu resamples, seed %lu", v->copts.resamples,
+					    v->copts.seed);
+			strbuf_addf(out, "; Mann-Whitney U, Holm over %zu comparisons%s\n", v->n,
 				    v->best ? "; (!) = configurations differ" : "");
 			if (v->across)
 				composite_text(v, out);

@@ -253,6 +253,7 @@ void views_compare_pair_record(const struct views_compare *v, const struct views
 	views_rec_num(r, "p_adjusted", x->p_adjusted);
 	views_rec_str(r, "test", compare_mw_method_name(x->mw.method));
 	views_rec_str(r, "verdict", compare_verdict_name(x->verdict));
+	views_rec_str(r, "bootstrap", compare_boot_method_name(x->boot));
 	views_rec_int(r, "seed", (long long)x->seed);
 	views_rec_int(r, "resamples", (long long)x->resamples);
 	views_rec_num(r, "ci_level", x->level);

@@ -167,7 +167,7 @@ void views_compare_release(struct views_compare *v);
  * baseline_global_batch, baseline_precision, comparable, n, n_baseline,
  * median, median_baseline, ratio, ratio_ci_low, ratio_ci_high, speedup,
  * speedup_ci_low, speedup_ci_high, p_value, p_adjusted, test, verdict,
- * seed, resamples, ci_level. */
+ * bootstrap, seed, resamples, ci_level. */
 void views_compare_pair_record(const struct views_compare *v, const struct views_pair *p,
 			       struct views_record *rec);
 /* kind "composite", system, baseline, benchmarks (list), k,
