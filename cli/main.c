@@ -12,7 +12,7 @@
 #include <locale.h>
 
 const struct cmd cli_commands[] = {
-	{ "ingest", cmd_ingest, NO_DB, "[--format F] [--dry-run] [--strict] [--perflog-format FMT] [-v] PATH...",
+	{ "ingest", cmd_ingest, NO_DB, "[--format F] [--dry-run] [--strict] [--replace] [--perflog-format FMT] [-v] PATH...",
 	  "Ingest result files and directories into the database." },
 	{ "ls", cmd_ls, NEED_DB_READ,
 	  "systems|benchmarks|runs|sources|formats [--suite S] [-b B] [--system S] [--json|--csv]",
@@ -40,6 +40,8 @@ const struct cmd cli_commands[] = {
 	  "Send the local sources a central PostgreSQL store lacks." },
 	{ "pg", cmd_pg, NO_DB, "init [--url URL] [--reader ROLE] [--no-reader]",
 	  "Create or upgrade the central PostgreSQL schema and its reader role." },
+	{ "rm", cmd_rm, NEED_DB_WRITE, "source ID|PATH...",
+	  "Remove ingested sources with their runs and metrics." },
 	/* COMMAND-ENTRIES */
 	{ "demo", cmd_demo, NO_DB, "[-o DIR] [--seed N] [--repeats N]",
 	  "Generate an example campaign, ingest it and show what it holds." },
