@@ -28,7 +28,7 @@ enum {
 #define BENCH_COLS "id, suite, name, metric, unit, better"
 
 static const char *const local_sql[LS_COUNT] = {
-	[LS_SOURCES] = "SELECT id, path, sha256, format, size, ingested_at, tool_version"
+	[LS_SOURCES] = "SELECT id, path, sha256, identity, format, size, ingested_at, tool_version"
 		       " FROM source ORDER BY id",
 	[LS_SYSTEMS_ALL] = "SELECT " SYSTEM_COLS " FROM system ORDER BY name",
 	[LS_SYSTEMS_OF] = "SELECT " SYSTEM_COLS " FROM system WHERE id IN"
@@ -46,7 +46,7 @@ static const char *const local_sql[LS_COUNT] = {
 	[LS_POWER] = "SELECT r.seq, p.device, p.t, p.watts FROM run r"
 		     " JOIN power_sample p ON p.run_id = r.id WHERE r.source_id = ?1"
 		     " ORDER BY r.seq, p.device, p.t",
-	[LS_HAS_SOURCE] = "SELECT 1 FROM source WHERE sha256 = ?1",
+	[LS_HAS_SOURCE] = "SELECT 1 FROM source WHERE sha256 = ?1 AND identity = ?2",
 };
 
 struct pg_local {
@@ -148,10 +148,11 @@ int pg_local_sources(struct pg_local *l, struct pg_local_source **out, size_t *n
 		s->id = sqlite3_column_int64(st, 0);
 		s->path = col_dup(st, 1);
 		s->sha256 = col_dup(st, 2);
-		s->format = col_dup(st, 3);
-		s->size = sqlite3_column_int64(st, 4);
-		s->ingested_at = col_dup(st, 5);
-		s->tool_version = col_dup(st, 6);
+		s->identity = col_dup(st, 3);
+		s->format = col_dup(st, 4);
+		s->size = sqlite3_column_int64(st, 5);
+		s->ingested_at = col_dup(st, 6);
+		s->tool_version = col_dup(st, 7);
 	}
 	if (rc != SQLITE_DONE) {
 		pg_local_sources_free(v, len);
@@ -169,6 +170,7 @@ void pg_local_sources_free(struct pg_local_source *v, size_t n)
 	for (i = 0; i < n; i++) {
 		free(v[i].path);
 		free(v[i].sha256);
+		free(v[i].identity);
 		free(v[i].format);
 		free(v[i].ingested_at);
 		free(v[i].tool_version);
@@ -280,7 +282,8 @@ int pg_local_copy_power(struct pg_local *l, int64_t source_id, struct pg_copy *c
 	return 0;
 }
 
-int pg_local_has_source(struct pg_local *l, const char *sha256, int *has, struct strbuf *err)
+int pg_local_has_source(struct pg_local *l, const char *sha256, const char *identity, int *has,
+			struct strbuf *err)
 {
 	sqlite3_stmt *st;
 	int rc;
@@ -289,6 +292,7 @@ int pg_local_has_source(struct pg_local *l, const char *sha256, int *has, struct
 	if (rc < 0)
 		return rc;
 	db_bind_text(st, 1, sha256);
+	db_bind_text(st, 2, identity ? identity : "");
 	rc = sqlite3_step(st);
 	*has = rc == SQLITE_ROW;
 	sqlite3_reset(st);

@@ -65,7 +65,7 @@ struct pg_local;
 
 struct pg_local_source {
 	int64_t id;
-	char *path, *sha256, *format, *ingested_at, *tool_version;
+	char *path, *sha256, *identity, *format, *ingested_at, *tool_version;
 	int64_t size;
 };
 
@@ -94,7 +94,8 @@ int pg_local_copy_power(struct pg_local *l, int64_t source_id, struct pg_copy *c
 			struct strbuf *err);
 
 /* pull: records from the store, written through the ingest sink */
-int pg_local_has_source(struct pg_local *l, const char *sha256, int *has, struct strbuf *err);
+int pg_local_has_source(struct pg_local *l, const char *sha256, const char *identity, int *has,
+			struct strbuf *err);
 struct ingest_sink *pg_local_sink(struct pg_local *l);
 
 #endif

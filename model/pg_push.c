@@ -208,13 +208,14 @@ static int push_source(struct push *p, const struct pg_local_source *s, struct s
 					     STAGE_POWER };
 	PGconn *c = p->pg->conn;
 	struct strbuf sql = STRBUF_INIT;
-	char *lit[5];
-	const char *vals[5] = { s->sha256, s->path, s->format, s->ingested_at, s->tool_version };
+	char *lit[6];
+	const char *vals[6] = { s->sha256, s->identity, s->path, s->format, s->ingested_at,
+				s->tool_version };
 	struct merged m;
 	char sqlstate[6];
 	int tries, rc = 0, i;
 
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 6; i++) {
 		lit[i] = PQescapeLiteral(c, vals[i], strlen(vals[i]));
 		if (!lit[i]) {
 			while (i-- > 0)
@@ -226,9 +227,9 @@ static int push_source(struct push *p, const struct pg_local_source *s, struct s
 		    "BEGIN; COPY pg_temp.st_system FROM STDIN; COPY pg_temp.st_bench FROM STDIN;"
 		    " COPY pg_temp.st_run FROM STDIN; COPY pg_temp.st_metric FROM STDIN;"
 		    " COPY pg_temp.st_power FROM STDIN;"
-		    " SELECT * FROM accelbench.merge_source(%s, %s, %s, %lld, %s, %s); COMMIT",
-		    lit[0], lit[1], lit[2], (long long)s->size, lit[3], lit[4]);
-	for (i = 0; i < 5; i++)
+		    " SELECT * FROM accelbench.merge_source(%s, %s, %s, %s, %lld, %s, %s); COMMIT",
+		    lit[0], lit[1], lit[2], lit[3], (long long)s->size, lit[4], lit[5]);
+	for (i = 0; i < 6; i++)
 		PQfreemem(lit[i]);
 	for (tries = 0;; tries++) {
 		uint64_t before = p->t->bytes;
@@ -293,7 +294,8 @@ static int find_present(struct push *p, const struct pg_local_source *v, size_t 
 		strbuf_addch(&arr, '}');
 		params[0] = arr.buf;
 		res = PQexecParams(p->pg->conn,
-				   "SELECT sha256 FROM accelbench.source WHERE sha256 = ANY($1::text[])",
+				   "SELECT sha256, identity FROM accelbench.source"
+				   " WHERE sha256 = ANY($1::text[])",
 				   1, NULL, params, NULL, NULL, 0);
 		if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
 			rc = pg_fail_res(res, err, "cannot list the central sources", NULL);
@@ -303,7 +305,8 @@ static int find_present(struct push *p, const struct pg_local_source *v, size_t 
 		/* small batches: a nested loop is fine */
 		for (r = 0; r < PQntuples(res); r++)
 			for (i = start; i < end; i++)
-				if (!present[i] && !strcmp(v[i].sha256, PQgetvalue(res, r, 0))) {
+				if (!present[i] && !strcmp(v[i].sha256, PQgetvalue(res, r, 0)) &&
+				    !strcmp(v[i].identity, PQgetvalue(res, r, 1))) {
 					present[i] = 1;
 					break;
 				}
