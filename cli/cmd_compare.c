@@ -276,6 +276,7 @@ int cmd_compare(int argc, char **argv, struct ctx *ctx)
 	compare_opts_init(&copts);
 	copts.seed = (unsigned long)seed;
 	copts.resamples = (size_t)resamples;
+	cli_note_invalid(ctx, q.suite, q.benchmark, NULL);
 	rc = db_load_configs(ctx->db, &q, &cs, &err);
 	if (rc < 0)
 		goto fail;

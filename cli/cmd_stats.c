@@ -121,6 +121,7 @@ int cmd_stats(int argc, char **argv, struct ctx *ctx)
 		struct db_filter f = { q.suite, q.benchmark, q.system };
 		return stats_mlperf_print(ctx, &f, json, csv);
 	}
+	cli_note_invalid(ctx, q.suite, q.benchmark, q.system);
 	rc = db_load_configs(ctx->db, &q, &cs, &err);
 	if (rc < 0)
 		goto done;
