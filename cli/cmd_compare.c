@@ -190,6 +190,7 @@ int cmd_compare(int argc, char **argv, struct ctx *ctx)
 	copts.seed = (unsigned long)seed;
 	copts.resamples = (size_t)resamples;
 	vo.copts = &copts;
+	cli_note_invalid(ctx, q.suite, q.benchmark, NULL);
 	rc = views_compare_build(ctx->db, &q, &vo, &v, &err);
 	if (rc < 0) {
 		if (v.failure == VIEWS_COMPARE_NO_MATCH)
