@@ -37,7 +37,7 @@ const struct cmd cli_commands[] = {
 	  "-b B --prices FILE [--suite S] [--system S] [--batch N] [--devices N] [--json|--csv]",
 	  "Cost per million units of work, TCO and price sensitivity." },
 	/* COMMAND-ENTRIES */
-	{ "demo", cmd_demo, NO_DB, "[-o DIR] [--seed N] [--repeats N]",
+	{ "demo", cmd_demo, NO_DB, "[-o DIR] [--seed N] [--repeats N] [--suite S]",
 	  "Generate an example campaign, ingest it and show what it holds." },
 	{ "help", cmd_help, NO_DB, "[COMMAND]", "Show help for accelbench or one command." },
 	{ "version", cmd_version, NO_DB, "", "Print the version." },
