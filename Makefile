@@ -49,7 +49,7 @@ PKG_LIBS = $(shell pkg-config --libs $(PKGS)) -lm -ldl
 ALL_CFLAGS = $(OPT) $(WARN) $(DEFS) -I. $(PKG_CFLAGS) $(SANFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 
-LIB_DIRS := core model ingest plots reports runners
+LIB_DIRS := core model ingest views plots reports runners
 LIB_SRCS := $(sort $(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
 CLI_SRCS := $(sort $(wildcard cli/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)

@@ -10,6 +10,7 @@
 
 #include "core/core.h"
 #include "model/db.h"
+#include "views/views.h"
 #include <jansson.h>
 
 struct ctx {
@@ -95,12 +96,13 @@ int cli_output_json(const char *path, json_t *j);
  * ("key" or "key:Title" or "key:Title:r" for right alignment). */
 struct table *cli_json_table(json_t *arr, const char *const *cols);
 
-/* fmt.c: numbers for tables ("n/a" when not finite), CIs as "[lo, hi]"
- * ("n too small" without one), and JSON numbers (null when not finite). */
-void cli_fmt_value(struct strbuf *sb, double v);
-void cli_fmt_ci(struct strbuf *sb, double lo, double hi);
+/* fmt.c: JSON values (null when missing: not finite, NULL, or <= 0 for
+ * counts that are unknown), and the JSON object / CSV row of a views/
+ * record (header 1: the field names instead of the values). */
 json_t *cli_json_num(double v);
 json_t *cli_json_pos(long v);
 json_t *cli_json_str(const char *s);
+json_t *cli_record_json(const struct views_record *r);
+void cli_record_csv(struct strbuf *out, const struct views_record *r, int header);
 
 #endif

@@ -102,10 +102,10 @@ static void pair_row(struct table *t, const struct pairing *p)
 	table_set(t, 2, v.buf);
 	table_setf(t, 3, "%zu/%zu", r->n, r->n_baseline);
 	strbuf_reset(&v);
-	cli_fmt_value(&v, r->median);
+	views_fmt_value(&v, r->median);
 	table_set(t, 4, v.buf);
 	strbuf_reset(&v);
-	cli_fmt_value(&v, r->median_baseline);
+	views_fmt_value(&v, r->median_baseline);
 	table_set(t, 5, v.buf);
 	table_setf(t, 6, "%.3f", r->ratio);
 	strbuf_reset(&v);

@@ -12,7 +12,7 @@
 #include <locale.h>
 
 const struct cmd cli_commands[] = {
-	{ "ingest", cmd_ingest, NO_DB, "[--format F] [--dry-run] [--strict] [--perflog-format FMT] [-v] PATH...",
+	{ "ingest", cmd_ingest, NO_DB, "[--format F] [--dry-run] [--strict] [--replace] [--perflog-format FMT] [-v] PATH...",
 	  "Ingest result files and directories into the database." },
 	{ "ls", cmd_ls, NEED_DB_READ,
 	  "systems|benchmarks|runs|sources|formats [--suite S] [-b B] [--system S] [--json|--csv]",
@@ -36,6 +36,8 @@ const struct cmd cli_commands[] = {
 	{ "cost", cmd_cost, NEED_DB_READ,
 	  "-b B --prices FILE [--suite S] [--system S] [--batch N] [--devices N] [--json|--csv]",
 	  "Cost per million units of work, TCO and price sensitivity." },
+	{ "rm", cmd_rm, NEED_DB_WRITE, "source ID|PATH...",
+	  "Remove ingested sources with their runs and metrics." },
 	/* COMMAND-ENTRIES */
 	{ "demo", cmd_demo, NO_DB, "[-o DIR] [--seed N] [--repeats N] [--suite S]",
 	  "Generate an example campaign, ingest it and show what it holds." },

@@ -260,6 +260,7 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 	src.sha256 = hex;
 	src.format = fmt->name;
 	src.size = size;
+	src.replace = (opts->flags & INGEST_REPLACE) != 0;
 	rc = sink->begin(sink->self, &src, err);
 	if (rc < 0) {
 		fclose(fp);
@@ -273,6 +274,8 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 		notify(opts, INGEST_EV_SKIPPED, path, "already ingested", totals);
 		return 0;
 	}
+	if (rc == 2)
+		totals->replaced++;
 	f.path = path;
 	f.fp = fp;
 	f.size = size;

@@ -15,6 +15,7 @@ enum {
 	ST_ADD_RUN,
 	ST_ADD_METRIC,
 	ST_ADD_POWER,
+	ST_FIND_REPLACED,
 	ST_COUNT
 };
 
@@ -65,6 +66,8 @@ static const char *const sink_sql[ST_COUNT] = {
 	[ST_ADD_METRIC] = "INSERT INTO metric(run_id, name, value, unit, meta)"
 			  " VALUES (?1, ?2, ?3, ?4, ?5)",
 	[ST_ADD_POWER] = "INSERT INTO power_sample(run_id, device, t, watts) VALUES (?1, ?2, ?3, ?4)",
+	/* what --replace removes: the same bytes, or whatever the same path held */
+	[ST_FIND_REPLACED] = "SELECT id FROM source WHERE sha256 = ?1 OR path = ?2 ORDER BY id",
 };
 
 static const char *const status_names[] = {
@@ -122,13 +125,45 @@ static void now_iso(struct strbuf *out)
 		strbuf_addstr(out, buf);
 }
 
+/* --replace: remove the sources this one replaces, inside the source's
+ * transaction, so the old runs go exactly when the new ones land.
+ * Returns 1 when something was removed. */
+static int replace_source(struct db_sink_state *s, const struct ingest_source *src,
+			  struct strbuf *err)
+{
+	struct db_rm_counts c = { 0 };
+	int64_t *ids = NULL;
+	size_t n = 0, i;
+	sqlite3_stmt *st;
+	int rc;
+
+	rc = stmt(s, ST_FIND_REPLACED, &st, err);
+	if (rc < 0)
+		return rc;
+	db_bind_text(st, 1, src->sha256);
+	db_bind_text(st, 2, src->path);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ids = ab_realloc(ids, (n + 1) * sizeof(*ids));
+		ids[n++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		free(ids);
+		return db_fail(s->db, err, "cannot look up the source to replace");
+	}
+	for (i = 0, rc = 0; i < n && rc == 0; i++)
+		rc = db_source_remove(s->db, ids[i], &c, err);
+	free(ids);
+	return rc < 0 ? rc : n > 0;
+}
+
 static int sink_begin(void *self, const struct ingest_source *src, struct strbuf *err)
 {
 	struct db_sink_state *s = self;
 	struct strbuf when = STRBUF_INIT;
 	sqlite3_stmt *st;
 	int64_t id;
-	int rc;
+	int rc, replaced = 0;
 
 	rc = db_exec(s->db, "BEGIN IMMEDIATE", err);
 	if (rc < 0)
@@ -143,10 +178,16 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 	rc = step(s, st, &id, err, "cannot look up source");
 	if (rc < 0)
 		goto fail;
-	if (rc == 1) {
+	if (rc == 1 && !src->replace) {
 		db_exec(s->db, "ROLLBACK", NULL);
 		s->in_txn = 0;
 		return 1;
+	}
+	if (src->replace) {
+		rc = replace_source(s, src, err);
+		if (rc < 0)
+			goto fail;
+		replaced = rc;
 	}
 	rc = stmt(s, ST_ADD_SOURCE, &st, err);
 	if (rc < 0)
@@ -164,7 +205,7 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 		goto fail;
 	s->source_id = sqlite3_last_insert_rowid(s->db->sql);
 	s->seq = 0;
-	return 0;
+	return replaced ? 2 : 0;
 fail:
 	db_exec(s->db, "ROLLBACK", NULL);
 	s->in_txn = 0;
