@@ -74,6 +74,10 @@ struct ingest_source {
 	const char *format;
 	uint64_t size;
 	int replace;               /* ingest --replace: drop what this source gave before */
+	/* NULL: the bytes alone identify the source (the same bytes anywhere
+	 * are "already ingested").  A results layout: the path inside the
+	 * layout, so the same bytes at two places are two sources. */
+	const char *identity;
 };
 
 /* ---- the sink ------------------------------------------------------- */

@@ -20,9 +20,9 @@ enum {
 };
 
 static const char *const sink_sql[ST_COUNT] = {
-	[ST_FIND_SOURCE] = "SELECT id FROM source WHERE sha256 = ?1",
-	[ST_ADD_SOURCE] = "INSERT INTO source(path, sha256, format, size, ingested_at, tool_version)"
-			  " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	[ST_FIND_SOURCE] = "SELECT id FROM source WHERE sha256 = ?1 AND identity = coalesce(?2, '')",
+	[ST_ADD_SOURCE] = "INSERT INTO source(path, sha256, identity, format, size, ingested_at,"
+			  " tool_version) VALUES (?1, ?2, coalesce(?7, ''), ?3, ?4, ?5, ?6)",
 	[ST_UPSERT_SYSTEM] =
 		"INSERT INTO system(name, display_name, vendor, accelerator, accelerators_per_node,"
 		" host_cpu, interconnect, site, tdp_w, meta)"
@@ -67,7 +67,8 @@ static const char *const sink_sql[ST_COUNT] = {
 			  " VALUES (?1, ?2, ?3, ?4, ?5)",
 	[ST_ADD_POWER] = "INSERT INTO power_sample(run_id, device, t, watts) VALUES (?1, ?2, ?3, ?4)",
 	/* what --replace removes: the same bytes, or whatever the same path held */
-	[ST_FIND_REPLACED] = "SELECT id FROM source WHERE sha256 = ?1 OR path = ?2 ORDER BY id",
+	[ST_FIND_REPLACED] = "SELECT id FROM source WHERE (sha256 = ?1 AND identity = coalesce(?3, ''))"
+			     " OR path = ?2 ORDER BY id",
 };
 
 static const char *const status_names[] = {
@@ -142,6 +143,7 @@ static int replace_source(struct db_sink_state *s, const struct ingest_source *s
 		return rc;
 	db_bind_text(st, 1, src->sha256);
 	db_bind_text(st, 2, src->path);
+	db_bind_text(st, 3, src->identity);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		ids = ab_realloc(ids, (n + 1) * sizeof(*ids));
 		ids[n++] = sqlite3_column_int64(st, 0);
@@ -175,6 +177,7 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 	if (rc < 0)
 		goto fail;
 	db_bind_text(st, 1, src->sha256);
+	db_bind_text(st, 2, src->identity);
 	rc = step(s, st, &id, err, "cannot look up source");
 	if (rc < 0)
 		goto fail;
@@ -199,6 +202,7 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 	sqlite3_bind_int64(st, 4, (sqlite3_int64)src->size);
 	db_bind_text(st, 5, when.buf);
 	db_bind_text(st, 6, AB_VERSION);
+	db_bind_text(st, 7, src->identity);
 	strbuf_release(&when);
 	rc = step(s, st, NULL, err, "cannot add source");
 	if (rc < 0)
