@@ -4,7 +4,9 @@
  */
 #include "core/compat.h"
 #include "db_priv.h"
+#include "validate.h"
 
+#include <math.h>
 #include <time.h>
 
 enum {
@@ -300,6 +302,7 @@ static int bench_id(struct db_sink_state *s, const struct ingest_run *r, int64_t
 static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, struct strbuf *err)
 {
 	struct db_sink_state *s = self;
+	struct validate_run vr;
 	int64_t sys_id, b_id;
 	sqlite3_stmt *st;
 	char *params;
@@ -309,6 +312,7 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 	*run_id = 0;
 	if (!s->in_txn)
 		return ab_fail(err, AB_EINTERNAL, "run outside a source transaction");
+	r = validate_run(r, &vr); /* impossible values: stored `invalid` with the reason */
 	rc = system_id(s, &r->system, &sys_id, err);
 	if (rc < 0)
 		return rc;
@@ -348,6 +352,8 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 		const struct ingest_metric *m = &r->metrics[i];
 		char *meta;
 
+		if (!isfinite(m->value)) /* no REAL for it; validate_run() said why */
+			continue;
 		rc = stmt(s, ST_ADD_METRIC, &st, err);
 		if (rc < 0)
 			return rc;
