@@ -24,11 +24,13 @@ PREFIX ?= /usr/local
 CC ?= cc
 SHARED ?= ../shared
 
-PKGS := sqlite3 jansson gsl cairo pangocairo xlsxwriter
+PKGS := sqlite3 jansson gsl cairo pangocairo xlsxwriter libpq
 DEB_PKGS := gcc make pkg-config libc6-dev libsqlite3-dev libjansson-dev libgsl-dev \
 	libcairo2-dev libpango1.0-dev libxlsxwriter-dev libcmocka-dev sqlite3 jube \
 	slurm-wlm munge poppler-utils python3-openpyxl python3 fonts-dejavu-core time \
-	procps hostname
+	procps hostname libpq-dev
+# only the tests need these (a throwaway PostgreSQL server, tests t09xx)
+CHECK_DEB_PKGS := postgresql-15
 
 ifeq ($(V),1)
 Q :=
@@ -95,12 +97,14 @@ unit-bins: $(UNIT_BINS) $(HELPER_BINS)
 
 # --- set-up: install only what is missing, then re-enter make ------------
 deps:
-	@DEB_PKGS="$(DEB_PKGS)" sh tests/deps.sh install
+	@DEB_PKGS="$(DEB_PKGS) $(CHECK_DEB_PKGS)" sh tests/deps.sh install
 
 deps-if-missing:
 	@DEB_PKGS="$(DEB_PKGS)" sh tests/deps.sh if-missing
 
 check: deps-if-missing
+	@DEB_PKGS="$(CHECK_DEB_PKGS)" sh tests/deps.sh if-missing || \
+		echo "note: $(CHECK_DEB_PKGS) could not be installed; the PostgreSQL tests will be skipped"
 	@$(MAKE) --no-print-directory check-run
 
 check-run: $(BIN) unit-bins

@@ -89,6 +89,9 @@ int cli_error(int code, const char *fmt, ...) AB_PRINTF(2, 3);
 int cli_status(int status, const struct strbuf *err);
 /* Write a buffer to stdout (or -o FILE atomically); I/O errors -> AB_EIO. */
 int cli_output(const char *path, const struct strbuf *data);
+/* "note: N invalid runs left out" on stderr when the selection has any (notes.c). */
+void cli_note_invalid(struct ctx *ctx, const char *suite, const char *benchmark,
+		      const char *system);
 /* Print a JSON value (indented, sorted keys) followed by a newline. */
 int cli_output_json(const char *path, json_t *j);
 

@@ -121,6 +121,7 @@ int cmd_cost(int argc, char **argv, struct ctx *ctx)
 		strbuf_release(&err);
 		return rc;
 	}
+	cli_note_invalid(ctx, q.suite, q.benchmark, q.system);
 	rc = db_load_configs(ctx->db, &q, &cs, &err);
 	qp = q;
 	qp.metric = "avg_power";

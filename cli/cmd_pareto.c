@@ -41,6 +41,7 @@ int cmd_pareto(int argc, char **argv, struct ctx *ctx)
 		return rc;
 	qy = qx;
 	qy.metric = ymetric;
+	cli_note_invalid(ctx, qx.suite, qx.benchmark, NULL);
 	rc = db_load_configs(ctx->db, &qx, &xs, &err);
 	if (rc == 0)
 		rc = db_load_configs(ctx->db, &qy, &ys, &err);

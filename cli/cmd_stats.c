@@ -81,6 +81,7 @@ int cmd_stats(int argc, char **argv, struct ctx *ctx)
 		struct db_filter f = { q.suite, q.benchmark, q.system };
 		return stats_mlperf_print(ctx, &f, json, csv);
 	}
+	cli_note_invalid(ctx, q.suite, q.benchmark, q.system);
 	rc = views_stats_build(ctx->db, &q, &v, &err);
 	if (rc < 0) {
 		rc = cli_status(rc, &err);

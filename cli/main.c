@@ -36,6 +36,10 @@ const struct cmd cli_commands[] = {
 	{ "cost", cmd_cost, NEED_DB_READ,
 	  "-b B --prices FILE [--suite S] [--system S] [--batch N] [--devices N] [--json|--csv]",
 	  "Cost per million units of work, TCO and price sensitivity." },
+	{ "push", cmd_push, NEED_DB_READ, "[--to URL]",
+	  "Send the local sources a central PostgreSQL store lacks." },
+	{ "pg", cmd_pg, NO_DB, "init [--url URL] [--reader ROLE] [--no-reader]",
+	  "Create or upgrade the central PostgreSQL schema and its reader role." },
 	{ "rm", cmd_rm, NEED_DB_WRITE, "source ID|PATH...",
 	  "Remove ingested sources with their runs and metrics." },
 	/* COMMAND-ENTRIES */

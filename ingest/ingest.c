@@ -273,6 +273,10 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 		}
 	} else {
 		fmt = ingest_detect(path, head, head_len, &score);
+		/* a file named with --perflog-format is a perflog wherever it is */
+		if (explicit_file && opts->perflog_format && *opts->perflog_format &&
+		    (!fmt || strncmp(fmt->name, "reframe-", 8)))
+			fmt = ingest_format_find("reframe-perflog");
 	}
 	if (!fmt) {
 		fclose(fp);

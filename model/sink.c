@@ -4,7 +4,9 @@
  */
 #include "core/compat.h"
 #include "db_priv.h"
+#include "validate.h"
 
+#include <math.h>
 #include <time.h>
 
 enum {
@@ -477,6 +479,7 @@ static int kind_id(struct db_sink_state *s, const struct ingest_metric *m, int64
 static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, struct strbuf *err)
 {
 	struct db_sink_state *s = self;
+	struct validate_run vr;
 	int64_t sys_id, b_id;
 	sqlite3_stmt *st;
 	char *params;
@@ -486,6 +489,7 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 	*run_id = 0;
 	if (!s->in_txn)
 		return ab_fail(err, AB_EINTERNAL, "run outside a source transaction");
+	r = validate_run(r, &vr); /* impossible values: stored `invalid` with the reason */
 	rc = system_id(s, &r->system, &sys_id, err);
 	if (rc < 0)
 		return rc;
@@ -547,6 +551,8 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 		const struct ingest_metric *m = &r->metrics[i];
 		int64_t kid;
 
+		if (!isfinite(m->value)) /* no REAL for it; validate_run() said why */
+			continue;
 		rc = kind_id(s, m, &kid, err);
 		if (rc < 0)
 			return rc;
