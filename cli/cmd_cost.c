@@ -121,6 +121,8 @@ int cmd_cost(int argc, char **argv, struct ctx *ctx)
 		strbuf_release(&err);
 		return rc;
 	}
+	if ((rc = cli_check_names(ctx, "cost", q.suite, q.benchmark, q.system, NULL, NULL)) != AB_OK)
+		return rc;
 	cli_note_invalid(ctx, q.suite, q.benchmark, q.system);
 	rc = db_load_configs(ctx->db, &q, &cs, &err);
 	qp = q;

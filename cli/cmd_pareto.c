@@ -41,6 +41,8 @@ int cmd_pareto(int argc, char **argv, struct ctx *ctx)
 		return rc;
 	qy = qx;
 	qy.metric = ymetric;
+	if ((rc = cli_check_names(ctx, "pareto", qx.suite, qx.benchmark, NULL, qx.metric, NULL)) != AB_OK)
+		return rc;
 	cli_note_invalid(ctx, qx.suite, qx.benchmark, NULL);
 	rc = db_load_configs(ctx->db, &qx, &xs, &err);
 	if (rc == 0)
