@@ -26,9 +26,11 @@ SHARED ?= ../shared
 
 PKGS := sqlite3 jansson gsl cairo pangocairo xlsxwriter
 DEB_PKGS := gcc make pkg-config libc6-dev libsqlite3-dev libjansson-dev libgsl-dev \
-	libcairo2-dev libpango1.0-dev libxlsxwriter-dev libcmocka-dev sqlite3 jube \
-	slurm-wlm munge poppler-utils python3-openpyxl python3 fonts-dejavu-core time \
+	libcairo2-dev libpango1.0-dev libxlsxwriter-dev libcmocka-dev sqlite3 \
+	poppler-utils python3-openpyxl python3 fonts-dejavu-core time \
 	procps hostname
+# only the tests need these (run jube/--slurm against the real tools)
+TEST_DEB_PKGS := jube slurm-wlm munge
 
 ifeq ($(V),1)
 Q :=
@@ -61,7 +63,7 @@ HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
 HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/helpers/%)
 HEADERS := $(sort $(wildcard $(addsuffix /*.h,$(LIB_DIRS) cli)))
 
-.PHONY: all check check-run demo demo-run bench bench-run deps deps-if-missing \
+.PHONY: all check check-run demo demo-run bench bench-run deps deps-if-missing deps-test-if-missing \
 	check-headers fuzz fuzz-bins install clean unit-bins
 
 all: $(BIN)
@@ -95,12 +97,15 @@ unit-bins: $(UNIT_BINS) $(HELPER_BINS)
 
 # --- set-up: install only what is missing, then re-enter make ------------
 deps:
-	@DEB_PKGS="$(DEB_PKGS)" sh tests/deps.sh install
+	@DEB_PKGS="$(DEB_PKGS) $(TEST_DEB_PKGS)" sh tests/deps.sh install
 
 deps-if-missing:
 	@DEB_PKGS="$(DEB_PKGS)" sh tests/deps.sh if-missing
 
-check: deps-if-missing
+deps-test-if-missing:
+	@DEB_PKGS="$(DEB_PKGS) $(TEST_DEB_PKGS)" sh tests/deps.sh if-missing
+
+check: deps-test-if-missing
 	@$(MAKE) --no-print-directory check-run
 
 check-run: $(BIN) unit-bins

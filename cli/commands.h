@@ -20,6 +20,7 @@ int cmd_pareto(int argc, char **argv, struct ctx *ctx);
 int stats_mlperf_print(struct ctx *ctx, const struct db_filter *f, int json, int csv);
 int cmd_plot(int argc, char **argv, struct ctx *ctx);
 int cmd_cost(int argc, char **argv, struct ctx *ctx);
+int cmd_run(int argc, char **argv, struct ctx *ctx);
 /* COMMAND-DECLS */
 
 #endif

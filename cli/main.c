@@ -36,6 +36,8 @@ const struct cmd cli_commands[] = {
 	{ "cost", cmd_cost, NEED_DB_READ,
 	  "-b B --prices FILE [--suite S] [--system S] [--batch N] [--devices N] [--json|--csv]",
 	  "Cost per million units of work, TCO and price sensitivity." },
+	{ "run", cmd_run, NO_DB, "exec [OPTIONS] -- CMD...",
+	  "Run a suite (JUBE, ReFrame, MLPerf, any command), locally or via Slurm; ingest." },
 	/* COMMAND-ENTRIES */
 	{ "demo", cmd_demo, NO_DB, "[-o DIR] [--seed N] [--repeats N]",
 	  "Generate an example campaign, ingest it and show what it holds." },
