@@ -10,6 +10,7 @@
 
 #include "core/core.h"
 #include "model/db.h"
+#include "views/views.h"
 #include <jansson.h>
 
 struct ctx {
@@ -88,6 +89,9 @@ int cli_error(int code, const char *fmt, ...) AB_PRINTF(2, 3);
 int cli_status(int status, const struct strbuf *err);
 /* Write a buffer to stdout (or -o FILE atomically); I/O errors -> AB_EIO. */
 int cli_output(const char *path, const struct strbuf *data);
+/* "note: N invalid runs left out" on stderr when the selection has any (notes.c). */
+void cli_note_invalid(struct ctx *ctx, const char *suite, const char *benchmark,
+		      const char *system);
 /* Print a JSON value (indented, sorted keys) followed by a newline. */
 int cli_output_json(const char *path, json_t *j);
 
@@ -95,12 +99,13 @@ int cli_output_json(const char *path, json_t *j);
  * ("key" or "key:Title" or "key:Title:r" for right alignment). */
 struct table *cli_json_table(json_t *arr, const char *const *cols);
 
-/* fmt.c: numbers for tables ("n/a" when not finite), CIs as "[lo, hi]"
- * ("n too small" without one), and JSON numbers (null when not finite). */
-void cli_fmt_value(struct strbuf *sb, double v);
-void cli_fmt_ci(struct strbuf *sb, double lo, double hi);
+/* fmt.c: JSON values (null when missing: not finite, NULL, or <= 0 for
+ * counts that are unknown), and the JSON object / CSV row of a views/
+ * record (header 1: the field names instead of the values). */
 json_t *cli_json_num(double v);
 json_t *cli_json_pos(long v);
 json_t *cli_json_str(const char *s);
+json_t *cli_record_json(const struct views_record *r);
+void cli_record_csv(struct strbuf *out, const struct views_record *r, int header);
 
 #endif

@@ -79,6 +79,7 @@ static json_t *pair_json(const struct pairing *p, const char *baseline)
 	json_object_set_new(o, "p_adjusted", cli_json_num(r->p_adjusted));
 	json_object_set_new(o, "test", json_string(compare_mw_method_name(r->mw.method)));
 	json_object_set_new(o, "verdict", json_string(compare_verdict_name(r->verdict)));
+	json_object_set_new(o, "bootstrap", json_string(compare_boot_method_name(r->boot)));
 	json_object_set_new(o, "seed", json_integer((json_int_t)r->seed));
 	json_object_set_new(o, "resamples", json_integer((json_int_t)r->resamples));
 	json_object_set_new(o, "ci_level", json_real(r->level));
@@ -102,10 +103,10 @@ static void pair_row(struct table *t, const struct pairing *p)
 	table_set(t, 2, v.buf);
 	table_setf(t, 3, "%zu/%zu", r->n, r->n_baseline);
 	strbuf_reset(&v);
-	cli_fmt_value(&v, r->median);
+	views_fmt_value(&v, r->median);
 	table_set(t, 4, v.buf);
 	strbuf_reset(&v);
-	cli_fmt_value(&v, r->median_baseline);
+	views_fmt_value(&v, r->median_baseline);
 	table_set(t, 5, v.buf);
 	table_setf(t, 6, "%.3f", r->ratio);
 	strbuf_reset(&v);
@@ -276,6 +277,7 @@ int cmd_compare(int argc, char **argv, struct ctx *ctx)
 	compare_opts_init(&copts);
 	copts.seed = (unsigned long)seed;
 	copts.resamples = (size_t)resamples;
+	cli_note_invalid(ctx, q.suite, q.benchmark, NULL);
 	rc = db_load_configs(ctx->db, &q, &cs, &err);
 	if (rc < 0)
 		goto fail;
@@ -390,11 +392,20 @@ int cmd_compare(int argc, char **argv, struct ctx *ctx)
 				strbuf_addf(&out, "all benchmarks, headline metrics, best configuration "
 						  "per system; baseline %s\n", baseline);
 			table_render_text(t, &out);
-			strbuf_addf(&out,
-				    "ratio = median / baseline median; %.0f%% bootstrap percentile CI, "
-				    "%zu resamples, seed %lu; Mann-Whitney U, Holm over %zu comparisons"
-				    "%s\n",
-				    100 * copts.level, copts.resamples, copts.seed, np,
+			size_t nexact = 0;
+
+			for (i = 0; i < np; i++)
+				nexact += pairs[i].res.boot == COMPARE_BOOT_EXACT;
+			strbuf_addf(&out, "ratio = median / baseline median; %.0f%% bootstrap percentile CI, ",
+				    100 * copts.level);
+			if (nexact == np)
+				strbuf_addf(&out, "exact (n >= %d)", COMPARE_EXACT_MIN_N);
+			else if (nexact)
+				strbuf_addf(&out, "exact where n >= %d, else %zu resamples, seed %lu",
+					    COMPARE_EXACT_MIN_N, copts.resamples, copts.seed);
+			else
+				strbuf_addf(&out, "%zu resamples, seed %lu", copts.resamples, copts.seed);
+			strbuf_addf(&out, "; Mann-Whitney U, Holm over %zu comparisons%s\n", np,
 				    best ? "; (!) = configurations differ" : "");
 			if (!q.benchmark) {
 				rc = composite(pairs, np, baseline, &copts, NULL, &out, &err);

@@ -121,6 +121,7 @@ int cmd_cost(int argc, char **argv, struct ctx *ctx)
 		strbuf_release(&err);
 		return rc;
 	}
+	cli_note_invalid(ctx, q.suite, q.benchmark, q.system);
 	rc = db_load_configs(ctx->db, &q, &cs, &err);
 	qp = q;
 	qp.metric = "avg_power";
@@ -210,10 +211,10 @@ int cmd_cost(int argc, char **argv, struct ctx *ctx)
 				strbuf_addf(&v, "b%ld", rows[i].c->global_batch);
 			table_set(t, 1, v.buf);
 			strbuf_reset(&v);
-			cli_fmt_value(&v, rows[i].throughput);
+			views_fmt_value(&v, rows[i].throughput);
 			table_set(t, 2, v.buf);
 			strbuf_reset(&v);
-			cli_fmt_value(&v, rows[i].power);
+			views_fmt_value(&v, rows[i].power);
 			if (rows[i].boundary)
 				strbuf_addf(&v, " (%s)", rows[i].boundary);
 			table_set(t, 3, v.buf);
@@ -237,7 +238,7 @@ int cmd_cost(int argc, char **argv, struct ctx *ctx)
 			money(&v, x->elec_high.cost_per_million);
 			table_set(t, 8, v.buf);
 			strbuf_reset(&v);
-			cli_fmt_value(&v, x->perf_per_currency);
+			views_fmt_value(&v, x->perf_per_currency);
 			table_set(t, 9, v.buf);
 		}
 		if (csv) {

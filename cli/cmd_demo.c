@@ -5,6 +5,7 @@
  */
 #include "core/compat.h"
 #include "commands.h"
+#include "ingest/ingest.h"
 #include "runners/runners.h"
 
 static int print_listing(struct db *db, int (*list)(struct db *, const struct db_filter *,

@@ -4,6 +4,7 @@
  */
 #include "core/compat.h"
 #include "commands.h"
+#include "ingest/ingest.h"
 
 #include <sys/stat.h>
 #include <time.h>
@@ -74,11 +75,13 @@ static void on_event(void *vctx, enum ingest_event ev, const char *path, const c
 int cmd_ingest(int argc, char **argv, struct ctx *ctx)
 {
 	const char *format = NULL, *perflog_format = NULL;
-	int dry_run = 0, strict = 0, verbose = 0;
+	int dry_run = 0, strict = 0, verbose = 0, replace = 0;
 	const struct opt opts[] = {
 		{ 0, "format", OPT_STRING, &format, "F", "force the input format (see 'ls formats')" },
 		{ 0, "dry-run", OPT_FLAG, &dry_run, NULL, "parse and report, write nothing" },
 		{ 0, "strict", OPT_FLAG, &strict, NULL, "stop at the first rejected file" },
+		{ 0, "replace", OPT_FLAG, &replace, NULL,
+		  "read sources ingested before again (their runs are replaced)" },
 		{ 0, "perflog-format", OPT_STRING, &perflog_format, "FMT",
 		  "ReFrame site perflog format string" },
 		{ 'v', "verbose", OPT_FLAG, &verbose, NULL, "say what happened to every file" },
@@ -138,7 +141,8 @@ int cmd_ingest(int argc, char **argv, struct ctx *ctx)
 	}
 	ui.verbose = verbose;
 	ui.tty = isatty(STDERR_FILENO);
-	io.flags = (strict ? INGEST_STRICT : 0) | (dry_run ? INGEST_DRY_RUN : 0);
+	io.flags = (strict ? INGEST_STRICT : 0) | (dry_run ? INGEST_DRY_RUN : 0) |
+		   (replace ? INGEST_REPLACE : 0);
 	io.format = format;
 	io.roots = roots;
 	io.nroots = nroots;
@@ -164,6 +168,8 @@ int cmd_ingest(int argc, char **argv, struct ctx *ctx)
 	if (totals.duplicates)
 		printf("; %ld duplicate run%s skipped", totals.duplicates,
 		       totals.duplicates == 1 ? "" : "s");
+	if (totals.replaced)
+		printf("; %ld source%s replaced", totals.replaced, totals.replaced == 1 ? "" : "s");
 	putchar('\n');
 	free(roots);
 	if (rc == -AB_EDATA) {

@@ -3,6 +3,7 @@
  */
 #include "core/compat.h"
 #include "commands.h"
+#include "ingest/ingest.h"
 
 #include <math.h>
 

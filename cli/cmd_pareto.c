@@ -41,6 +41,7 @@ int cmd_pareto(int argc, char **argv, struct ctx *ctx)
 		return rc;
 	qy = qx;
 	qy.metric = ymetric;
+	cli_note_invalid(ctx, qx.suite, qx.benchmark, NULL);
 	rc = db_load_configs(ctx->db, &qx, &xs, &err);
 	if (rc == 0)
 		rc = db_load_configs(ctx->db, &qy, &ys, &err);
@@ -117,10 +118,10 @@ int cmd_pareto(int argc, char **argv, struct ctx *ctx)
 			if (cfg[i]->global_batch > 0)
 				table_setf(t, 3, "%ld", cfg[i]->global_batch);
 			strbuf_reset(&v);
-			cli_fmt_value(&v, x[i]);
+			views_fmt_value(&v, x[i]);
 			table_set(t, 4, v.buf);
 			strbuf_reset(&v);
-			cli_fmt_value(&v, y[i]);
+			views_fmt_value(&v, y[i]);
 			table_set(t, 5, v.buf);
 			table_set(t, 6, items[i].state == PARETO_FRONT ? "yes" : "");
 		}

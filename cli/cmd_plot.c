@@ -64,6 +64,7 @@ int cmd_plot(int argc, char **argv, struct ctx *ctx)
 	fo.nsystems = systems.n;
 	fo.by_nodes = by_nodes;
 	fo.run_id = run;
+	cli_note_invalid(ctx, fo.suite, fo.benchmark, NULL);
 	rc = figure_build(ctx->db, (enum figure_kind)kind, &fo, &fig, &err);
 	if (rc < 0)
 		goto out;

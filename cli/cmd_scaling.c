@@ -97,23 +97,23 @@ static int batch_series(const struct series *s, json_t *arr, struct table *t,
 			if (p->censored)
 				strbuf_addstr(&v, "failed");
 			else
-				cli_fmt_value(&v, p->median);
+				views_fmt_value(&v, p->median);
 			table_set(t, 4, v.buf);
 			strbuf_reset(&v);
-			cli_fmt_value(&v, scaling_saturation_eval(&fit, p->x));
+			views_fmt_value(&v, scaling_saturation_eval(&fit, p->x));
 			table_set(t, 5, v.buf);
 			table_set(t, 6, fit.has_knee && fit.knee_b == p->x ? "knee" : "");
 		}
 		strbuf_addf(notes, "%s (%s): ", f->system, label.buf);
 		if (fit.status == SCALING_OK) {
 			strbuf_addstr(notes, "Xmax ");
-			cli_fmt_value(notes, fit.xmax);
+			views_fmt_value(notes, fit.xmax);
 			strbuf_addch(notes, ' ');
-			cli_fmt_ci(notes, fit.xmax_ci_low, fit.xmax_ci_high);
+			views_fmt_ci(notes, fit.xmax_ci_low, fit.xmax_ci_high);
 			strbuf_addf(notes, " %s, b1/2 ", f->unit);
-			cli_fmt_value(notes, fit.bhalf);
+			views_fmt_value(notes, fit.bhalf);
 			strbuf_addch(notes, ' ');
-			cli_fmt_ci(notes, fit.bhalf_ci_low, fit.bhalf_ci_high);
+			views_fmt_ci(notes, fit.bhalf_ci_low, fit.bhalf_ci_high);
 			if (fit.has_knee)
 				strbuf_addf(notes, ", knee at batch %.0f", fit.knee_b);
 		} else {
@@ -189,10 +189,10 @@ static int device_series(const struct series *s, enum series_axis axis, json_t *
 			if (pts[i].censored)
 				strbuf_addstr(&v, "failed");
 			else
-				cli_fmt_value(&v, s->pts[i].median);
+				views_fmt_value(&v, s->pts[i].median);
 			table_set(t, 3, v.buf);
 			strbuf_reset(&v);
-			cli_fmt_value(&v, pts[i].speedup);
+			views_fmt_value(&v, pts[i].speedup);
 			table_set(t, 4, v.buf);
 			strbuf_reset(&v);
 			if (isfinite(pts[i].efficiency))
@@ -201,15 +201,15 @@ static int device_series(const struct series *s, enum series_axis axis, json_t *
 				strbuf_addstr(&v, "n/a");
 			table_set(t, 5, v.buf);
 			strbuf_reset(&v);
-			cli_fmt_value(&v, pts[i].karp_flatt);
+			views_fmt_value(&v, pts[i].karp_flatt);
 			table_set(t, 6, v.buf);
 		}
 		strbuf_addf(notes, "%s (%s): ", f->system, label.buf);
 		if (fit.status == SCALING_OK) {
 			strbuf_addstr(notes, "Amdahl serial fraction ");
-			cli_fmt_value(notes, fit.serial);
+			views_fmt_value(notes, fit.serial);
 			strbuf_addch(notes, ' ');
-			cli_fmt_ci(notes, fit.serial_ci_low, fit.serial_ci_high);
+			views_fmt_ci(notes, fit.serial_ci_low, fit.serial_ci_high);
 		} else {
 			strbuf_addf(notes, "no Amdahl fit (%s)", scaling_status_name(fit.status));
 		}
@@ -257,6 +257,7 @@ int cmd_scaling(int argc, char **argv, struct ctx *ctx)
 		return cli_error(AB_EUSAGE, "scaling: --by must be batch, devices or nodes");
 	if ((rc = cli_need_db(ctx)) != AB_OK)
 		return rc;
+	cli_note_invalid(ctx, q.suite, q.benchmark, q.system);
 	rc = db_load_configs(ctx->db, &q, &cs, &err);
 	if (rc < 0)
 		goto out;

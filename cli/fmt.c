@@ -1,45 +1,12 @@
 /*
- * fmt.c - number formatting shared by the statistics commands: the same
- * rules for text tables everywhere (significant digits by magnitude,
- * thousands separators) and JSON numbers that are null when not finite.
+ * fmt.c - machine-readable rendering of views/ records: a JSON object
+ * and a CSV row from the same fields, so --json and --csv always agree.
+ * JSON numbers are null when not finite; the CSV cell is then empty.
  */
 #include "core/compat.h"
 #include "cli.h"
 
 #include <math.h>
-
-void cli_fmt_value(struct strbuf *sb, double v)
-{
-	double a = fabs(v);
-
-	if (!isfinite(v)) {
-		strbuf_addstr(sb, "n/a");
-		return;
-	}
-	if (a >= 1000)
-		num_format_fixed(sb, v, 0, 1);
-	else if (a >= 100)
-		num_format_fixed(sb, v, 1, 1);
-	else if (a >= 10)
-		num_format_fixed(sb, v, 2, 1);
-	else if (a >= 0.01 || a == 0)
-		num_format_fixed(sb, v, 3, 1);
-	else
-		strbuf_addf(sb, "%.3g", v);
-}
-
-void cli_fmt_ci(struct strbuf *sb, double lo, double hi)
-{
-	if (!isfinite(lo) || !isfinite(hi)) {
-		strbuf_addstr(sb, "n too small");
-		return;
-	}
-	strbuf_addch(sb, '[');
-	cli_fmt_value(sb, lo);
-	strbuf_addstr(sb, ", ");
-	cli_fmt_value(sb, hi);
-	strbuf_addch(sb, ']');
-}
 
 json_t *cli_json_num(double v)
 {
@@ -54,4 +21,80 @@ json_t *cli_json_pos(long v)
 json_t *cli_json_str(const char *s)
 {
 	return s ? json_string(s) : json_null();
+}
+
+json_t *cli_record_json(const struct views_record *r)
+{
+	json_t *o = json_object();
+	size_t i, k;
+
+	for (i = 0; i < r->n; i++) {
+		const struct views_field *f = &r->v[i];
+		json_t *v;
+		if (views_field_missing(f)) {
+			v = json_null();
+		} else {
+			switch (f->type) {
+			case VIEWS_STR:
+				v = json_string(f->s);
+				break;
+			case VIEWS_INT:
+			case VIEWS_POS:
+				v = json_integer((json_int_t)f->i);
+				break;
+			case VIEWS_NUM:
+				v = json_real(f->num);
+				break;
+			case VIEWS_BOOL:
+				v = json_boolean(f->i);
+				break;
+			default:
+				v = json_array();
+				for (k = 0; k < f->nstrs; k++)
+					json_array_append_new(v, json_string(f->strs[k]));
+				break;
+			}
+		}
+		json_object_set_new(o, f->key, v);
+	}
+	return o;
+}
+
+void cli_record_csv(struct strbuf *out, const struct views_record *r, int header)
+{
+	struct strbuf cell = STRBUF_INIT;
+	size_t i, k;
+
+	for (i = 0; i < r->n; i++) {
+		const struct views_field *f = &r->v[i];
+		strbuf_reset(&cell);
+		if (header) {
+			strbuf_addstr(&cell, f->key);
+		} else if (!views_field_missing(f)) {
+			switch (f->type) {
+			case VIEWS_STR:
+				strbuf_addstr(&cell, f->s);
+				break;
+			case VIEWS_INT:
+			case VIEWS_POS:
+				strbuf_addf(&cell, "%lld", f->i);
+				break;
+			case VIEWS_NUM:
+				views_fmt_raw(&cell, f->num);
+				break;
+			case VIEWS_BOOL:
+				strbuf_addstr(&cell, f->i ? "true" : "false");
+				break;
+			default:
+				for (k = 0; k < f->nstrs; k++)
+					strbuf_addf(&cell, "%s%s", k ? ";" : "", f->strs[k]);
+				break;
+			}
+		}
+		if (i)
+			strbuf_addch(out, ',');
+		csv_add_field(out, cell.buf);
+	}
+	strbuf_addch(out, '\n');
+	strbuf_release(&cell);
 }

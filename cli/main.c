@@ -12,7 +12,7 @@
 #include <locale.h>
 
 const struct cmd cli_commands[] = {
-	{ "ingest", cmd_ingest, NO_DB, "[--format F] [--dry-run] [--strict] [--perflog-format FMT] [-v] PATH...",
+	{ "ingest", cmd_ingest, NO_DB, "[--format F] [--dry-run] [--strict] [--replace] [--perflog-format FMT] [-v] PATH...",
 	  "Ingest result files and directories into the database." },
 	{ "ls", cmd_ls, NEED_DB_READ,
 	  "systems|benchmarks|runs|sources|formats [--suite S] [-b B] [--system S] [--json|--csv]",
@@ -36,6 +36,12 @@ const struct cmd cli_commands[] = {
 	{ "cost", cmd_cost, NEED_DB_READ,
 	  "-b B --prices FILE [--suite S] [--system S] [--batch N] [--devices N] [--json|--csv]",
 	  "Cost per million units of work, TCO and price sensitivity." },
+	{ "push", cmd_push, NEED_DB_READ, "[--to URL]",
+	  "Send the local sources a central PostgreSQL store lacks." },
+	{ "pg", cmd_pg, NO_DB, "init [--url URL] [--reader ROLE] [--no-reader]",
+	  "Create or upgrade the central PostgreSQL schema and its reader role." },
+	{ "rm", cmd_rm, NEED_DB_WRITE, "source ID|PATH...",
+	  "Remove ingested sources with their runs and metrics." },
 	{ "run", cmd_run, NO_DB, "exec [OPTIONS] -- CMD...",
 	  "Run a suite (JUBE, ReFrame, MLPerf, any command), locally or via Slurm; ingest." },
 	/* COMMAND-ENTRIES */

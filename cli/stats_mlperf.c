@@ -21,7 +21,7 @@ static void fmt_num(struct strbuf *sb, json_t *v)
 {
 	strbuf_reset(sb);
 	if (json_is_number(v))
-		cli_fmt_value(sb, json_number_value(v));
+		views_fmt_value(sb, json_number_value(v));
 }
 
 /* The summary: systems down, benchmarks across, like summarize_results. */
@@ -132,11 +132,11 @@ static void render_details(json_t *arr, struct strbuf *out, int csv)
 				if (csv)
 					num_format(&v, d);
 				else if (!strcmp(detail_cols[c], "official_energy_j"))
-					cli_fmt_value(&v, d / 1000.0);
+					views_fmt_value(&v, d / 1000.0);
 				else if (!strcmp(detail_cols[c], "scaling_factor"))
 					num_format_fixed(&v, d, 4, 0);
 				else
-					cli_fmt_value(&v, d);
+					views_fmt_value(&v, d);
 			}
 			if (!strcmp(detail_cols[c], "status") && json_object_get(o, "note")) {
 				strbuf_addf(&v, "%s%s", v.len ? "; " : "", str(o, "note"));

@@ -10,7 +10,7 @@
 
 /* mkdir -p; 0 or -AB_EIO with err set. */
 int ab_mkdirs(const char *path, struct strbuf *err);
-/* Write data to path through path.tmp + rename, creating the parent
+/* Write data to path through core/atomic (temporary file + rename), creating the parent
  * directories; 0 or -AB_EIO with err set. */
 int ab_write_file(const char *path, const void *data, size_t len, struct strbuf *err);
 

@@ -205,6 +205,47 @@ static void summary(struct strbuf *msg, const struct ingest_totals *before,
 }
 
 /*
+ * The identity of a file in a results layout: its path from the submitter
+ * folder down (.../<submitter>/results/<system>/<model>/...), with the
+ * division folder in front when there is one.  The same round ingested
+ * from another place (a copy, an absolute path) keeps its identity; the
+ * same bytes filed under <model>-99 and <model>-99.9 are two results.
+ * Without a "results" folder the whole path (normalised) is the identity.
+ */
+static void ingest_identity(const char *path, struct strbuf *out)
+{
+	static const char *const divisions[] = { "closed", "open", "network", "preview" };
+	const char *comp[256];
+	size_t len[256], n = 0, i, start = 0, k;
+	const char *p = path;
+
+	strbuf_reset(out);
+	while (*p && n < AB_ARRAY_SIZE(comp)) {
+		size_t l = strcspn(p, "/");
+		if (l && !(l == 1 && p[0] == '.')) {
+			comp[n] = p;
+			len[n++] = l;
+		}
+		p += l;
+		while (*p == '/')
+			p++;
+	}
+	for (i = n; i-- > 1;)
+		if (len[i] == 7 && !strncmp(comp[i], "results", 7)) {
+			start = i - 1;
+			for (k = 0; start > 0 && k < AB_ARRAY_SIZE(divisions); k++)
+				if (len[start - 1] == strlen(divisions[k]) &&
+				    !strncmp(comp[start - 1], divisions[k], len[start - 1])) {
+					start--;
+					break;
+				}
+			break;
+		}
+	for (i = start; i < n; i++)
+		strbuf_addf(out, "%s%.*s", i > start ? "/" : "", (int)len[i], comp[i]);
+}
+
+/*
  * One file, one transaction.  Returns 0 (ingested, skipped, ignored),
  * -AB_EDATA (rejected; err holds the message) or -AB_EIO.
  */
@@ -215,7 +256,7 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 	struct ingest_file f = { 0 };
 	struct ingest_source src;
 	struct ingest_totals before = *totals;
-	struct strbuf msg = STRBUF_INIT;
+	struct strbuf msg = STRBUF_INIT, ident = STRBUF_INIT;
 	const struct ingest_format *fmt;
 	char hex[65];
 	size_t head_len;
@@ -242,6 +283,10 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 		}
 	} else {
 		fmt = ingest_detect(path, head, head_len, &score);
+		/* a file named with --perflog-format is a perflog wherever it is */
+		if (explicit_file && opts->perflog_format && *opts->perflog_format &&
+		    (!fmt || strncmp(fmt->name, "reframe-", 8)))
+			fmt = ingest_format_find("reframe-perflog");
 	}
 	if (!fmt) {
 		fclose(fp);
@@ -270,7 +315,14 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 	src.sha256 = hex;
 	src.format = fmt->name;
 	src.size = size;
+	src.replace = (opts->flags & INGEST_REPLACE) != 0;
+	src.identity = NULL;
+	if (fmt->flags & FMT_PATH_IDENTITY) {
+		ingest_identity(path, &ident);
+		src.identity = ident.buf;
+	}
 	rc = sink->begin(sink->self, &src, err);
+	strbuf_release(&ident);
 	if (rc < 0) {
 		fclose(fp);
 		ab_error_prefix(err, path, 0);
@@ -283,6 +335,8 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 		notify(opts, INGEST_EV_SKIPPED, path, "already ingested", totals);
 		return 0;
 	}
+	if (rc == 2)
+		totals->replaced++;
 	f.path = path;
 	f.fp = fp;
 	f.size = size;

@@ -73,13 +73,20 @@ struct ingest_source {
 	const char *sha256;        /* lowercase hex */
 	const char *format;
 	uint64_t size;
+	int replace;               /* ingest --replace: drop what this source gave before */
+	/* NULL: the bytes alone identify the source (the same bytes anywhere
+	 * are "already ingested").  A results layout: the path inside the
+	 * layout, so the same bytes at two places are two sources. */
+	const char *identity;
 };
 
 /* ---- the sink ------------------------------------------------------- */
 
 struct ingest_sink {
 	void *self;
-	/* Start a source; returns 1 when those bytes were ingested before (skip). */
+	/* Start a source; returns 1 when those bytes were ingested before (skip),
+	 * or, with src->replace, 2 when the earlier copy (same bytes, or the
+	 * same path) was removed to be read again. */
 	int (*begin)(void *self, const struct ingest_source *src, struct strbuf *err);
 	/* Add a run; *run_id identifies it for power(); returns 1 if a run with
 	 * the same dedupe_key already exists (not added, *run_id = 0). */
@@ -105,7 +112,8 @@ void ingest_count_sink_init(struct ingest_count_sink *cs);
 
 enum ingest_flags {
 	INGEST_STRICT = 1 << 0,   /* stop at the first rejected file */
-	INGEST_DRY_RUN = 1 << 1   /* parse only (caller passes a counting sink) */
+	INGEST_DRY_RUN = 1 << 1,  /* parse only (caller passes a counting sink) */
+	INGEST_REPLACE = 1 << 2   /* re-read sources ingested before, replacing their runs */
 };
 
 enum ingest_event {
@@ -121,6 +129,7 @@ enum ingest_event {
 struct ingest_totals {
 	long files_seen, ingested, skipped, rejected, unknown, companion;
 	long runs, metrics, power_samples, duplicates, warnings, systems;
+	long replaced;             /* sources removed and read again (--replace) */
 	uint64_t bytes_done, bytes_total;
 };
 

@@ -35,7 +35,12 @@ enum ingest_format_flags {
 	/* Asked to detect empty files and files whose first bytes look binary,
 	 * which every other format is spared: binary formats (results.db), and
 	 * MLPerf result logs (a log with a NUL in it is still a failed run). */
-	FMT_BINARY_OK = 1 << 2
+	FMT_BINARY_OK = 1 << 2,
+	/* A results layout (MLPerf): the path carries the result's identity,
+	 * so the same bytes at another place in the layout are another result
+	 * (a source of its own), identified by the path from the submitter
+	 * folder (and its division folder) down; see ingest_identity(). */
+	FMT_PATH_IDENTITY = 1 << 3
 };
 
 struct ingest_format {

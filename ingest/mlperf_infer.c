@@ -747,9 +747,9 @@ static int detect_summary(const char *path, const unsigned char *head, size_t le
 }
 
 const struct ingest_format ingest_fmt_mlperf_inference = {
-	"mlperf-inference", FMT_NAME_HINT, detect_detail, parse_detail
+	"mlperf-inference", FMT_NAME_HINT | FMT_PATH_IDENTITY, detect_detail, parse_detail
 };
 
 const struct ingest_format ingest_fmt_mlperf_inference_summary = {
-	"mlperf-inference-summary", FMT_NAME_HINT, detect_summary, mlperf_parse_summary
+	"mlperf-inference-summary", FMT_NAME_HINT | FMT_PATH_IDENTITY, detect_summary, mlperf_parse_summary
 };

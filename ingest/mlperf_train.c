@@ -550,5 +550,5 @@ static int detect_train(const char *path, const unsigned char *head, size_t len)
 }
 
 const struct ingest_format ingest_fmt_mlperf_training = {
-	"mlperf-training", FMT_NAME_HINT | FMT_BINARY_OK, detect_train, parse_train
+	"mlperf-training", FMT_NAME_HINT | FMT_BINARY_OK | FMT_PATH_IDENTITY, detect_train, parse_train
 };

@@ -164,6 +164,21 @@ int rfm_perf_set_num(int *has, double *out, const char *s, size_t len)
 
 /* ---- small parsers ---------------------------------------------------- */
 
+/* strncasecmp is POSIX, not C11: ASCII only is all we need. */
+static int strncasecmp_c(const char *a, const char *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int ca = tolower((unsigned char)a[i]), cb = tolower((unsigned char)b[i]);
+		if (ca != cb)
+			return ca - cb;
+		if (!ca)
+			return 0;
+	}
+	return 0;
+}
+
 static int is_ident_char(int c)
 {
 	return isalnum(c) || c == '_';
@@ -257,6 +272,80 @@ int rfm_unit_is_time(const char *unit)
 		return 0;
 	for (i = 0; i < AB_ARRAY_SIZE(units); i++)
 		if (!strcmp(unit, units[i]))
+			return 1;
+	return 0;
+}
+
+/* Seconds in a time unit, 0 when not one. */
+static double time_unit_seconds(const char *u)
+{
+	static const struct { const char *u; double s; } t[] = {
+		{ "ns", 1e-9 }, { "us", 1e-6 }, { "\xc2\xb5s", 1e-6 }, { "\xce\xbcs", 1e-6 },
+		{ "usec", 1e-6 }, { "ms", 1e-3 }, { "msec", 1e-3 }, { "s", 1 }, { "sec", 1 },
+		{ "secs", 1 }, { "second", 1 }, { "seconds", 1 }, { "min", 60 }, { "mins", 60 },
+		{ "minute", 60 }, { "minutes", 60 }, { "h", 3600 }, { "hr", 3600 },
+		{ "hrs", 3600 }, { "hour", 3600 }, { "hours", 3600 }, { "day", 86400 },
+		{ "days", 86400 }
+	};
+	size_t i;
+
+	for (i = 0; i < AB_ARRAY_SIZE(t); i++)
+		if (!strcmp(u, t[i].u))
+			return t[i].s;
+	return 0;
+}
+
+static int has_word_ci(const char *s, const char *w)
+{
+	size_t n = strlen(w), i;
+
+	for (i = 0; s[i]; i++) {
+		if ((i && isalpha((unsigned char)s[i - 1])) || strncasecmp_c(s + i, w, n))
+			continue;
+		if (!isalpha((unsigned char)s[i + n]))
+			return 1;
+	}
+	return 0;
+}
+
+int rfm_lower_is_better(const char *name, const char *unit)
+{
+	static const char *const lower_names[] = {
+		"time", "latency", "elapsed", "duration", "runtime", "walltime", "wall"
+	};
+	size_t i, n;
+
+	if (rfm_unit_is_time(unit))
+		return 1;
+	if (unit && *unit) {
+		/* time per unit of work: s/step, ms/iter; days/ns (wall time per
+		 * simulated time) but not ns/day (simulated time per wall time) */
+		n = strcspn(unit, "/");
+		if (unit[n] == '/') {
+			struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+			double ta, tb;
+			strbuf_add(&a, unit, n);
+			strbuf_trim(&a);
+			strbuf_addstr(&b, unit + n + 1);
+			strbuf_trim(&b);
+			ta = time_unit_seconds(a.buf);
+			tb = time_unit_seconds(b.buf);
+			strbuf_release(&a);
+			strbuf_release(&b);
+			if (ta > 0 && (tb == 0 || ta > tb))
+				return 1;
+			return 0;
+		}
+		/* space used: "% inodes", "%" of a *_used variable */
+		if (has_word_ci(unit, "inodes") || has_word_ci(unit, "used"))
+			return 1;
+		if (unit[0] == '%' && name && (has_word_ci(name, "used") || has_word_ci(name, "usage")))
+			return 1;
+		return 0;
+	}
+	/* no unit: the name says it */
+	for (i = 0; name && i < AB_ARRAY_SIZE(lower_names); i++)
+		if (has_word_ci(name, lower_names[i]))
 			return 1;
 	return 0;
 }
@@ -407,6 +496,69 @@ static long param_long(json_t *params, const char *key)
 	    ll > 0)
 		return (long)ll;
 	return 0;
+}
+
+/* Slurm-style "nid[001-004,010]" item: how many hosts; 0 when unreadable. */
+static long host_range_count(const char *s, size_t n)
+{
+	const char *lb = memchr(s, '[', n), *p, *end;
+	long total = 0;
+
+	if (!lb)
+		return n ? 1 : 0;
+	end = s + n;
+	if (end[-1] != ']')
+		return 0;
+	p = lb + 1;
+	while (p < end - 1) {
+		char *q;
+		long a = strtol(p, &q, 10), b = a;
+		if (q == p)
+			return 0;
+		if (*q == '-') {
+			p = q + 1;
+			b = strtol(p, &q, 10);
+			if (q == p || b < a)
+				return 0;
+		}
+		total += b - a + 1;
+		p = q;
+		if (*p == ',')
+			p++;
+		else if (p != end - 1)
+			return 0;
+	}
+	return total;
+}
+
+/* Hosts in a node list: a JSON array, or ReFrame's comma-joined text. */
+static long nodelist_count(json_t *v)
+{
+	const char *s, *start;
+	long total = 0;
+	int depth = 0;
+
+	if (json_is_array(v))
+		return (long)json_array_size(v);
+	if (!json_is_string(v))
+		return 0;
+	s = start = json_string_value(v);
+	for (;; s++) {
+		if (*s == '[')
+			depth++;
+		else if (*s == ']')
+			depth--;
+		if (!*s || (*s == ',' && !depth)) {
+			long c = host_range_count(start, (size_t)(s - start));
+			if (s > start && c <= 0)
+				return 0;
+			total += c;
+			if (!*s)
+				break;
+			start = s + 1;
+		}
+	}
+	return total;
 }
 
 static void add_key_text(json_t *arr, const struct strbuf *sb)
@@ -619,12 +771,19 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 		} else {
 			strbuf_addf(&reason, "ReFrame result '%s'", c->result.buf);
 		}
+		if (verdict == V_COMPUTE)
+			strbuf_addstr(&reason, " (verdict derived by accelbench: the file gives no result)");
 	}
 
 	if (isfinite(c->completion))
 		ingest_iso8601(&finished, c->completion);
-	if (isfinite(c->submit))
+	/* ReFrame logs when the job was submitted, not when it started: the
+	 * submit time is kept in params, `started` stays unknown */
+	if (isfinite(c->submit)) {
 		ingest_iso8601(&started, c->submit);
+		json_object_set_new(c->params, "job_submit_time", json_string(started.buf));
+		strbuf_reset(&started);
+	}
 	key = dedupe_key(c);
 
 	run.line = c->line;
@@ -637,11 +796,24 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 	run.benchmark = cls.buf;
 	run.bench_metric = c->nperf ? c->perf[0].name : "";
 	run.bench_unit = c->nperf && c->perf[0].unit ? c->perf[0].unit : "";
-	run.lower_is_better = c->nperf && rfm_unit_is_time(c->perf[0].unit);
+	run.lower_is_better = c->nperf && rfm_lower_is_better(c->perf[0].name, c->perf[0].unit);
 	run.job_id = c->jobid.len ? c->jobid.buf : NULL;
 	run.started = started.len ? started.buf : NULL;
 	run.finished = finished.len ? finished.buf : NULL;
 	run.nodes = param_long(c->params, "num_nodes");
+	if (!run.nodes)
+		run.nodes = param_long(c->params, "nodes");
+	if (!run.nodes)
+		run.nodes = param_long(c->params, "n_nodes");
+	if (!run.nodes && param_long(c->params, "num_tasks") &&
+	    param_long(c->params, "num_tasks_per_node")) {
+		long t = param_long(c->params, "num_tasks"), tpn = param_long(c->params, "num_tasks_per_node");
+		run.nodes = (t + tpn - 1) / tpn;
+	}
+	if (!run.nodes)
+		run.nodes = nodelist_count(json_object_get(c->params, "job_nodelist"));
+	if (!run.nodes)
+		run.nodes = nodelist_count(json_object_get(c->params, "nodelist"));
 	run.devices = param_long(c->params, "num_gpus");
 	if (!run.devices)
 		run.devices = param_long(c->params, "num_ipus");

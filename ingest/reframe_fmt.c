@@ -224,7 +224,7 @@ static const struct attr_name attr_names[] = {
 	{ "name", RA_NAME, RK_DISPLAY },
 	{ "system", RA_SYSTEM, RK_IDENT },
 	{ "partition", RA_PARTITION, RK_IDENT },
-	{ "environ", RA_ENVIRON, RK_IDENT },
+	{ "environ", RA_ENVIRON, RK_ENV },
 	{ "jobid", RA_JOBID, RK_WORD },
 	{ "version", RA_VERSION, RK_VERSION },
 	{ "info", RA_INFO, RK_INFO },
@@ -291,6 +291,20 @@ static int ident_ok(const char *s, size_t len)
 	return 1;
 }
 
+/* Environment names: ReFrame's schema pattern is not anchored, so real ones
+ * hold dots and more (builtin-gcc-7.2.0); anything without blanks or '|'. */
+static int env_ok(const char *s, size_t len)
+{
+	size_t i;
+
+	if (!len)
+		return 0;
+	for (i = 0; i < len; i++)
+		if (isspace((unsigned char)s[i]) || s[i] == '|')
+			return 0;
+	return 1;
+}
+
 /* "sys:part+env" */
 static int syspartenv_ok(const char *s, size_t len)
 {
@@ -303,7 +317,7 @@ static int syspartenv_ok(const char *s, size_t len)
 		return 0;
 	return ident_ok(s, (size_t)(colon - s)) &&
 	       ident_ok(colon + 1, (size_t)(plus - colon - 1)) &&
-	       ident_ok(plus + 1, len - (size_t)(plus + 1 - s));
+	       env_ok(plus + 1, len - (size_t)(plus + 1 - s));
 }
 
 static int json_shape_ok(const char *s, size_t len)
@@ -375,6 +389,8 @@ int rfm_kind_ok(enum rfm_kind kind, const char *s, size_t len)
 		return 0;
 	case RK_IDENT:
 		return !len || is_word(s, len, "null") || ident_ok(s, len);
+	case RK_ENV:
+		return !len || is_word(s, len, "null") || env_ok(s, len);
 	case RK_WORD:
 		for (i = 0; i < len; i++)
 			if (isspace((unsigned char)s[i]) || s[i] == '|')
@@ -397,9 +413,13 @@ int rfm_kind_ok(enum rfm_kind kind, const char *s, size_t len)
 			return syspartenv_ok(at + 2, len - (size_t)(at + 2 - s));
 		/* ReFrame 3.0-3.9: "Name on sys:part using env" */
 		at = find_last(s, len, " using ");
-		return at && at > s && ident_ok(at + 7, len - (size_t)(at + 7 - s)) &&
+		return at && at > s && env_ok(at + 7, len - (size_t)(at + 7 - s)) &&
 		       find_last(s, (size_t)(at - s), " on ");
 	case RK_VERSION:
+		if (len > 8 && !memcmp(s, "reframe ", 8)) {
+			s += 8;
+			len -= 8;
+		}
 		if (!len || !isdigit((unsigned char)s[0]))
 			return 0;
 		for (i = 0; i < len; i++)
@@ -556,6 +576,26 @@ static int has_suffix_for(const char *name, const char *x, size_t xlen, const ch
 	return 0;
 }
 
+static int known_name(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < AB_ARRAY_SIZE(attr_names); i++)
+		if (attr_names[i].name[0] && !strcmp(name, attr_names[i].name))
+			return 1;
+	return 0;
+}
+
+/* Header columns X_value, X_<suffix>, ...: the block of one performance variable? */
+static int perf_block_at(char **tok, size_t i, size_t ntok)
+{
+	const char *t = tok[i], *suffix;
+	size_t tl = strlen(t);
+
+	return tl > 6 && !strcmp(t + tl - 6, "_value") && !known_name(t) && i + 1 < ntok &&
+	       has_suffix_for(tok[i + 1], t, tl - 6, &suffix) && strcmp(suffix, "_value");
+}
+
 /* The columns of %(check_#ALL)s: perf groups X_value, X_unit, ... found by suffix. */
 static int add_all_cols(struct builder *b, char **tok, size_t ntok, char d, struct strbuf *err)
 {
@@ -567,8 +607,7 @@ static int add_all_cols(struct builder *b, char **tok, size_t ntok, char d, stru
 
 		if (i)
 			strbuf_addch(&b->pending, d);
-		if (tl > 6 && !strcmp(t + tl - 6, "_value") && i + 1 < ntok &&
-		    has_suffix_for(tok[i + 1], t, tl - 6, &suffix) && !strcmp(suffix, "_unit")) {
+		if (perf_block_at(tok, i, ntok)) {
 			int perf = add_perf_name(b->l, t, tl - 6);
 			for (k = i; k < ntok && has_suffix_for(tok[k], t, tl - 6, &suffix); k++) {
 				enum rfm_attr a = perf_suffix_attr(suffix);
@@ -751,6 +790,166 @@ int rfm_layout_build(struct rfm_layout *l, const struct rfm_fmt *f, const char *
 	}
 out:
 	free_strv(tok, ntok);
+	strbuf_release(&b.pending);
+	if (rc < 0)
+		rfm_layout_release(l);
+	return rc;
+}
+
+/* ---- layouts described by their header alone -------------------------------- */
+
+static int ident_char(int c)
+{
+	return isalnum(c) || c == '_';
+}
+
+/* A column of a header-described layout whose header token is t[0..n). */
+static void add_header_col(struct builder *b, const char *t, size_t n)
+{
+	struct strbuf name = STRBUF_INIT;
+
+	strbuf_add(&name, t, n);
+	add_named_col(b, name.buf);
+	strbuf_release(&name);
+}
+
+/*
+ * One header token that is not a performance block.  ReFrame copies the
+ * literal text after a placeholder into the header (all of it from 4.6.1,
+ * one character before), so "reframe %(version)s" gives "reframe version",
+ * "jobid=%(check_jobid)s" gives "jobid=jobid" and
+ * "%(check_system)s:%(check_partition)s" gives "system:partition".  Known
+ * attribute names at identifier boundaries become columns (a name followed
+ * by '=' is the literal key of key=value), the rest is literal text; a
+ * token without a known name is one column of that name (a parameter).
+ * Returns the number of columns added.
+ */
+static size_t add_header_token(struct builder *b, const char *t)
+{
+	size_t n = strlen(t), i = 0, lit_from = 0, added = 0;
+	const char *eq = strchr(t, '=');
+
+	if (!n || known_name(t)) {
+		add_named_col(b, t);
+		return 1;
+	}
+	/* "K=K": the literal "K=" and column K */
+	if (eq && eq > t && (size_t)(eq - t) * 2 + 1 == n && !memcmp(t, eq + 1, (size_t)(eq - t))) {
+		strbuf_add(&b->pending, t, (size_t)(eq - t) + 1);
+		add_header_col(b, eq + 1, (size_t)(eq - t));
+		return 1;
+	}
+	while (i < n) {
+		size_t j = i;
+
+		if (!ident_char((unsigned char)t[i]) || (i && ident_char((unsigned char)t[i - 1]))) {
+			i++;
+			continue;
+		}
+		while (j < n && ident_char((unsigned char)t[j]))
+			j++;
+		if (t[j] != '=') {
+			struct strbuf w = STRBUF_INIT;
+			int known;
+
+			strbuf_add(&w, t + i, j - i);
+			known = known_name(w.buf);
+			if (known) {
+				strbuf_add(&b->pending, t + lit_from, i - lit_from);
+				add_named_col(b, w.buf);
+				added++;
+				lit_from = j;
+			}
+			strbuf_release(&w);
+		}
+		i = j;
+	}
+	if (!added) {
+		add_named_col(b, t);
+		return 1;
+	}
+	strbuf_add(&b->pending, t + lit_from, n - lit_from);
+	return added;
+}
+
+static int looks_like_data(const char *t)
+{
+	double d;
+	int off;
+	size_t n = strlen(t);
+
+	return num_parse_double(t, n, &d) == NUM_OK || rfm_parse_time(t, n, 0, &d, &off) == 0 ||
+	       strchr(t, '{') || strchr(t, '[') || strchr(t, '/') || strchr(t, '@');
+}
+
+int rfm_layout_from_header(struct rfm_layout *l, const char *header, struct strbuf *err)
+{
+	struct builder b = { l, 0, STRBUF_INIT };
+	char **tok = NULL;
+	size_t ntok, nall, i = 0, k, nperf_cols = 0, nknown = 0;
+	char d;
+	int rc = 0;
+
+	rfm_layout_release(l);
+	if (strchr(header, '|'))
+		d = '|';
+	else if (strchr(header, ','))
+		d = ',';
+	else if (strchr(header, ';'))
+		d = ';';
+	else
+		return ab_fail(err, AB_EDATA, "first line is not a header: no '|' or ','");
+	nall = ntok = split_header(header, d, &tok);
+	/* a trailing delimiter (format ending in '|') gives no column */
+	if (ntok > 1 && !tok[ntok - 1][0])
+		ntok--;
+	for (k = 0; k < ntok; k++) {
+		if (looks_like_data(tok[k])) {
+			rc = ab_fail(err, AB_EDATA, "first line is not a header: '%s' is a value", tok[k]);
+			goto out;
+		}
+	}
+	while (i < ntok) {
+		const char *t = tok[i], *suffix;
+		size_t tl = strlen(t);
+
+		if (i)
+			strbuf_addch(&b.pending, d);
+		if (perf_block_at(tok, i, ntok)) {
+			int perf = add_perf_name(l, t, tl - 6);
+			for (k = i; k < ntok && has_suffix_for(tok[k], t, tl - 6, &suffix); k++) {
+				enum rfm_attr a = perf_suffix_attr(suffix);
+				if (k > i)
+					strbuf_addch(&b.pending, d);
+				add_col(&b, tok[k], a, perf_attr_kind(a), perf);
+				nperf_cols++;
+			}
+			i = k;
+			continue;
+		}
+		add_header_token(&b, t);
+		i++;
+	}
+	if (ntok < nall)
+		strbuf_addch(&b.pending, d);
+	l->lit = ab_realloc(l->lit, (l->n + 1) * sizeof(*l->lit));
+	l->lit[l->n] = strbuf_detach(&b.pending, NULL);
+	for (k = 0; k < l->n; k++) {
+		enum rfm_attr a = l->col[k].attr;
+		if (a == RA_PERF_VALUE)
+			nperf_cols++;
+		if (a != RA_OTHER && a != RA_IGNORE)
+			nknown++;
+		if ((a == RA_PERF_VAR || a == RA_PERF_VALUE) && l->col[k].perf < 0)
+			l->per_var = 1;
+	}
+	if (!nperf_cols || nknown < 2) {
+		rc = ab_fail(err, AB_EDATA, "first line does not name ReFrame performance columns");
+		goto out;
+	}
+	finish_layout(l);
+out:
+	free_strv(tok, nall);
 	strbuf_release(&b.pending);
 	if (rc < 0)
 		rfm_layout_release(l);

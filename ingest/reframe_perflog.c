@@ -45,6 +45,7 @@ struct perflog {
 	long utc_offset;
 	int have_site, offset_given;
 	struct strbuf path_sys, path_part;
+	struct strbuf file_test;      /* test name from the file name, "" when not a name */
 	struct rfm_case tmp;
 	struct group g[RFM_OPEN_GROUPS];
 	size_t ngroups;               /* open groups, oldest first */
@@ -102,6 +103,17 @@ static int detect_perflog(const char *path, const unsigned char *head, size_t le
 		score = 80;
 	else if (under_perflogs(path) && (strchr(l.buf, '|') || strchr(l.buf, ',')))
 		score = 50;
+	else {
+		/* a header naming ReFrame columns, anywhere */
+		struct rfm_layout lay;
+		struct strbuf e = STRBUF_INIT;
+
+		rfm_layout_init(&lay);
+		if (rfm_layout_from_header(&lay, l.buf, &e) == 0)
+			score = 40;
+		rfm_layout_release(&lay);
+		strbuf_release(&e);
+	}
 	strbuf_release(&l);
 	return score;
 }
@@ -264,6 +276,16 @@ static void set_time(struct perflog *pl, struct rfm_case *c, const char *s, size
 	c->time_basis = time_basis[asctime ? 1 : 0][has_offset ? 0 : pl->offset_given ? 1 : 2];
 }
 
+/* system / partition / environ: the column wins over check_info (same value
+ * in practice); null or empty says nothing. */
+static void set_name(struct strbuf *sb, const char *v, size_t n)
+{
+	if (!n || (n == 4 && (!memcmp(v, "null", 4) || !memcmp(v, "None", 4))))
+		return;
+	strbuf_reset(sb);
+	strbuf_add(sb, v, n);
+}
+
 /*
  * Fill c from the matched columns of one line.  For per-variable lines,
  * the group key is left in pl->gkey.
@@ -333,18 +355,23 @@ static int line_case(struct perflog *pl, const char *line, long lineno, struct r
 			name_n = n;
 			break;
 		case RA_SYSTEM:
-			strbuf_add(&c->system, v, n);
+			set_name(&c->system, v, n);
 			break;
 		case RA_PARTITION:
-			strbuf_add(&c->partition, v, n);
+			set_name(&c->partition, v, n);
 			break;
 		case RA_ENVIRON:
-			strbuf_add(&c->environ, v, n);
+			set_name(&c->environ, v, n);
 			break;
 		case RA_JOBID:
 			strbuf_add(&c->jobid, v, n);
 			break;
 		case RA_VERSION:
+			/* "reframe %(version)s" under a header older than 4.6.1 */
+			if (n > 8 && !memcmp(v, "reframe ", 8)) {
+				v += 8;
+				n -= 8;
+			}
 			json_object_set_new(c->params, "reframe_version", json_stringn(v, n));
 			c->old_era = rfm_version_old_era(v, n);
 			break;
@@ -390,6 +417,9 @@ static int line_case(struct perflog *pl, const char *line, long lineno, struct r
 	}
 	if (!c->display.len && name_s)
 		strbuf_add(&c->display, name_s, name_n);
+	/* ReFrame names a perflog file after its test: formats without the name */
+	if (!c->display.len)
+		strbuf_addbuf(&c->display, &pl->file_test);
 	if (time_s && have_unix) {
 		/* the float ReFrame formatted the time from: exact, no offset question */
 		strbuf_reset(&c->time_raw);
@@ -568,6 +598,15 @@ static int choose_layout(struct perflog *pl, const char *line1, int *header, str
 		}
 		strbuf_release(&e);
 	}
+	/* a header names the columns of any site format: read it without options */
+	if (!pl->perf_out && rfm_layout_from_header(&pl->lay, line1, &e) == 0) {
+		strbuf_release(&e);
+		strbuf_release(&why);
+		pl->label = "header-described";
+		*header = 1;
+		return 0;
+	}
+	strbuf_release(&e);
 	if (why.len) {
 		/* the header is recognisably this format's but unusable: say why */
 		rc = ingest_fail_at(pl->f, err, 1, "bad %s header: %s", why_label, why.buf);
@@ -581,9 +620,10 @@ static int choose_layout(struct perflog *pl, const char *line1, int *header, str
 				      "nor a built-in ReFrame format",
 				      pl->where.buf);
 	return ingest_fail_at(pl->f, err, 1,
-			      "not a ReFrame perflog layout I know (3.x, 4.0-4.2 and 4.3+ "
-			      "defaults, EPCC compat); give the site format with "
-			      "--perflog-format or in .accelbench-reframe.json");
+			      "not a ReFrame perflog layout I know (no header naming its "
+			      "columns; not the 3.x, 4.0-4.2 or 4.3+ default or EPCC compat); "
+			      "give the site format with --perflog-format or in "
+			      ".accelbench-reframe.json");
 }
 
 /* ---- the file ------------------------------------------------------------- */
@@ -606,6 +646,25 @@ static int syspart_from_path(struct perflog *pl)
 	strbuf_release(&dir);
 	strbuf_release(&up);
 	return ok;
+}
+
+/* perflogs/<system>/<partition>/<Test>.log (or .log.hN): the test's name */
+static void test_from_path(struct perflog *pl)
+{
+	const char *base = ingest_basename(pl->f->path);
+	const char *dot = strstr(base, ".log");
+	size_t i, n;
+
+	strbuf_reset(&pl->file_test);
+	if (!dot)
+		return;
+	n = (size_t)(dot - base);
+	if (!n || !(isalpha((unsigned char)base[0]) || base[0] == '_'))
+		return;
+	for (i = 0; i < n; i++)
+		if (!(isalnum((unsigned char)base[i]) || base[i] == '_'))
+			return;
+	strbuf_add(&pl->file_test, base, n);
 }
 
 static int line_error(struct perflog *pl, int rc, long lineno, size_t len, size_t a, size_t b,
@@ -693,6 +752,7 @@ static int parse(struct ingest_file *f, int perf_out, struct strbuf *err)
 	strbuf_init(&pl.where, 0);
 	strbuf_init(&pl.path_sys, 0);
 	strbuf_init(&pl.path_part, 0);
+	strbuf_init(&pl.file_test, 0);
 	strbuf_init(&pl.gkey, 0);
 	lines_init(&lr, f->fp, LINES_DEFAULT_MAX, 0);
 
@@ -701,6 +761,7 @@ static int parse(struct ingest_file *f, int perf_out, struct strbuf *err)
 		goto out;
 	pl.have_site = rc == 1;
 	syspart_from_path(&pl);
+	test_from_path(&pl);
 
 	while ((rc = lines_next(&lr, err)) == 1) {
 		const char *line = lr.line.buf;
@@ -795,6 +856,7 @@ out:
 	strbuf_release(&pl.where);
 	strbuf_release(&pl.path_sys);
 	strbuf_release(&pl.path_part);
+	strbuf_release(&pl.file_test);
 	strbuf_release(&pl.gkey);
 	strbuf_release(&header);
 	return rc;

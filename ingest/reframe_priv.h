@@ -71,6 +71,10 @@ void rfm_skips_warn(struct ingest_file *f, const struct rfm_skips *sk);
 void rfm_display_params(const char *display, json_t *params);
 /* 1 when the unit is a time unit (lower is better). */
 int rfm_unit_is_time(const char *unit);
+/* 1 when a smaller value of variable name in unit is better: time units, time
+ * per work (s/step, days/ns), space used (% inodes); without a unit, names
+ * such as time, latency, elapsed. */
+int rfm_lower_is_better(const char *name, const char *unit);
 /* ReFrame version "3.10.0-dev.2+bf404ae1" -> 1 when older than 4.7. */
 int rfm_version_old_era(const char *v, size_t len);
 /* Set params[key] from a ReFrame text value: numbers, true/false, JSON {..}/[..],
@@ -121,7 +125,8 @@ enum rfm_kind {
 	RK_NUM,             /* number, null, None, nan, inf or empty */
 	RK_TIME,            /* 2024-03-18T09:14:07[+01:00] */
 	RK_RESULT,          /* pass fail xfail xpass abort ... or null */
-	RK_IDENT,           /* system / partition / environment name */
+	RK_IDENT,           /* system / partition name */
+	RK_ENV,             /* environment name: no blanks, no '|' (dots allowed) */
 	RK_WORD,            /* no blanks, no '|' (job id, node list, module list, short names) */
 	RK_BOOL,            /* true, false, null */
 	RK_JSON,            /* {...} or [...] or empty/null */
@@ -199,6 +204,14 @@ int rfm_fmt_needs_header(const struct rfm_fmt *f);
  */
 int rfm_layout_build(struct rfm_layout *l, const struct rfm_fmt *f, const char *header,
 		     struct strbuf *err);
+/*
+ * Build a layout from a header line alone (a site format, read without
+ * options): the columns ReFrame named, perf blocks X_value|X_unit|... found
+ * by suffix, literal text ReFrame copied into the header ("reframe
+ * version", "jobid=jobid", "system:partition") kept as literal text.
+ * Returns 0, or -AB_EDATA when the line is not such a header.
+ */
+int rfm_layout_from_header(struct rfm_layout *l, const char *header, struct strbuf *err);
 /* 1 when line is the header ReFrame would write for f (either header rule). */
 int rfm_fmt_is_header(const struct rfm_fmt *f, const char *line);
 

@@ -33,6 +33,11 @@ const char *compare_mw_method_name(enum compare_mw_method m)
 	return m == COMPARE_MW_EXACT ? "exact" : "normal";
 }
 
+const char *compare_boot_method_name(enum compare_boot_method m)
+{
+	return m == COMPARE_BOOT_EXACT ? "exact" : "resample";
+}
+
 void compare_opts_init(struct compare_opts *opts)
 {
 	opts->seed = COMPARE_DEFAULT_SEED;
@@ -333,19 +338,36 @@ int compare_pair(const double *x, size_t n, const double *base, size_t nbase,
 	out->median_baseline = stats_median(base, nbase);
 	out->ratio = out->median / out->median_baseline;
 
-	rng = rng_new(opts->seed);
-	ratios = ab_malloc(opts->resamples * sizeof(*ratios));
-	buf = ab_malloc((n > nbase ? n : nbase) * sizeof(*buf));
-	for (r = 0; r < opts->resamples; r++) {
-		double a = resample_median(rng, x, n, buf);
-		double b = resample_median(rng, base, nbase, buf);
+	if (n >= COMPARE_EXACT_MIN_N || nbase >= COMPARE_EXACT_MIN_N) {
+		struct compare_median_dist da, db;
 
-		ratios[r] = a / b;
+		if ((rc = compare_median_dist(x, n, &da, err)))
+			return rc;
+		if ((rc = compare_median_dist(base, nbase, &db, err))) {
+			compare_median_dist_release(&da);
+			return rc;
+		}
+		out->boot = COMPARE_BOOT_EXACT;
+		out->ratio_ci_low = compare_ratio_quantile(&da, &db, (1.0 - opts->level) / 2.0);
+		out->ratio_ci_high = compare_ratio_quantile(&da, &db, (1.0 + opts->level) / 2.0);
+		compare_median_dist_release(&da);
+		compare_median_dist_release(&db);
+	} else {
+		rng = rng_new(opts->seed);
+		ratios = ab_malloc(opts->resamples * sizeof(*ratios));
+		buf = ab_malloc((n > nbase ? n : nbase) * sizeof(*buf));
+		for (r = 0; r < opts->resamples; r++) {
+			double a = resample_median(rng, x, n, buf);
+			double b = resample_median(rng, base, nbase, buf);
+
+			ratios[r] = a / b;
+		}
+		percentile_ci(ratios, opts->resamples, opts->level, &out->ratio_ci_low,
+			      &out->ratio_ci_high);
+		free(buf);
+		free(ratios);
+		gsl_rng_free(rng);
 	}
-	percentile_ci(ratios, opts->resamples, opts->level, &out->ratio_ci_low, &out->ratio_ci_high);
-	free(buf);
-	free(ratios);
-	gsl_rng_free(rng);
 	orient(better, out->ratio, out->ratio_ci_low, out->ratio_ci_high,
 	       &out->speedup, &out->speedup_ci_low, &out->speedup_ci_high);
 

@@ -15,6 +15,13 @@
  *    the CI is the 2.5 % and 97.5 % quantiles (linear interpolation) of
  *    opts.resamples such ratios.  The seed and count are in the result and
  *    must be printed with it.
+ *    EXACT BOOTSTRAP: when either sample has COMPARE_EXACT_MIN_N values or
+ *    more, no resampling: the bootstrap distribution of each median is
+ *    computed exactly from order-statistic probabilities (bootmed.c), and
+ *    the CI is the (1 -+ level)/2 quantiles (inverse CDF, the limit of the
+ *    percentile bootstrap as resamples grow) of the exact distribution of
+ *    the ratio of the two independent medians.  Deterministic, and fast at
+ *    large n where resampling costs resamples x n.  boot says which.
  *  - Mann-Whitney U (two-sided), U = the system's rank sum minus
  *    n(n+1)/2 with mid-ranks for ties = #(x > y) + #(x == y)/2 over all
  *    pairs.  Exact p (complete null distribution of U, p = min(1, 2 min(
@@ -51,6 +58,17 @@
 #define COMPARE_ALPHA 0.05
 /* Exact Mann-Whitney p when there are no ties and both n < this. */
 #define COMPARE_MW_EXACT_MAX_N 50
+
+/* Exact bootstrap (no resampling) when either sample has this many values. */
+#define COMPARE_EXACT_MIN_N 40
+
+enum compare_boot_method {
+	COMPARE_BOOT_RESAMPLE = 0,
+	COMPARE_BOOT_EXACT = 1
+};
+
+/* "resample", "exact" (the JSON values of "bootstrap"). */
+const char *compare_boot_method_name(enum compare_boot_method m);
 
 enum compare_verdict {
 	COMPARE_INDISTINGUISHABLE = 0,
@@ -108,7 +126,8 @@ struct compare_result {
 	double median, median_baseline;
 	double ratio, ratio_ci_low, ratio_ci_high;
 	double speedup, speedup_ci_low, speedup_ci_high;  /* oriented: > 1 is better */
-	unsigned long seed;
+	enum compare_boot_method boot;   /* how the ratio CI was found */
+	unsigned long seed;   /* seed and resamples apply to COMPARE_BOOT_RESAMPLE */
 	size_t resamples;
 	double level;
 	double alpha;
@@ -133,6 +152,28 @@ int compare_pair(const double *x, size_t n, const double *base, size_t nbase,
 /* Holm-adjust the p-values of res[0..m) as one family; set p_adjusted
  * and the verdicts. */
 void compare_adjust(struct compare_result *res, size_t m);
+
+/*
+ * The exact bootstrap distribution of the median of x[0..n) (finite
+ * values, n >= 1): atoms v[0..n) ascending with cumulative probabilities
+ * cum[] (cum[n-1] = 1); mass is the probability kept before atoms below
+ * 1e-16 were dropped and the rest renormalised.  Release with
+ * compare_median_dist_release().  Returns 0 or -AB_EDATA.
+ */
+struct compare_median_dist {
+	size_t n;
+	double *v;
+	double *cum;
+	double mass;
+};
+
+int compare_median_dist(const double *x, size_t n, struct compare_median_dist *out,
+			struct strbuf *err);
+void compare_median_dist_release(struct compare_median_dist *d);
+/* The q-quantile (inf { t : P(a/b <= t) >= q }) of the ratio of two
+ * independent medians with these distributions; values must be > 0. */
+double compare_ratio_quantile(const struct compare_median_dist *a,
+			      const struct compare_median_dist *b, double q);
 
 struct compare_geomean {
 	size_t k;                       /* benchmarks */

@@ -181,7 +181,9 @@ int db_load_configs(struct db *db, const struct db_config_query *q, struct db_co
 			cur->unit = dup_col(st, 12);
 		if (!cur->boundary && sqlite3_column_type(st, 16) == SQLITE_TEXT)
 			cur->boundary = dup_col(st, 16);
-		if (strcmp(status, "ok"))
+		if (!strcmp(status, "invalid"))
+			cur->n_invalid++;
+		else if (strcmp(status, "ok"))
 			cur->n_failed++;
 		else if (sqlite3_column_type(st, 11) == SQLITE_NULL)
 			cur->n_missing++;

@@ -22,7 +22,8 @@ struct db_config {
 	double *values;                    /* metric values of the ok runs, in run order */
 	int64_t *run_ids;                  /* parallel to values */
 	size_t n;
-	size_t n_failed;                   /* runs not ok (failed, aborted, invalid) */
+	size_t n_failed;                   /* runs failed or aborted */
+	size_t n_invalid;                  /* runs with impossible values: neither */
 	size_t n_missing;                  /* ok runs without this metric */
 };
 

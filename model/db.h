@@ -11,11 +11,11 @@
 #define AB_DB_H
 
 #include "core/core.h"
-#include "ingest/ingest.h"
 #include <jansson.h>
 #include <sqlite3.h>
 
 struct db;
+struct ingest_sink; /* ingest/ingest.h: the model never needs its insides here */
 
 enum db_open_flags {
 	DB_READONLY = 1 << 0,    /* open read-only (sql, ls, reports) */
@@ -30,6 +30,18 @@ const char *db_path(const struct db *db);
 
 /* The sink that writes ingested records (one transaction per source). */
 struct ingest_sink *db_ingest_sink(struct db *db);
+
+/* What a removal took with it. */
+struct db_rm_counts {
+	long sources, runs, metrics, power_samples, systems, benchmarks;
+};
+
+/* Remove sources named by id or stored path (a path names every source
+ * read from it) with their runs, metrics, power samples, and the systems
+ * and benchmarks nothing else uses; one transaction, all or nothing.
+ * -AB_EDATA when a name matches no source. */
+int db_rm_sources(struct db *db, const char *const *specs, size_t nspecs,
+		  struct db_rm_counts *c, struct strbuf *err);
 
 /* Filters for listings; NULL fields match everything. */
 struct db_filter {

@@ -5,6 +5,7 @@
 #define AB_DB_PRIV_H
 
 #include "db.h"
+#include "ingest/ingest.h"
 
 struct db_sink_state {
 	struct ingest_sink sink;
@@ -35,6 +36,11 @@ int db_prepare(struct db *db, sqlite3_stmt **st, const char *sql, struct strbuf 
 int db_bind_text(sqlite3_stmt *st, int idx, const char *s);
 /* Bind a positive long, NULL when <= 0. */
 int db_bind_pos(sqlite3_stmt *st, int idx, long v);
+
+/* db_rm.c: remove one source and what derives from it, inside the
+ * caller's transaction; adds to *c. */
+int db_source_remove(struct db *db, int64_t source_id, struct db_rm_counts *c,
+		     struct strbuf *err);
 
 void db_sink_init(struct db *db);
 void db_sink_release(struct db *db);

@@ -88,6 +88,39 @@ static const char *const migrations[] = {
 	 * name index only cost a B-tree insert per metric (a fifth of a large
 	 * ReFrame ingest) */
 	"DROP INDEX metric_name;",
+	/* 3: a source is identified by its bytes plus, in a results layout
+	 * (MLPerf), its place in the layout: the same bytes filed under two
+	 * model folders are two results.  SQLite cannot drop a UNIQUE
+	 * constraint, so the table is rebuilt (foreign keys are off while
+	 * migrations run; see db_migrate) */
+	"DROP VIEW runs;"
+	"CREATE TABLE source_new("
+	"  id INTEGER PRIMARY KEY,"
+	"  path TEXT NOT NULL,"
+	"  sha256 TEXT NOT NULL,"
+	"  identity TEXT NOT NULL DEFAULT '',"
+	"  format TEXT NOT NULL,"
+	"  size INTEGER NOT NULL,"
+	"  ingested_at TEXT NOT NULL,"
+	"  tool_version TEXT NOT NULL,"
+	"  UNIQUE (sha256, identity));"
+	"INSERT INTO source_new(id, path, sha256, format, size, ingested_at, tool_version)"
+	"  SELECT id, path, sha256, format, size, ingested_at, tool_version FROM source;"
+	"DROP TABLE source;"
+	"ALTER TABLE source_new RENAME TO source;"
+	/* rm source PATH and ingest --replace look sources up by path */
+	"CREATE INDEX source_path ON source(path);"
+	"CREATE VIEW runs AS SELECT"
+	"  r.id AS id, s.path AS source, r.line AS line, b.suite AS suite,"
+	"  b.name AS benchmark, y.name AS system, y.vendor AS vendor,"
+	"  y.accelerator AS accelerator, r.status AS status, r.nodes AS nodes,"
+	"  r.devices AS devices, r.global_batch AS global_batch,"
+	"  r.precision AS precision, r.job_id AS job_id,"
+	"  (SELECT m.value FROM metric m WHERE m.run_id = r.id AND m.name = b.metric) AS value,"
+	"  b.unit AS unit, r.excluded_reason AS excluded_reason"
+	"  FROM run r JOIN source s ON s.id = r.source_id"
+	"  JOIN benchmark b ON b.id = r.benchmark_id"
+	"  JOIN system y ON y.id = r.system_id;",
 };
 
 int db_migrate(struct db *db, struct strbuf *err)
@@ -133,9 +166,15 @@ int db_migrate(struct db *db, struct strbuf *err)
 		sqlite3_close(rw.sql);
 		return ok;
 	}
-	rc = db_exec(db, "BEGIN IMMEDIATE", err);
+	/* a migration may rebuild a table (drop, rename): foreign keys must not
+	 * cascade or check meanwhile; PRAGMA foreign_key_check runs before the
+	 * commit instead.  The pragma is a no-op inside a transaction. */
+	rc = db_exec(db, "PRAGMA foreign_keys = OFF", err);
 	if (rc < 0)
 		return rc;
+	rc = db_exec(db, "BEGIN IMMEDIATE", err);
+	if (rc < 0)
+		goto fk_on;
 	/* re-read inside the lock: another process may have migrated meanwhile */
 	rc = db_prepare(db, &st, "PRAGMA user_version", err);
 	if (rc < 0)
@@ -155,8 +194,23 @@ int db_migrate(struct db *db, struct strbuf *err)
 		if (rc < 0)
 			goto fail;
 	}
-	return db_exec(db, "COMMIT", err);
+	rc = db_prepare(db, &st, "PRAGMA foreign_key_check", err);
+	if (rc < 0)
+		goto fail;
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		rc = ab_fail(err, AB_EIO, "database '%s': the upgrade would leave rows without "
+					  "their parent; not upgraded", db_path(db));
+		goto fail;
+	}
+	rc = db_exec(db, "COMMIT", err);
+	if (rc < 0)
+		goto fail;
+	return db_exec(db, "PRAGMA foreign_keys = ON", err);
 fail:
 	db_exec(db, "ROLLBACK", NULL);
+fk_on:
+	db_exec(db, "PRAGMA foreign_keys = ON", NULL);
 	return rc;
 }

@@ -4,7 +4,9 @@
  */
 #include "core/compat.h"
 #include "db_priv.h"
+#include "validate.h"
 
+#include <math.h>
 #include <time.h>
 
 enum {
@@ -15,13 +17,14 @@ enum {
 	ST_ADD_RUN,
 	ST_ADD_METRIC,
 	ST_ADD_POWER,
+	ST_FIND_REPLACED,
 	ST_COUNT
 };
 
 static const char *const sink_sql[ST_COUNT] = {
-	[ST_FIND_SOURCE] = "SELECT id FROM source WHERE sha256 = ?1",
-	[ST_ADD_SOURCE] = "INSERT INTO source(path, sha256, format, size, ingested_at, tool_version)"
-			  " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	[ST_FIND_SOURCE] = "SELECT id FROM source WHERE sha256 = ?1 AND identity = coalesce(?2, '')",
+	[ST_ADD_SOURCE] = "INSERT INTO source(path, sha256, identity, format, size, ingested_at,"
+			  " tool_version) VALUES (?1, ?2, coalesce(?7, ''), ?3, ?4, ?5, ?6)",
 	[ST_UPSERT_SYSTEM] =
 		"INSERT INTO system(name, display_name, vendor, accelerator, accelerators_per_node,"
 		" host_cpu, interconnect, site, tdp_w, meta)"
@@ -65,6 +68,9 @@ static const char *const sink_sql[ST_COUNT] = {
 	[ST_ADD_METRIC] = "INSERT INTO metric(run_id, name, value, unit, meta)"
 			  " VALUES (?1, ?2, ?3, ?4, ?5)",
 	[ST_ADD_POWER] = "INSERT INTO power_sample(run_id, device, t, watts) VALUES (?1, ?2, ?3, ?4)",
+	/* what --replace removes: the same bytes, or whatever the same path held */
+	[ST_FIND_REPLACED] = "SELECT id FROM source WHERE (sha256 = ?1 AND identity = coalesce(?3, ''))"
+			     " OR path = ?2 ORDER BY id",
 };
 
 static const char *const status_names[] = {
@@ -122,13 +128,46 @@ static void now_iso(struct strbuf *out)
 		strbuf_addstr(out, buf);
 }
 
+/* --replace: remove the sources this one replaces, inside the source's
+ * transaction, so the old runs go exactly when the new ones land.
+ * Returns 1 when something was removed. */
+static int replace_source(struct db_sink_state *s, const struct ingest_source *src,
+			  struct strbuf *err)
+{
+	struct db_rm_counts c = { 0 };
+	int64_t *ids = NULL;
+	size_t n = 0, i;
+	sqlite3_stmt *st;
+	int rc;
+
+	rc = stmt(s, ST_FIND_REPLACED, &st, err);
+	if (rc < 0)
+		return rc;
+	db_bind_text(st, 1, src->sha256);
+	db_bind_text(st, 2, src->path);
+	db_bind_text(st, 3, src->identity);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ids = ab_realloc(ids, (n + 1) * sizeof(*ids));
+		ids[n++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		free(ids);
+		return db_fail(s->db, err, "cannot look up the source to replace");
+	}
+	for (i = 0, rc = 0; i < n && rc == 0; i++)
+		rc = db_source_remove(s->db, ids[i], &c, err);
+	free(ids);
+	return rc < 0 ? rc : n > 0;
+}
+
 static int sink_begin(void *self, const struct ingest_source *src, struct strbuf *err)
 {
 	struct db_sink_state *s = self;
 	struct strbuf when = STRBUF_INIT;
 	sqlite3_stmt *st;
 	int64_t id;
-	int rc;
+	int rc, replaced = 0;
 
 	rc = db_exec(s->db, "BEGIN IMMEDIATE", err);
 	if (rc < 0)
@@ -140,13 +179,20 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 	if (rc < 0)
 		goto fail;
 	db_bind_text(st, 1, src->sha256);
+	db_bind_text(st, 2, src->identity);
 	rc = step(s, st, &id, err, "cannot look up source");
 	if (rc < 0)
 		goto fail;
-	if (rc == 1) {
+	if (rc == 1 && !src->replace) {
 		db_exec(s->db, "ROLLBACK", NULL);
 		s->in_txn = 0;
 		return 1;
+	}
+	if (src->replace) {
+		rc = replace_source(s, src, err);
+		if (rc < 0)
+			goto fail;
+		replaced = rc;
 	}
 	rc = stmt(s, ST_ADD_SOURCE, &st, err);
 	if (rc < 0)
@@ -158,13 +204,14 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 	sqlite3_bind_int64(st, 4, (sqlite3_int64)src->size);
 	db_bind_text(st, 5, when.buf);
 	db_bind_text(st, 6, AB_VERSION);
+	db_bind_text(st, 7, src->identity);
 	strbuf_release(&when);
 	rc = step(s, st, NULL, err, "cannot add source");
 	if (rc < 0)
 		goto fail;
 	s->source_id = sqlite3_last_insert_rowid(s->db->sql);
 	s->seq = 0;
-	return 0;
+	return replaced ? 2 : 0;
 fail:
 	db_exec(s->db, "ROLLBACK", NULL);
 	s->in_txn = 0;
@@ -255,6 +302,7 @@ static int bench_id(struct db_sink_state *s, const struct ingest_run *r, int64_t
 static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, struct strbuf *err)
 {
 	struct db_sink_state *s = self;
+	struct validate_run vr;
 	int64_t sys_id, b_id;
 	sqlite3_stmt *st;
 	char *params;
@@ -264,6 +312,7 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 	*run_id = 0;
 	if (!s->in_txn)
 		return ab_fail(err, AB_EINTERNAL, "run outside a source transaction");
+	r = validate_run(r, &vr); /* impossible values: stored `invalid` with the reason */
 	rc = system_id(s, &r->system, &sys_id, err);
 	if (rc < 0)
 		return rc;
@@ -303,6 +352,8 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 		const struct ingest_metric *m = &r->metrics[i];
 		char *meta;
 
+		if (!isfinite(m->value)) /* no REAL for it; validate_run() said why */
+			continue;
 		rc = stmt(s, ST_ADD_METRIC, &st, err);
 		if (rc < 0)
 			return rc;

@@ -1,7 +1,7 @@
 /*
  * output.c - charts into files: PNG (image surface at `scale` pixels per
  * unit), SVG and PDF (vector surfaces at the layout size), always through
- * NAME.tmp and rename(), with every cairo status checked.  PDF metadata
+ * core/atomic (unique temporary file, rename last), with every cairo status checked.  PDF metadata
  * carries a creation date from SOURCE_DATE_EPOCH so builds are
  * reproducible.
  */

@@ -331,7 +331,7 @@ int plot_draw(cairo_t *cr, const struct plot_rect *area, const struct plot_chart
 
 /*
  * Render chart to path as PNG, SVG or PDF on a white background, atomically
- * (path.tmp, then rename).  opts may be NULL.  Path "-" is standard output
+ * (core/atomic: unique temporary file, then rename).  opts may be NULL.  Path "-" is standard output
  * (written directly; opts->format must say which format).
  * PDF: Title/Creator metadata and a creation date from SOURCE_DATE_EPOCH
  * (0, i.e. 1970-01-01, when unset) so output is reproducible.  SVG: text is

@@ -46,7 +46,7 @@ report() { # name, log, rc
 
 echo "== headers (each compiles on its own)"
 hlog="$logs/headers.log"; : >"$hlog"; hn=0
-for h in $(cd "$root" && ls core/*.h model/*.h ingest/*.h plots/*.h reports/*.h runners/*.h cli/*.h 2>/dev/null); do
+for h in $(cd "$root" && ls core/*.h model/*.h ingest/*.h views/*.h plots/*.h reports/*.h runners/*.h cli/*.h 2>/dev/null); do
 	hn=$((hn + 1))
 	printf '#include "%s"\n#include "%s"\n' "$h" "$h" >"$AB_BUILD/hdr-check.c"
 	if (cd "$root" && $AB_CC $AB_CFLAGS -fsyntax-only "$AB_BUILD/hdr-check.c") >>"$hlog" 2>&1; then

@@ -28,17 +28,17 @@ test_expect_success 'the same test case from a run report of the session is stor
 	grep -q "^1 file ingested, 0 skipped as already ingested, 0 rejected; added 0 runs, 0 metrics; 1 duplicate run skipped$" out
 '
 
-test_expect_success 'an unknown layout says how to give the format (exit 1)' '
-	expect_code 1 ab ingest "$F/cli-site" >out 2>err &&
+test_expect_success 'a header-less unknown layout says how to give the format (exit 1)' '
+	expect_code 1 ab ingest "$F/headerless" >out 2>err &&
 	sed "s|$F/||" err >actual &&
 	cat >expect <<-\EOF &&
-	accelbench: cli-site/perflogs/sysd/cpu/CsvTest.log:1: not a ReFrame perflog layout I know (3.x, 4.0-4.2 and 4.3+ defaults, EPCC compat); give the site format with --perflog-format or in .accelbench-reframe.json
+	accelbench: headerless/perflogs/sysd/cpu/CsvTest.log:1: not a ReFrame perflog layout I know (no header naming its columns; not the 3.x, 4.0-4.2 or 4.3+ default or EPCC compat); give the site format with --perflog-format or in .accelbench-reframe.json
 	EOF
 	test_cmp expect actual
 '
 
 test_expect_success '--perflog-format: a per-variable CSV format, lines regrouped' '
-	ab ingest --perflog-format "%(check_display_name)s,%(check_system)s,%(check_partition)s,%(check_environ)s,%(check_job_completion_time)s,%(check_perf_var)s,%(check_perf_value)s,%(check_perf_unit)s" "$F/cli-site" >out &&
+	ab ingest --perflog-format "%(check_display_name)s,%(check_system)s,%(check_partition)s,%(check_environ)s,%(check_job_completion_time)s,%(check_perf_var)s,%(check_perf_value)s,%(check_perf_unit)s" "$F/headerless" >out &&
 	grep -q "^1 file ingested, 0 skipped as already ingested, 0 rejected; added 2 runs, 4 metrics$" out &&
 	ab ls benchmarks --suite reframe >actual &&
 	grep -q "^reframe  *CsvTest  *latency  *us  *lower " actual &&
@@ -56,11 +56,11 @@ test_expect_success '--perflog-format: a per-variable CSV format, lines regroupe
 
 test_expect_success 'bad --perflog-format values are reported' '
 	rm -f "$ACCELBENCH_DB" &&
-	expect_code 1 ab ingest --perflog-format "%(check_x" "$F/cli-site" >out 2>err &&
+	expect_code 1 ab ingest --perflog-format "%(check_x" "$F/headerless" >out 2>err &&
 	grep -q "CsvTest.log: --perflog-format: bad placeholder in the perflog format at offset 0$" err &&
-	expect_code 1 ab ingest --perflog-format "{\"utc_offset\": \"+25:00\"}" "$F/cli-site" >out 2>err &&
+	expect_code 1 ab ingest --perflog-format "{\"utc_offset\": \"+25:00\"}" "$F/headerless" >out 2>err &&
 	grep -q "CsvTest.log: --perflog-format: bad utc_offset '\''+25:00'\'' (want +HH:MM, -HH:MM or UTC)$" err &&
-	expect_code 1 ab ingest --perflog-format "{\"fromat\": \"x\"}" "$F/cli-site" >out 2>err &&
+	expect_code 1 ab ingest --perflog-format "{\"fromat\": \"x\"}" "$F/headerless" >out 2>err &&
 	grep -q "CsvTest.log: --perflog-format: unknown key '\''fromat'\'' (format, format_perfvars, utc_offset)$" err
 '
 

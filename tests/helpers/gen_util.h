@@ -23,7 +23,7 @@ static inline int mkdirs(const char *path)
 	return gen_report(ab_mkdirs(path, &err), &err);
 }
 
-/* path.tmp + rename, parents created; 0 or -1 after a message */
+/* core/atomic temporary file + rename, parents created; 0 or -1 after a message */
 static inline int write_file(const char *path, const struct strbuf *sb)
 {
 	struct strbuf err = STRBUF_INIT;

@@ -1,0 +1,168 @@
+/*
+ * db_rm.c - remove ingested sources with everything derived from them:
+ * their runs, the runs' metrics and power samples, and the systems and
+ * benchmarks that only those runs used.  `accelbench rm source` and
+ * `ingest --replace` both come through here.
+ */
+#include "core/compat.h"
+#include "db_priv.h"
+
+struct id_set {
+	int64_t *v;
+	size_t n, cap;
+};
+
+static void ids_add(struct id_set *s, int64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->v[i] == id)
+			return;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 16;
+		s->v = ab_realloc(s->v, s->cap * sizeof(*s->v));
+	}
+	s->v[s->n++] = id;
+}
+
+/* Run one statement bound to a single id; returns its changes() or < 0. */
+static int exec_id(struct db *db, const char *sql, int64_t id, long *changes, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	int rc = db_prepare(db, &st, sql, err);
+
+	if (rc < 0)
+		return rc;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(db, err, "cannot remove source");
+	if (changes)
+		*changes += sqlite3_changes(db->sql);
+	return 0;
+}
+
+/* Collect the distinct values of column 0 of sql bound to id. */
+static int collect(struct db *db, const char *sql, int64_t id, struct id_set *out,
+		   struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	int rc = db_prepare(db, &st, sql, err);
+
+	if (rc < 0)
+		return rc;
+	sqlite3_bind_int64(st, 1, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		ids_add(out, sqlite3_column_int64(st, 0));
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(db, err, "cannot read the runs of a source");
+	return 0;
+}
+
+int db_source_remove(struct db *db, int64_t source_id, struct db_rm_counts *c, struct strbuf *err)
+{
+	struct id_set systems = { 0 }, benches = { 0 };
+	size_t i;
+	long n = 0;
+	int rc;
+
+	rc = collect(db, "SELECT DISTINCT system_id FROM run WHERE source_id = ?1", source_id,
+		     &systems, err);
+	if (rc == 0)
+		rc = collect(db, "SELECT DISTINCT benchmark_id FROM run WHERE source_id = ?1",
+			     source_id, &benches, err);
+	/* children first: the sink's own order, whatever the foreign keys say */
+	if (rc == 0)
+		rc = exec_id(db, "DELETE FROM power_sample WHERE run_id IN"
+				 " (SELECT id FROM run WHERE source_id = ?1)",
+			     source_id, &c->power_samples, err);
+	if (rc == 0)
+		rc = exec_id(db, "DELETE FROM metric WHERE run_id IN"
+				 " (SELECT id FROM run WHERE source_id = ?1)",
+			     source_id, &c->metrics, err);
+	if (rc == 0)
+		rc = exec_id(db, "DELETE FROM run WHERE source_id = ?1", source_id, &c->runs, err);
+	if (rc == 0)
+		rc = exec_id(db, "DELETE FROM source WHERE id = ?1", source_id, &n, err);
+	if (rc == 0 && n == 0)
+		rc = ab_fail(err, AB_EDATA, "no source with id %lld", (long long)source_id);
+	c->sources += n;
+	/* a system a user described (systems file) stays; one that only these
+	 * runs named goes with them */
+	for (i = 0; rc == 0 && i < systems.n; i++)
+		rc = exec_id(db, "DELETE FROM system WHERE id = ?1"
+				 " AND json_extract(meta, '$.described') IS NULL"
+				 " AND NOT EXISTS (SELECT 1 FROM run WHERE system_id = ?1)",
+			     systems.v[i], &c->systems, err);
+	for (i = 0; rc == 0 && i < benches.n; i++)
+		rc = exec_id(db, "DELETE FROM benchmark WHERE id = ?1"
+				 " AND NOT EXISTS (SELECT 1 FROM run WHERE benchmark_id = ?1)",
+			     benches.v[i], &c->benchmarks, err);
+	free(systems.v);
+	free(benches.v);
+	return rc;
+}
+
+/* All-digits: an id, not a path. */
+static int is_id(const char *s)
+{
+	if (!*s || strlen(s) > 18)
+		return 0;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
+int db_rm_sources(struct db *db, const char *const *specs, size_t nspecs,
+		  struct db_rm_counts *c, struct strbuf *err)
+{
+	struct id_set ids = { 0 };
+	sqlite3_stmt *st = NULL;
+	size_t i, j;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	rc = db_exec(db, "BEGIN IMMEDIATE", err);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < nspecs && rc == 0; i++) {
+		size_t before = ids.n;
+
+		/* an all-digit name is an id unless a source has that path */
+		rc = db_prepare(db, &st,
+				"SELECT id FROM source WHERE path = ?1 OR (?2 AND id = CAST(?1 AS INTEGER))"
+				" ORDER BY id",
+				err);
+		if (rc < 0)
+			break;
+		db_bind_text(st, 1, specs[i]);
+		sqlite3_bind_int(st, 2, is_id(specs[i]));
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			ids_add(&ids, sqlite3_column_int64(st, 0));
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE) {
+			rc = db_fail(db, err, "cannot look up sources");
+			break;
+		}
+		rc = 0;
+		if (ids.n == before)
+			rc = ab_fail(err, AB_EDATA,
+				     "no source '%s' (see 'accelbench ls sources' for ids and paths)",
+				     specs[i]);
+	}
+	for (j = 0; j < ids.n && rc == 0; j++)
+		rc = db_source_remove(db, ids.v[j], c, err);
+	free(ids.v);
+	if (rc < 0) {
+		db_exec(db, "ROLLBACK", NULL);
+		return rc;
+	}
+	rc = db_exec(db, "COMMIT", err);
+	if (rc < 0)
+		db_exec(db, "ROLLBACK", NULL);
+	return rc;
+}

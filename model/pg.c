@@ -1,0 +1,693 @@
+/*
+ * pg.c - the central PostgreSQL store: connection, errors, the numbered
+ * migrations of the central schema, `pg init`, and COPY text encoding.
+ * Push and pull are in pg_push.c and pg_pull.c; the local SQLite side of
+ * both in pg_local.c.
+ */
+#include "core/compat.h"
+#include "pg_priv.h"
+
+#include <math.h>
+
+/* an arbitrary constant: the advisory lock that serialises migrations */
+#define PG_MIGRATION_LOCK 0x61636362 /* "accb" */
+
+/*
+ * The central schema: the model of docs/schema.md plus push provenance.
+ * Never edit a released migration: add the next one.  docs/postgres.md
+ * documents the result.  Run ids are not the local ones; a run is known
+ * by (source sha256, seq) and, when it has one, by its dedupe key.
+ */
+/* 1: tables, the merge function push uses, dashboard views (statements
+ * in pieces: C11 promises string literals up to 4095 bytes only) */
+static const char *const pg_migration_1[] = {
+	"CREATE TABLE accelbench.source("
+	"  id bigserial PRIMARY KEY,"
+	"  sha256 text NOT NULL,"
+	"  identity text NOT NULL DEFAULT '',"
+	"  path text NOT NULL,"
+	"  format text NOT NULL,"
+	"  size bigint NOT NULL,"
+	"  ingested_at text NOT NULL,"
+	"  tool_version text NOT NULL,"
+	"  pushed_at timestamptz NOT NULL DEFAULT now(),"
+	"  pushed_by text NOT NULL DEFAULT session_user,"
+	"  UNIQUE (sha256, identity));"
+	"CREATE TABLE accelbench.system("
+	"  id bigserial PRIMARY KEY,"
+	"  name text NOT NULL UNIQUE,"
+	"  display_name text,"
+	"  vendor text NOT NULL DEFAULT 'other',"
+	"  accelerator text,"
+	"  accelerators_per_node bigint,"
+	"  host_cpu text,"
+	"  interconnect text,"
+	"  site text,"
+	"  tdp_w double precision,"
+	"  meta text NOT NULL DEFAULT '{}');"
+	"CREATE TABLE accelbench.benchmark("
+	"  id bigserial PRIMARY KEY,"
+	"  suite text NOT NULL,"
+	"  name text NOT NULL,"
+	"  metric text NOT NULL,"
+	"  unit text NOT NULL,"
+	"  better text NOT NULL CHECK (better IN ('higher','lower')),"
+	"  UNIQUE (suite, name));"
+	/* source_id/seq/line: the source that brought the run first */
+	"CREATE TABLE accelbench.run("
+	"  id bigserial PRIMARY KEY,"
+	"  source_id bigint NOT NULL REFERENCES accelbench.source(id),"
+	"  seq integer NOT NULL,"
+	"  line bigint,"
+	"  system_id bigint NOT NULL REFERENCES accelbench.system(id),"
+	"  benchmark_id bigint NOT NULL REFERENCES accelbench.benchmark(id),"
+	"  job_id text,"
+	"  started text,"
+	"  finished text,"
+	"  status text NOT NULL CHECK (status IN ('ok','failed','aborted','invalid')),"
+	"  nodes bigint,"
+	"  devices bigint,"
+	"  global_batch bigint,"
+	"  local_batch bigint,"
+	"  precision text,"
+	"  framework text,"
+	"  params text NOT NULL DEFAULT '{}',"
+	"  excluded_reason text,"
+	"  dedupe_key text UNIQUE,"
+	"  UNIQUE (source_id, seq));"
+	"CREATE INDEX run_benchmark_system ON accelbench.run(benchmark_id, system_id);"
+	/* further provenances: the same run (dedupe key) through other sources */
+	"CREATE TABLE accelbench.run_source("
+	"  source_id bigint NOT NULL REFERENCES accelbench.source(id),"
+	"  seq integer NOT NULL,"
+	"  line bigint,"
+	"  run_id bigint NOT NULL REFERENCES accelbench.run(id),"
+	"  PRIMARY KEY (source_id, seq));"
+	"CREATE INDEX run_source_run ON accelbench.run_source(run_id);",
+	/* metric and power_sample rows are written only by merge_source(),
+	 * in the transaction that adds their run: no per-row foreign-key
+	 * trigger (a third of a large push); the test suite checks for orphans */
+	"CREATE TABLE accelbench.metric("
+	"  run_id bigint NOT NULL,"
+	"  name text NOT NULL,"
+	"  value double precision NOT NULL,"
+	"  unit text NOT NULL,"
+	"  meta text,"
+	"  PRIMARY KEY (run_id, name));"
+	"CREATE TABLE accelbench.power_sample("
+	"  run_id bigint NOT NULL,"
+	"  i integer NOT NULL,"
+	"  device text NOT NULL,"
+	"  t double precision NOT NULL,"
+	"  watts double precision NOT NULL,"
+	"  PRIMARY KEY (run_id, i));",
+	/*
+	 * merge_source(): called by push after COPYing one source into the
+	 * session's staging tables (pg_temp.st_*).  Returns NULL source_id
+	 * when another pusher stored the same bytes first.  Rows that others
+	 * may insert at the same moment (systems, benchmarks, dedupe keys) go
+	 * in in sorted order, so concurrent pushers wait for each other
+	 * instead of deadlocking; ON CONFLICT makes the loser skip the row.
+	 */
+	"CREATE FUNCTION accelbench.merge_source(p_sha256 text, p_identity text, p_path text,"
+	"  p_format text,"
+	"  p_size bigint, p_ingested_at text, p_tool_version text,"
+	"  OUT o_source_id bigint, OUT o_runs bigint, OUT o_deduped bigint,"
+	"  OUT o_metrics bigint, OUT o_power bigint)"
+	" LANGUAGE plpgsql AS $f$"
+	" BEGIN"
+	"  INSERT INTO accelbench.source(sha256, identity, path, format, size, ingested_at,"
+	"   tool_version)"
+	"  VALUES (p_sha256, p_identity, p_path, p_format, p_size, p_ingested_at, p_tool_version)"
+	"  ON CONFLICT (sha256, identity) DO NOTHING RETURNING id INTO o_source_id;"
+	"  IF o_source_id IS NULL THEN RETURN; END IF;"
+	"  PERFORM accelbench.merge_dimensions();"
+	"  INSERT INTO accelbench.run(source_id, seq, line, system_id, benchmark_id, job_id,"
+	"   started, finished, status, nodes, devices, global_batch, local_batch, precision,"
+	"   framework, params, excluded_reason, dedupe_key)"
+	"  SELECT o_source_id, r.seq, r.line, y.id, b.id, r.job_id, r.started, r.finished,"
+	"   r.status, r.nodes, r.devices, r.global_batch, r.local_batch, r.precision,"
+	"   r.framework, coalesce(r.params, '{}'), r.excluded_reason, r.dedupe_key"
+	"  FROM pg_temp.st_run r"
+	"  JOIN pg_temp.st_system ls ON ls.lid = r.sys"
+	"  JOIN accelbench.system y ON y.name = ls.name"
+	"  JOIN pg_temp.st_bench lb ON lb.lid = r.bench"
+	"  JOIN accelbench.benchmark b ON b.suite = lb.suite AND b.name = lb.name"
+	"  ORDER BY r.dedupe_key, r.seq"
+	"  ON CONFLICT (dedupe_key) DO NOTHING;"
+	"  GET DIAGNOSTICS o_runs = ROW_COUNT;"
+	"  INSERT INTO accelbench.run_source(source_id, seq, line, run_id)"
+	"  SELECT o_source_id, r.seq, r.line, d.id FROM pg_temp.st_run r"
+	"  JOIN accelbench.run d ON d.dedupe_key = r.dedupe_key"
+	"  WHERE r.dedupe_key IS NOT NULL AND d.source_id <> o_source_id;"
+	"  GET DIAGNOSTICS o_deduped = ROW_COUNT;"
+	"  INSERT INTO accelbench.metric(run_id, name, value, unit, meta)"
+	"  SELECT x.id, m.name, m.value, m.unit, m.meta FROM pg_temp.st_metric m"
+	"  JOIN accelbench.run x ON x.source_id = o_source_id AND x.seq = m.seq;"
+	"  GET DIAGNOSTICS o_metrics = ROW_COUNT;"
+	"  INSERT INTO accelbench.power_sample(run_id, i, device, t, watts)"
+	"  SELECT x.id, p.i, p.device, p.t, p.watts FROM pg_temp.st_power p"
+	"  JOIN accelbench.run x ON x.source_id = o_source_id AND x.seq = p.seq;"
+	"  GET DIAGNOSTICS o_power = ROW_COUNT;"
+	" END $f$;",
+	/*
+	 * Systems and benchmarks from pg_temp.st_system/st_bench.  A row is
+	 * locked only when it is new or really changes, so pushers of known
+	 * systems never wait for each other.  The merge rule is the local
+	 * one: a description from a user's systems file ("described" in
+	 * meta) is not overridden by a parser's guess; unknown fields fill in.
+	 */
+	"CREATE FUNCTION accelbench.merge_dimensions() RETURNS void"
+	" LANGUAGE plpgsql AS $f$"
+	" BEGIN"
+	"  INSERT INTO accelbench.system(name, display_name, vendor, accelerator,"
+	"   accelerators_per_node, host_cpu, interconnect, site, tdp_w, meta)"
+	"  SELECT s.name, s.display_name, coalesce(s.vendor, 'other'), s.accelerator,"
+	"   s.per_node, s.host_cpu, s.interconnect, s.site, s.tdp_w, coalesce(s.meta, '{}')"
+	"  FROM pg_temp.st_system s"
+	"  WHERE NOT EXISTS (SELECT 1 FROM accelbench.system y WHERE y.name = s.name)"
+	"  ORDER BY s.name ON CONFLICT (name) DO NOTHING;"
+	"  UPDATE accelbench.system y SET display_name = m.display_name, vendor = m.vendor,"
+	"   accelerator = m.accelerator, accelerators_per_node = m.per_node,"
+	"   host_cpu = m.host_cpu, interconnect = m.interconnect, site = m.site,"
+	"   tdp_w = m.tdp_w, meta = m.meta"
+	"  FROM (SELECT o.id,"
+	"    coalesce(s.display_name, o.display_name) AS display_name,"
+	"    CASE WHEN k.keep THEN o.vendor ELSE coalesce(s.vendor, o.vendor) END AS vendor,"
+	"    CASE WHEN k.keep THEN o.accelerator"
+	"     ELSE coalesce(s.accelerator, o.accelerator) END AS accelerator,"
+	"    CASE WHEN k.keep THEN o.accelerators_per_node"
+	"     ELSE coalesce(s.per_node, o.accelerators_per_node) END AS per_node,"
+	"    coalesce(s.host_cpu, o.host_cpu) AS host_cpu,"
+	"    coalesce(s.interconnect, o.interconnect) AS interconnect,"
+	"    coalesce(s.site, o.site) AS site, coalesce(s.tdp_w, o.tdp_w) AS tdp_w,"
+	"    CASE WHEN k.keep OR coalesce(s.meta, '{}') = '{}' THEN o.meta ELSE s.meta END AS meta"
+	"   FROM pg_temp.st_system s JOIN accelbench.system o ON o.name = s.name"
+	"   CROSS JOIN LATERAL (SELECT (o.meta::jsonb ? 'described')"
+	"    AND NOT (coalesce(s.meta, '{}')::jsonb ? 'described') AS keep) k) m"
+	"  WHERE y.id = m.id AND (y.display_name, y.vendor, y.accelerator,"
+	"   y.accelerators_per_node, y.host_cpu, y.interconnect, y.site, y.tdp_w, y.meta)"
+	"   IS DISTINCT FROM (m.display_name, m.vendor, m.accelerator, m.per_node,"
+	"   m.host_cpu, m.interconnect, m.site, m.tdp_w, m.meta);"
+	"  INSERT INTO accelbench.benchmark(suite, name, metric, unit, better)"
+	"  SELECT s.suite, s.name, s.metric, s.unit, s.better FROM pg_temp.st_bench s"
+	"  WHERE NOT EXISTS (SELECT 1 FROM accelbench.benchmark b"
+	"   WHERE b.suite = s.suite AND b.name = s.name)"
+	"  ORDER BY s.suite, s.name ON CONFLICT (suite, name) DO NOTHING;"
+	/* a benchmark registered without a headline ('' metric) gets one */
+	"  UPDATE accelbench.benchmark b SET metric = s.metric, unit = s.unit, better = s.better"
+	"  FROM pg_temp.st_bench s"
+	"  WHERE b.suite = s.suite AND b.name = s.name AND b.metric = '' AND s.metric <> '';"
+	" END $f$;",
+	/* dashboards: one row per run, and one per configuration */
+	"CREATE SCHEMA accelbench_dash;"
+	"CREATE VIEW accelbench_dash.runs AS SELECT"
+	"  r.id AS run_id, b.suite, b.name AS benchmark, y.name AS system,"
+	"  coalesce(y.display_name, y.name) AS system_display, y.vendor, y.accelerator,"
+	"  y.site, r.nodes, r.devices, r.global_batch, r.precision,"
+	"  concat_ws(' ', 'nodes=' || r.nodes, 'devices=' || r.devices,"
+	"   'batch=' || r.global_batch, r.precision) AS configuration,"
+	"  r.status,"
+	"  CASE WHEN r.started ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?Z$'"
+	"   THEN r.started::timestamptz END AS started,"
+	"  b.metric, m.value, b.unit, b.better,"
+	"  e.value AS energy_wh, r.excluded_reason, s.path AS source, s.pushed_at"
+	"  FROM accelbench.run r"
+	"  JOIN accelbench.system y ON y.id = r.system_id"
+	"  JOIN accelbench.benchmark b ON b.id = r.benchmark_id"
+	"  JOIN accelbench.source s ON s.id = r.source_id"
+	"  LEFT JOIN accelbench.metric m ON m.run_id = r.id AND m.name = b.metric"
+	"  LEFT JOIN accelbench.metric e ON e.run_id = r.id AND e.name = 'energy';",
+	"CREATE VIEW accelbench_dash.configurations AS SELECT"
+	"  suite, benchmark, system, vendor, accelerator, nodes, devices, global_batch,"
+	"  precision, configuration, metric, unit, better,"
+	"  count(value) FILTER (WHERE status = 'ok') AS n,"
+	"  count(*) FILTER (WHERE status <> 'ok') AS n_failed,"
+	"  percentile_cont(0.5) WITHIN GROUP (ORDER BY value)"
+	"   FILTER (WHERE status = 'ok') AS median,"
+	"  min(value) FILTER (WHERE status = 'ok') AS min,"
+	"  max(value) FILTER (WHERE status = 'ok') AS max,"
+	"  percentile_cont(0.5) WITHIN GROUP (ORDER BY energy_wh)"
+	"   FILTER (WHERE status = 'ok') AS median_energy_wh,"
+	"  max(started) AS last_started"
+	"  FROM accelbench_dash.runs"
+	"  GROUP BY suite, benchmark, system, vendor, accelerator, nodes, devices,"
+	"   global_batch, precision, configuration, metric, unit, better;",
+	NULL
+};
+
+static const char *const *const pg_migrations[] = { pg_migration_1 };
+
+int pg_schema_latest(void)
+{
+	return (int)AB_ARRAY_SIZE(pg_migrations);
+}
+
+/* First line of a libpq/server message, without the "ERROR:  " prefix. */
+static void add_message(struct strbuf *sb, const char *msg)
+{
+	size_t n;
+
+	if (!msg || !*msg) {
+		strbuf_addstr(sb, "unknown error");
+		return;
+	}
+	if (!strncmp(msg, "ERROR:  ", 8))
+		msg += 8;
+	n = strcspn(msg, "\n");
+	strbuf_add(sb, msg, n);
+}
+
+int pg_fail(struct pg *pg, struct strbuf *err, const char *what)
+{
+	if (err) {
+		strbuf_reset(err);
+		strbuf_addf(err, "%s: ", what);
+		add_message(err, pg && pg->conn ? PQerrorMessage(pg->conn) : NULL);
+	}
+	return -AB_EIO;
+}
+
+int pg_fail_res(PGresult *res, struct strbuf *err, const char *what, char *sqlstate)
+{
+	const char *st = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+
+	if (sqlstate) {
+		memset(sqlstate, 0, 6);
+		if (st)
+			memcpy(sqlstate, st, strnlen(st, 5));
+	}
+	if (err) {
+		strbuf_reset(err);
+		strbuf_addf(err, "%s: ", what);
+		add_message(err, res ? PQresultErrorMessage(res) : NULL);
+	}
+	return -AB_EIO;
+}
+
+int pg_exec(struct pg *pg, const char *sql, struct strbuf *err)
+{
+	PGresult *res = PQexec(pg->conn, sql);
+	int rc = 0;
+
+	if (!res)
+		return pg_fail(pg, err, "PostgreSQL error");
+	if (PQresultStatus(res) != PGRES_COMMAND_OK && PQresultStatus(res) != PGRES_TUPLES_OK)
+		rc = pg_fail_res(res, err, "PostgreSQL error", NULL);
+	PQclear(res);
+	return rc;
+}
+
+/* libpq prints notices (e.g. "relation exists, skipping") on stderr */
+static void quiet_notices(void *arg, const char *msg)
+{
+	(void)arg;
+	(void)msg;
+}
+
+int pg_connect(struct pg **out, const char *url, struct strbuf *err)
+{
+	struct pg *pg;
+	PQconninfoOption *opts;
+	char *perr = NULL;
+
+	*out = NULL;
+	if (!url || !*url)
+		return ab_fail(err, AB_EUSAGE,
+			       "no PostgreSQL connection given (--to/--from URL or $ACCELBENCH_PG)");
+	/* parse first: libpq's message for a malformed string may quote part
+	 * of it, password included, so it is not repeated */
+	opts = PQconninfoParse(url, &perr);
+	if (!opts) {
+		PQfreemem(perr);
+		return ab_fail(err, AB_EUSAGE,
+			       "the PostgreSQL connection string is not valid (not shown: it may "
+			       "hold a password)");
+	}
+	PQconninfoFree(opts);
+	pg = ab_calloc(1, sizeof(*pg));
+	strbuf_init(&pg->url, 0);
+	strbuf_addstr(&pg->url, url);
+	pg->conn = PQconnectdb(url);
+	if (!pg->conn || PQstatus(pg->conn) != CONNECTION_OK) {
+		int rc = pg_fail(pg, err, "cannot connect to PostgreSQL");
+		pg_free(pg);
+		return rc;
+	}
+	PQsetNoticeProcessor(pg->conn, quiet_notices, NULL);
+	*out = pg;
+	return 0;
+}
+
+void pg_free(struct pg *pg)
+{
+	if (!pg)
+		return;
+	if (pg->conn)
+		PQfinish(pg->conn);
+	strbuf_release(&pg->url);
+	free(pg);
+}
+
+void pg_conn_label(struct pg *pg, struct strbuf *out)
+{
+	const char *user = PQuser(pg->conn), *host = PQhost(pg->conn);
+	const char *port = PQport(pg->conn), *db = PQdb(pg->conn);
+
+	if (user && *user)
+		strbuf_addf(out, "%s@", user);
+	strbuf_addstr(out, host && *host ? host : "localhost");
+	if (port && *port)
+		strbuf_addf(out, ":%s", port);
+	strbuf_addf(out, "/%s", db ? db : "");
+}
+
+/* The applied version, 0 when there is no accelbench schema. */
+static int schema_version(struct pg *pg, int *version, struct strbuf *err)
+{
+	PGresult *res = PQexec(pg->conn, "SELECT CASE WHEN to_regclass('accelbench.migration')"
+					 " IS NULL THEN -1 END");
+	int rc = 0;
+
+	*version = 0;
+	if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
+		rc = pg_fail_res(res, err, "cannot read the central schema version", NULL);
+		PQclear(res);
+		return rc;
+	}
+	if (PQgetisnull(res, 0, 0) == 0) { /* no migration table */
+		PQclear(res);
+		return 0;
+	}
+	PQclear(res);
+	res = PQexec(pg->conn, "SELECT coalesce(max(version), 0) FROM accelbench.migration");
+	if (!res || PQresultStatus(res) != PGRES_TUPLES_OK)
+		rc = pg_fail_res(res, err, "cannot read the central schema version", NULL);
+	else
+		*version = atoi(PQgetvalue(res, 0, 0));
+	PQclear(res);
+	return rc;
+}
+
+/* Apply the missing migrations in one transaction under an advisory lock. */
+static int migrate(struct pg *pg, int *before, int *after, struct strbuf *err)
+{
+	struct strbuf sql = STRBUF_INIT;
+	int version, rc, i;
+
+	rc = pg_exec(pg, "BEGIN", err);
+	if (rc < 0)
+		return rc;
+	strbuf_addf(&sql, "SELECT pg_advisory_xact_lock(%d);"
+			  " CREATE SCHEMA IF NOT EXISTS accelbench;"
+			  " CREATE TABLE IF NOT EXISTS accelbench.migration("
+			  "  version integer PRIMARY KEY,"
+			  "  applied_at timestamptz NOT NULL DEFAULT now())",
+		    PG_MIGRATION_LOCK);
+	rc = pg_exec(pg, sql.buf, err);
+	if (rc < 0)
+		goto fail;
+	rc = schema_version(pg, &version, err);
+	if (rc < 0)
+		goto fail;
+	*before = version;
+	if (version > pg_schema_latest()) {
+		rc = ab_fail(err, AB_EIO,
+			     "the central schema has version %d, newer than this accelbench "
+			     "understands (%d)",
+			     version, pg_schema_latest());
+		goto fail;
+	}
+	for (i = version; i < pg_schema_latest(); i++) {
+		const char *const *part;
+
+		for (part = pg_migrations[i]; *part; part++) {
+			rc = pg_exec(pg, *part, err);
+			if (rc < 0)
+				goto fail;
+		}
+		strbuf_reset(&sql);
+		strbuf_addf(&sql, "INSERT INTO accelbench.migration(version) VALUES (%d)", i + 1);
+		rc = pg_exec(pg, sql.buf, err);
+		if (rc < 0)
+			goto fail;
+	}
+	*after = pg_schema_latest();
+	strbuf_release(&sql);
+	return pg_exec(pg, "COMMIT", err);
+fail:
+	strbuf_release(&sql);
+	pg_exec(pg, "ROLLBACK", NULL);
+	return rc;
+}
+
+int pg_check_schema(struct pg *pg, struct strbuf *err)
+{
+	struct strbuf label = STRBUF_INIT;
+	int version, before, after, rc;
+
+	rc = schema_version(pg, &version, err);
+	if (rc < 0)
+		return rc;
+	if (version == pg_schema_latest())
+		return 0;
+	if (version == 0) {
+		pg_conn_label(pg, &label);
+		rc = ab_fail(err, AB_EIO,
+			     "'%s' has no accelbench schema: run 'accelbench pg init' first",
+			     label.buf);
+		strbuf_release(&label);
+		return rc;
+	}
+	if (version > pg_schema_latest())
+		return ab_fail(err, AB_EIO,
+			       "the central schema has version %d, newer than this accelbench "
+			       "understands (%d)",
+			       version, pg_schema_latest());
+	return migrate(pg, &before, &after, err);
+}
+
+/* A role name we create: plain identifiers only (an allow-list, not quoting). */
+static int valid_role(const char *s)
+{
+	size_t i, n = strlen(s);
+
+	if (n == 0 || n > 63 || !((s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+			return 0;
+	return 1;
+}
+
+static int reader_role(struct pg *pg, const char *role, int *created, struct strbuf *err)
+{
+	struct strbuf sql = STRBUF_INIT;
+	const char *params[1] = { role };
+	PGresult *res;
+	int rc;
+
+	*created = 0;
+	if (!valid_role(role))
+		return ab_fail(err, AB_EUSAGE,
+			       "reader role '%s' is not a plain lowercase identifier", role);
+	res = PQexecParams(pg->conn, "SELECT 1 FROM pg_roles WHERE rolname = $1", 1, NULL, params,
+			   NULL, NULL, 0);
+	if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
+		rc = pg_fail_res(res, err, "cannot look up roles", NULL);
+		PQclear(res);
+		return rc;
+	}
+	*created = PQntuples(res) == 0;
+	PQclear(res);
+	/* the role name passed valid_role(): safe to place in the statement */
+	if (*created)
+		strbuf_addf(&sql, "CREATE ROLE %s LOGIN;", role);
+	strbuf_addf(&sql,
+		    "ALTER ROLE %s SET default_transaction_read_only = on;"
+		    " REVOKE ALL ON SCHEMA accelbench FROM %s;"
+		    " REVOKE ALL ON ALL TABLES IN SCHEMA accelbench FROM %s;"
+		    " GRANT USAGE ON SCHEMA accelbench_dash TO %s;"
+		    " GRANT SELECT ON ALL TABLES IN SCHEMA accelbench_dash TO %s;",
+		    role, role, role, role, role);
+	rc = pg_exec(pg, sql.buf, err);
+	strbuf_release(&sql);
+	if (rc < 0)
+		strbuf_addf(err, " (creating the reader role '%s' needs CREATEROLE)", role);
+	return rc;
+}
+
+int pg_init(struct pg *pg, const struct pg_init_opts *o, struct pg_init_result *res,
+	    struct strbuf *err)
+{
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	if (o->reader_role && !valid_role(o->reader_role))
+		return ab_fail(err, AB_EUSAGE,
+			       "reader role '%s' is not a plain lowercase identifier "
+			       "([a-z_][a-z0-9_]*)",
+			       o->reader_role);
+	rc = migrate(pg, &res->version_before, &res->version_after, err);
+	if (rc < 0)
+		return rc;
+	if (o->reader_role)
+		rc = reader_role(pg, o->reader_role, &res->reader_created, err);
+	return rc;
+}
+
+/* ---- COPY text format ---------------------------------------------- */
+
+static void sep(struct pg_copy *cp)
+{
+	if (cp->ncols++)
+		strbuf_addch(&cp->buf, '\t');
+}
+
+void pg_copy_textn(struct pg_copy *cp, const char *s, size_t n)
+{
+	size_t i, start = 0;
+
+	sep(cp);
+	strbuf_grow(&cp->buf, n + 8);
+	for (i = 0; i < n; i++) {
+		const char *esc = NULL;
+
+		switch (s[i]) {
+		case '\\': esc = "\\\\"; break;
+		case '\t': esc = "\\t"; break;
+		case '\n': esc = "\\n"; break;
+		case '\r': esc = "\\r"; break;
+		default: continue;
+		}
+		strbuf_add(&cp->buf, s + start, i - start);
+		strbuf_addstr(&cp->buf, esc);
+		start = i + 1;
+	}
+	strbuf_add(&cp->buf, s + start, n - start);
+}
+
+void pg_copy_text(struct pg_copy *cp, const char *s)
+{
+	if (!s) {
+		pg_copy_null(cp);
+		return;
+	}
+	pg_copy_textn(cp, s, strlen(s));
+}
+
+void pg_copy_int(struct pg_copy *cp, int64_t v)
+{
+	sep(cp);
+	strbuf_addf(&cp->buf, "%lld", (long long)v);
+}
+
+void pg_copy_double(struct pg_copy *cp, double v)
+{
+	char buf[40];
+	int n;
+
+	sep(cp);
+	if (isnan(v)) {
+		strbuf_addstr(&cp->buf, "NaN");
+		return;
+	}
+	if (isinf(v)) {
+		strbuf_addstr(&cp->buf, v > 0 ? "Infinity" : "-Infinity");
+		return;
+	}
+	/* 17 significant digits: the exact double arrives */
+	n = snprintf(buf, sizeof(buf), "%.17g", v);
+	if (n > 0 && (size_t)n < sizeof(buf))
+		strbuf_add(&cp->buf, buf, (size_t)n);
+}
+
+void pg_copy_null(struct pg_copy *cp)
+{
+	sep(cp);
+	strbuf_addstr(&cp->buf, "\\N");
+}
+
+int pg_copy_end_row(struct pg_copy *cp, struct strbuf *err)
+{
+	strbuf_addch(&cp->buf, '\n');
+	cp->ncols = 0;
+	cp->rows++;
+	if (cp->buf.len >= PG_COPY_CHUNK && cp->flush)
+		return cp->flush(cp->ctx, cp, err);
+	return 0;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int pg_copy_split(char *line, size_t len, char **fields, int max)
+{
+	char *r = line, *end = line + len, *w, *start;
+	int n = 0;
+
+	for (;;) {
+		if (n >= max)
+			return -1;
+		start = w = r;
+		if (r + 2 <= end && r[0] == '\\' && r[1] == 'N' && (r + 2 == end || r[2] == '\t')) {
+			fields[n++] = NULL;
+			r += 2;
+		} else {
+			while (r < end && *r != '\t') {
+				if (*r == '\\' && r + 1 < end) {
+					int c = (unsigned char)r[1];
+					r += 2;
+					switch (c) {
+					case 'b': *w++ = '\b'; break;
+					case 'f': *w++ = '\f'; break;
+					case 'n': *w++ = '\n'; break;
+					case 'r': *w++ = '\r'; break;
+					case 't': *w++ = '\t'; break;
+					case 'v': *w++ = '\v'; break;
+					case 'x':
+						if (r < end && hexval(*r) >= 0) {
+							int v = hexval(*r++);
+							if (r < end && hexval(*r) >= 0)
+								v = v * 16 + hexval(*r++);
+							*w++ = (char)v;
+						} else {
+							*w++ = 'x';
+						}
+						break;
+					default:
+						if (c >= '0' && c <= '7') {
+							int v = c - '0', k;
+							for (k = 0; k < 2 && r < end && *r >= '0' && *r <= '7'; k++)
+								v = v * 8 + (*r++ - '0');
+							*w++ = (char)v;
+						} else {
+							*w++ = (char)c;
+						}
+					}
+				} else {
+					*w++ = *r++;
+				}
+			}
+			fields[n++] = start;
+		}
+		if (r >= end) {
+			if (fields[n - 1])
+				*w = '\0';
+			break;
+		}
+		/* r is at a tab: terminate this field */
+		if (fields[n - 1])
+			*w = '\0';
+		r++;
+	}
+	return n;
+}

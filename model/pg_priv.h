@@ -1,0 +1,101 @@
+/*
+ * pg_priv.h - internals shared by model/pg*.c.
+ *
+ * pg.c        connection, errors, migrations, `pg init`, COPY text encoding
+ * pg_push.c   push: staging tables, COPY in, the server-side merge
+ * pg_pull.c   pull: COPY out, decoding, handing records to pg_local.c
+ * pg_local.c  the only file that reads or writes the local SQLite database
+ *             for push/pull (through the public names of docs/schema.md and
+ *             the ingest sink), so a change of the local schema touches it alone
+ */
+#ifndef AB_PG_PRIV_H
+#define AB_PG_PRIV_H
+
+#include "pg.h"
+#include <libpq-fe.h>
+
+struct pg {
+	PGconn *conn;
+	struct strbuf url;   /* kept to open more connections (pull); never printed */
+};
+
+/* "what: server message" (first line of libpq's message); returns -AB_EIO. */
+int pg_fail(struct pg *pg, struct strbuf *err, const char *what);
+/* Same from a failed result, with its SQLSTATE kept in *sqlstate (6 bytes). */
+int pg_fail_res(PGresult *res, struct strbuf *err, const char *what, char *sqlstate);
+/* Run statements without results; returns 0 or -AB_EIO. */
+int pg_exec(struct pg *pg, const char *sql, struct strbuf *err);
+/* Make sure the central schema exists and is one this binary knows;
+ * upgrade an older one.  For push and pull. */
+int pg_check_schema(struct pg *pg, struct strbuf *err);
+
+/* ---- COPY text format ---------------------------------------------- */
+
+/*
+ * Rows built in a buffer and handed to flush() when it grows past
+ * PG_COPY_CHUNK (and at the end by the caller).  Text values are escaped
+ * as COPY's text format wants (backslash, tab, newline, carriage return).
+ */
+#define PG_COPY_CHUNK (1u << 20)
+
+struct pg_copy {
+	struct strbuf buf;
+	int ncols;                 /* columns in the current row */
+	int (*flush)(void *ctx, struct pg_copy *cp, struct strbuf *err);
+	void *ctx;
+	long rows;
+};
+
+void pg_copy_text(struct pg_copy *cp, const char *s);
+void pg_copy_textn(struct pg_copy *cp, const char *s, size_t n);
+void pg_copy_int(struct pg_copy *cp, int64_t v);
+void pg_copy_double(struct pg_copy *cp, double v);
+void pg_copy_null(struct pg_copy *cp);
+/* End a row; flushes when the buffer is large.  Returns 0 or negative. */
+int pg_copy_end_row(struct pg_copy *cp, struct strbuf *err);
+
+/* Split one line of COPY text output into fields, unescaping in place;
+ * NULL (\N) fields become NULL pointers.  Returns the field count or -1
+ * when there are more than max. */
+int pg_copy_split(char *line, size_t len, char **fields, int max);
+
+/* ---- the local side (pg_local.c) ----------------------------------- */
+
+struct pg_local;
+
+struct pg_local_source {
+	int64_t id;
+	char *path, *sha256, *identity, *format, *ingested_at, *tool_version;
+	int64_t size;
+};
+
+int pg_local_open(struct pg_local **out, struct db *db, struct strbuf *err);
+void pg_local_free(struct pg_local *l);
+
+/* push: one read transaction around everything read */
+int pg_local_read_begin(struct pg_local *l, struct strbuf *err);
+void pg_local_read_end(struct pg_local *l);
+/* Every local source in id order; free with pg_local_sources_free(). */
+int pg_local_sources(struct pg_local *l, struct pg_local_source **out, size_t *n,
+		     struct strbuf *err);
+void pg_local_sources_free(struct pg_local_source *v, size_t n);
+
+/* COPY rows for the staging tables (column order: see pg_push.c).
+ * source_id 0 = every system / benchmark. */
+int pg_local_copy_systems(struct pg_local *l, int64_t source_id, struct pg_copy *cp,
+			  struct strbuf *err);
+int pg_local_copy_benchmarks(struct pg_local *l, int64_t source_id, struct pg_copy *cp,
+			     struct strbuf *err);
+int pg_local_copy_runs(struct pg_local *l, int64_t source_id, struct pg_copy *cp,
+		       struct strbuf *err);
+int pg_local_copy_metrics(struct pg_local *l, int64_t source_id, struct pg_copy *cp,
+			  struct strbuf *err);
+int pg_local_copy_power(struct pg_local *l, int64_t source_id, struct pg_copy *cp,
+			struct strbuf *err);
+
+/* pull: records from the store, written through the ingest sink */
+int pg_local_has_source(struct pg_local *l, const char *sha256, const char *identity, int *has,
+			struct strbuf *err);
+struct ingest_sink *pg_local_sink(struct pg_local *l);
+
+#endif

@@ -1,0 +1,29 @@
+#!/bin/sh
+# t0022-layers: includes go one way (tests/layers.py):
+# core < runners < ingest < model < views < plots < reports < cli, views/
+# only on core and model, plots/ never on model, `plot` not via reports/.
+. "$(dirname "$0")/lib.sh"
+
+test_expect_success 'the source tree keeps the include direction' '
+	$PY "$ROOT/tests/layers.py" "$ROOT" >out; rc=$?; cat out; test $rc -eq 0 && test ! -s out
+'
+
+test_expect_success 'the check catches each kind of violation' '
+	mkdir -p t/core t/model t/views t/plots t/cli &&
+	echo "#include \"views/views.h\"" >t/model/m.c &&
+	echo "#include \"plots/plot.h\"" >t/views/v.c &&
+	echo "#include <cairo.h>" >t/views/w.c &&
+	echo "#include \"model/db.h\"" >t/plots/p.c &&
+	echo "#include \"reports/figures.h\"" >t/cli/cmd_plot.c &&
+	echo "#include \"model/db.h\"" >t/views/ok.c &&
+	echo "#include \"views/views.h\"" >t/plots/ok.c &&
+	! $PY "$ROOT/tests/layers.py" t >out &&
+	cat out &&
+	grep -q "^model/m.c:1: includes \"views/views.h\": model/ is upstream of views/" out &&
+	grep -q "^views/v.c:1: includes \"plots/plot.h\": views/ is upstream of plots/" out &&
+	grep -q "^views/w.c:1: views/ must not include <cairo.h>" out &&
+	grep -q "^plots/p.c:1: includes \"model/db.h\": plots/ may include only core, plots, views" out &&
+	! grep -q "ok.c" out
+'
+
+test_done
