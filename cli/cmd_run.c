@@ -10,9 +10,55 @@
  */
 #include "core/compat.h"
 #include "commands.h"
+#include "ingest/ingest.h"
 #include "runners/runners.h"
 
 #include <unistd.h>
+
+static void on_ingest_event(void *vctx, enum ingest_event ev, const char *path, const char *msg,
+			    const struct ingest_totals *t)
+{
+	const int *verbose = vctx;
+
+	(void)t;
+	if (ev == INGEST_EV_REJECTED)
+		fprintf(stderr, "accelbench: %s\n", msg);
+	else if (ev == INGEST_EV_WARNING)
+		fprintf(stderr, "accelbench: warning: %s\n", msg);
+	else if (ev == INGEST_EV_INGESTED && *verbose)
+		fprintf(stderr, "ingested %s: %s\n", path, msg);
+}
+
+/* Ingest what the runner names, provenance on every run; one summary line. */
+static int ingest_result(struct ctx *ctx, const struct run_result *res, int verbose)
+{
+	struct ingest_opts io = { 0 };
+	struct ingest_totals t;
+	struct strbuf err = STRBUF_INIT;
+	int rc;
+
+	rc = db_open(&ctx->db, ctx->db_path, 0, &err);
+	if (rc == 0) {
+		io.provenance = res->provenance;
+		io.notify = on_ingest_event;
+		io.notify_ctx = &verbose;
+		rc = ingest_paths((const char *const *)res->paths, res->n, &io,
+				  db_ingest_sink(ctx->db), &t, &err);
+		printf("ingested: %ld file%s, %ld rejected; added %ld run%s, %ld metric%s", t.ingested,
+		       t.ingested == 1 ? "" : "s", t.rejected, t.runs, t.runs == 1 ? "" : "s",
+		       t.metrics, t.metrics == 1 ? "" : "s");
+		if (t.power_samples)
+			printf(", %ld power sample%s", t.power_samples, t.power_samples == 1 ? "" : "s");
+		if (t.duplicates)
+			printf("; %ld duplicate run%s skipped", t.duplicates, t.duplicates == 1 ? "" : "s");
+		putchar('\n');
+		if (rc == -AB_EDATA && !err.len)
+			strbuf_addstr(&err, "some files were rejected");
+	}
+	rc = cli_status(rc, &err);
+	strbuf_release(&err);
+	return rc;
+}
 
 #define RUN_COMMON_SYNOPSIS "[--system S] [--runs-dir DIR] [--timeout D] [--dry-run] [-v]"
 
@@ -180,6 +226,7 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 	const struct cmd *rc_cmd = NULL;
 	struct opt sel[AB_ARRAY_SIZE(common)];
 	struct run_common c = { 0 };
+	struct run_result res = { 0 };
 	struct strbuf err = STRBUF_INIT;
 	struct run_metric_spec *ms = NULL;
 	char **owned = NULL, **orig = NULL, **jargv = NULL;
@@ -263,12 +310,12 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 	for (i = 0; i < n; i++)
 		cmdv[i] = argv[1 + i];
 	if (!dry_run && !no_ingest) {
+		/* fail early on an unusable database, before anything runs */
 		rc = db_open(&ctx->db, ctx->db_path, 0, &err);
 		if (rc < 0) {
 			rc = cli_status(rc, &err);
 			goto out;
 		}
-		c.sink = db_ingest_sink(ctx->db);
 	}
 	run_signals_install();
 	if (!strcmp(runner, "exec")) {
@@ -288,10 +335,20 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 		o.power = power;
 		o.interval_ms = interval;
 		o.cmd = cmdv;
-		rc = run_exec(&c, &o, &err);
+		rc = run_exec(&c, &o, &res, &err);
+	}
+	/* what finished is stored, whatever happened to the rest */
+	if (res.n) {
+		int irc = ingest_result(ctx, &res, verbose);
+		if (rc == 0 && irc != AB_OK) {
+			rc = -irc;
+			strbuf_reset(&err);
+		}
 	}
 	if (rc == -RUN_INTERRUPTED)
 		rc = RUN_INTERRUPTED;
+	else if (rc < 0 && !err.len)
+		rc = ab_exit_code(rc);
 	else
 		rc = cli_status(rc, &err);
 out:
@@ -305,6 +362,7 @@ out:
 	cli_free_list(&metrics);
 	cli_free_list(&tags);
 	cli_free_list(&sbatch);
+	run_result_release(&res);
 	strbuf_release(&err);
 	return rc;
 }

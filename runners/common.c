@@ -103,83 +103,53 @@ int run_manifest_write(const char *folder, json_t *manifest, struct strbuf *path
 	return rc;
 }
 
-static void on_ingest_event(void *vctx, enum ingest_event ev, const char *path, const char *msg,
-			    const struct ingest_totals *t)
+void run_result_release(struct run_result *r)
 {
-	const struct run_common *c = vctx;
+	size_t i;
 
-	(void)t;
-	if (ev == INGEST_EV_REJECTED)
-		fprintf(stderr, "accelbench: %s\n", msg);
-	else if (ev == INGEST_EV_WARNING)
-		fprintf(stderr, "accelbench: warning: %s\n", msg);
-	else if (ev == INGEST_EV_INGESTED && c->verbose)
-		fprintf(stderr, "ingested %s: %s\n", path, msg);
+	for (i = 0; i < r->n; i++)
+		free(r->paths[i]);
+	free(r->paths);
+	json_decref(r->provenance);
+	memset(r, 0, sizeof(*r));
 }
 
-int run_ingest(const struct run_common *c, const char *const *paths, size_t n,
-	       json_t *provenance, struct ingest_totals *totals, struct strbuf *err)
+void run_result_set(struct run_result *res, const char *folder, json_t *manifest,
+		    json_t *prov)
 {
-	struct ingest_opts io = { 0 };
-	int rc;
-
-	memset(totals, 0, sizeof(*totals));
-	if (!n)
-		return 0;
-	io.provenance = provenance;
-	io.notify = on_ingest_event;
-	io.notify_ctx = (void *)c;
-	io.roots = paths;
-	io.nroots = n;
-	rc = ingest_paths(paths, n, &io, c->sink, totals, err);
-	fprintf(c->out, "ingested: %ld file%s, %ld rejected; added %ld run%s, %ld metric%s",
-		totals->ingested, totals->ingested == 1 ? "" : "s", totals->rejected, totals->runs,
-		totals->runs == 1 ? "" : "s", totals->metrics, totals->metrics == 1 ? "" : "s");
-	if (totals->power_samples)
-		fprintf(c->out, ", %ld power sample%s", totals->power_samples,
-			totals->power_samples == 1 ? "" : "s");
-	if (totals->duplicates)
-		fprintf(c->out, "; %ld duplicate run%s skipped", totals->duplicates,
-			totals->duplicates == 1 ? "" : "s");
-	fputc('\n', c->out);
-	if (rc == -AB_EDATA && err->len == 0)
-		strbuf_addstr(err, "some files were rejected");
-	return rc;
-}
-
-int run_finish(const struct run_common *c, const char *folder, json_t *manifest,
-	       struct strbuf *err)
-{
-	struct strbuf path = STRBUF_INIT;
-	struct ingest_totals totals;
-	const char **paths;
 	json_t *list = json_object_get(manifest, "ingest"), *v;
-	size_t n = 0, i;
-	int rc;
+	struct strbuf p = STRBUF_INIT;
+	size_t i;
 
-	rc = run_manifest_write(folder, manifest, &path, err);
-	if (rc < 0 || c->no_ingest || c->dry_run) {
-		if (rc == 0 && c->no_ingest)
-			fprintf(c->out, "run folder: %s\n", folder);
-		strbuf_release(&path);
-		return rc;
-	}
-	paths = ab_calloc(json_array_size(list) + 2, sizeof(*paths));
-	paths[n++] = ab_strdup(path.buf);
+	run_result_release(res);
+	res->paths = ab_calloc(json_array_size(list) + 2, sizeof(*res->paths));
+	strbuf_addf(&p, "%s/run.json", folder);
+	res->paths[res->n++] = strbuf_detach(&p, NULL);
 	json_array_foreach(list, i, v) {
-		struct strbuf p = STRBUF_INIT;
-		if (!json_is_string(v))
+		if (!json_is_string(v) || !*json_string_value(v))
 			continue;
 		if (json_string_value(v)[0] == '/')
 			strbuf_addstr(&p, json_string_value(v));
 		else
 			strbuf_addf(&p, "%s/%s", folder, json_string_value(v));
-		paths[n++] = strbuf_detach(&p, NULL);
+		res->paths[res->n++] = strbuf_detach(&p, NULL);
 	}
-	rc = run_ingest(c, paths, n, json_object_get(manifest, "provenance"), &totals, err);
-	for (i = 0; i < n; i++)
-		free((char *)paths[i]);
-	free(paths);
+	res->provenance = json_incref(prov);
+}
+
+int run_finish(const struct run_common *c, const char *folder, json_t *manifest,
+	       struct run_result *res, struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	int rc;
+
+	rc = run_manifest_write(folder, manifest, &path, err);
 	strbuf_release(&path);
-	return rc;
+	if (rc < 0 || c->dry_run)
+		return rc;
+	if (c->no_ingest)
+		fprintf(c->out, "run folder: %s\n", folder);
+	else
+		run_result_set(res, folder, manifest, json_object_get(manifest, "provenance"));
+	return 0;
 }

@@ -113,7 +113,8 @@ static void energy_metrics(json_t *metrics, const struct power_result *pr)
 						   json_pack("{s:s}", "boundary", pr->boundary)));
 }
 
-int run_exec(const struct run_common *c, const struct run_exec_opts *o, struct strbuf *err)
+int run_exec(const struct run_common *c, const struct run_exec_opts *o, struct run_result *res,
+	     struct strbuf *err)
 {
 	struct strbuf folder = STRBUF_INIT, host = STRBUF_INIT, out = STRBUF_INIT,
 		      csv = STRBUF_INIT, en = STRBUF_INIT, line = STRBUF_INIT, sb = STRBUF_INIT;
@@ -155,7 +156,7 @@ int run_exec(const struct run_common *c, const struct run_exec_opts *o, struct s
 	}
 	if (c->slurm.enabled) {
 		rc = run_via_slurm(c, "exec", o->benchmark, metric, unit,
-				   !o->nmetrics || is_time_unit(unit), err);
+				   !o->nmetrics || is_time_unit(unit), res, err);
 		goto out;
 	}
 	rc = power_open(&ps, o->power, err);
@@ -309,7 +310,7 @@ int run_exec(const struct run_common *c, const struct run_exec_opts *o, struct s
 	strbuf_reset(&sb);
 	run_iso(&sb, t_last);
 	json_object_set_new(prov, "finished", json_string(sb.buf));
-	rc = run_finish(c, folder.buf, manifest, err);
+	rc = run_finish(c, folder.buf, manifest, res, err);
 	if (rc == 0 && interrupted) {
 		fprintf(c->out, "interrupted: %ld of %ld repetitions ran; what finished is stored\n",
 			(long)json_array_size(json_object_get(manifest, "runs")), o->repeat);

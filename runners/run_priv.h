@@ -93,10 +93,10 @@ json_t *run_entry_failed(long seq, const char *status, const char *reason,
 int run_manifest_write(const char *folder, json_t *manifest, struct strbuf *path,
 		       struct strbuf *err);
 
-/* Ingest paths into c->sink (provenance added to every run's params),
- * print the summary line, return 0 / -AB_EDATA / -AB_EIO. */
-int run_ingest(const struct run_common *c, const char *const *paths, size_t n,
-	       json_t *provenance, struct ingest_totals *totals, struct strbuf *err);
+/* Fill res from a manifest written into folder: run.json, then what its
+ * "ingest" list names (relative to folder), and prov (new reference). */
+void run_result_set(struct run_result *res, const char *folder, json_t *manifest,
+		    json_t *prov);
 
 /* ---- Slurm (slurm.c) ------------------------------------------------ */
 
@@ -134,11 +134,12 @@ void run_slurm_script(struct strbuf *out, const struct run_common *c, const char
  * job id, its state and the tail of its output.
  */
 int run_via_slurm(const struct run_common *c, const char *suite, const char *benchmark,
-		  const char *metric, const char *unit, int lower_is_better, struct strbuf *err);
-/* After a local run: write run.json, then ingest it and the files it
- * lists under "ingest" unless c->no_ingest.  Returns like run_ingest(). */
+		  const char *metric, const char *unit, int lower_is_better,
+		  struct run_result *res, struct strbuf *err);
+/* After a local run: write run.json and fill res (unless c->no_ingest,
+ * which prints the folder instead). */
 int run_finish(const struct run_common *c, const char *folder, json_t *manifest,
-	       struct strbuf *err);
+	       struct run_result *res, struct strbuf *err);
 
 /* ---- power sampler (power.c + backends) ---------------------------- */
 

@@ -12,21 +12,23 @@
  * run_*: execute a suite's own tool (JUBE, ReFrame, an MLPerf training
  * command, any command), locally or through Slurm, into a run folder
  * runs/<benchmark>/<UTC timestamp>/ that is never overwritten, sample
- * power while a local command runs, then hand the folder's files to
- * ingest_paths() with the caller's sink.  What a runner itself knows (the
+ * power while a local command runs, and name the files the caller should
+ * ingest (struct run_result): data flows runners -> files -> ingest, so
+ * runners/ never includes ingest/.  What a runner itself knows (the
  * command line, hosts, times, exit status, the sampler's devices, a
  * failure's reason and output tail) goes into an "accelbench-run"
  * manifest (run.json) that ingest/abrun.c reads.
  *
- * Ownership: options are borrowed for the duration of the call; the
- * caller owns the sink.  Runners print progress and results on opts->out
- * (stdout) and diagnostics on stderr; they never exit().
+ * Ownership: options are borrowed for the duration of the call; a
+ * struct run_result is the caller's, freed with run_result_release().
+ * Runners print progress and results on c->out (stdout) and diagnostics
+ * on stderr; they never exit().
  */
 #ifndef AB_RUNNERS_H
 #define AB_RUNNERS_H
 
 #include "core/core.h"
-#include "ingest/ingest.h"
+#include <jansson.h>
 
 struct run_demo_opts {
 	unsigned long seed;     /* RNG seed; the same seed gives the same bytes */
@@ -68,8 +70,7 @@ struct run_common {
 	char *const *job_argv;  /* --slurm: this command line without the Slurm
 				 * options, run by the job on the node */
 	const char *folder;     /* use this (existing) run folder; NULL = create one */
-	int no_ingest;          /* leave the folder for the caller (inside a job) */
-	struct ingest_sink *sink; /* where the runs go (NULL with dry_run/no_ingest) */
+	int no_ingest;          /* only say where the folder is (inside a job) */
 	FILE *out;              /* what the user reads (stdout) */
 };
 
@@ -112,21 +113,33 @@ struct run_jube_opts {
 	double poll_s;          /* first polling interval (back-off doubles it up to 30 s) */
 };
 
+/* What to ingest after a run: run.json first, then the tool's own files. */
+struct run_result {
+	char **paths;
+	size_t n;
+	json_t *provenance;     /* store as params.provenance of every run */
+};
+
+void run_result_release(struct run_result *r);
+
 /* Catch Ctrl-C (SIGINT) and SIGTERM for the rest of the process: runners
  * then stop their children cleanly and store what finished. */
 void run_signals_install(void);
 
 /*
- * Each returns 0 when every run succeeded and was ingested, -AB_EDATA when
- * a run failed (it still landed as failed with its reason) or a file was
- * rejected, -AB_EUSAGE for unusable options, -AB_EIO for file system
- * trouble, or -RUN_INTERRUPTED.  err says why (already printed parts are
- * not repeated).
+ * Each returns 0 when every run succeeded, -AB_EDATA when a run failed (it
+ * is in run.json as failed, with its reason), -AB_EUSAGE for unusable
+ * options, -AB_EIO for file system trouble, or -RUN_INTERRUPTED.  res
+ * names what to ingest whatever the status (empty with --dry-run and
+ * --no-ingest).  err says why (parts already printed are not repeated).
  */
-int run_exec(const struct run_common *c, const struct run_exec_opts *o, struct strbuf *err);
-int run_mlperf(const struct run_common *c, const struct run_mlperf_opts *o, struct strbuf *err);
+int run_exec(const struct run_common *c, const struct run_exec_opts *o, struct run_result *res,
+	     struct strbuf *err);
+int run_mlperf(const struct run_common *c, const struct run_mlperf_opts *o,
+	       struct run_result *res, struct strbuf *err);
 int run_reframe(const struct run_common *c, const struct run_reframe_opts *o,
-		struct strbuf *err);
-int run_jube(const struct run_common *c, const struct run_jube_opts *o, struct strbuf *err);
+		struct run_result *res, struct strbuf *err);
+int run_jube(const struct run_common *c, const struct run_jube_opts *o, struct run_result *res,
+	     struct strbuf *err);
 
 #endif

@@ -261,12 +261,12 @@ out:
 }
 
 int run_via_slurm(const struct run_common *c, const char *suite, const char *benchmark,
-		  const char *metric, const char *unit, int lower_is_better, struct strbuf *err)
+		  const char *metric, const char *unit, int lower_is_better,
+		  struct run_result *res, struct strbuf *err)
 {
 	struct strbuf folder = STRBUF_INIT, body = STRBUF_INIT, path = STRBUF_INIT,
 		      reason = STRBUF_INIT, self = STRBUF_INIT;
 	struct run_slurm_job job;
-	struct ingest_totals totals;
 	json_t *manifest = NULL, *prov, *slurm;
 	const char **jargv;
 	char exe[4096];
@@ -362,26 +362,7 @@ int run_via_slurm(const struct run_common *c, const char *suite, const char *ben
 		json_object_set_new(slurm, "partition", json_string(c->slurm.partition));
 	json_object_set_new(slurm, "script", json_string("job.sbatch"));
 	json_object_set_new(prov, "slurm", slurm);
-	{
-		json_t *list = json_object_get(manifest, "ingest"), *v;
-		const char **paths = ab_calloc(json_array_size(list) + 2, sizeof(*paths));
-		size_t k, np = 0;
-		paths[np++] = ab_strdup(path.buf);
-		json_array_foreach(list, k, v) {
-			struct strbuf p = STRBUF_INIT;
-			if (!json_is_string(v))
-				continue;
-			if (json_string_value(v)[0] == '/')
-				strbuf_addstr(&p, json_string_value(v));
-			else
-				strbuf_addf(&p, "%s/%s", folder.buf, json_string_value(v));
-			paths[np++] = strbuf_detach(&p, NULL);
-		}
-		rc = run_ingest(c, paths, np, prov, &totals, err);
-		for (k = 0; k < np; k++)
-			free((char *)paths[k]);
-		free(paths);
-	}
+	run_result_set(res, folder.buf, manifest, prov);
 	if (rc == 0 && job.interrupted)
 		rc = -RUN_INTERRUPTED;
 	else if (rc == 0 && reason.len)
