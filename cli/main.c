@@ -45,7 +45,7 @@ const struct cmd cli_commands[] = {
 	{ "run", cmd_run, NO_DB, "exec [OPTIONS] -- CMD...",
 	  "Run a suite (JUBE, ReFrame, MLPerf, any command), locally or via Slurm; ingest." },
 	/* COMMAND-ENTRIES */
-	{ "demo", cmd_demo, NO_DB, "[-o DIR] [--seed N] [--repeats N]",
+	{ "demo", cmd_demo, NO_DB, "[-o DIR] [--seed N] [--repeats N] [--suite S]",
 	  "Generate an example campaign, ingest it and show what it holds." },
 	{ "help", cmd_help, NO_DB, "[COMMAND]", "Show help for accelbench or one command." },
 	{ "version", cmd_version, NO_DB, "", "Print the version." },
