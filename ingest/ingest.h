@@ -154,6 +154,15 @@ struct ingest_opts {
 int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_opts *opts,
 		 struct ingest_sink *sink, struct ingest_totals *totals, struct strbuf *err);
 
+/*
+ * The vendor an accelerator name states ("NVIDIA RTX A5000" -> NVIDIA, "AMD
+ * Radeon RX 7900 XTX" -> AMD), from the maker's brand words; NULL when it
+ * names none or names a CPU.  Returns a static string.  The model's
+ * accelerator table falls back on it, so a record of any parser whose
+ * accelerator the table does not know still gets its maker as vendor.
+ */
+const char *ingest_vendor_of(const char *accelerator);
+
 /* Name of the i-th known format, NULL past the end (for --format and help). */
 const char *ingest_format_name(size_t i);
 
