@@ -139,6 +139,7 @@ struct ingest_opts {
 	const char *const *roots;  /* directories being ingested (energy-file lookup) */
 	size_t nroots;
 	const char *perflog_format;/* ReFrame site format option, or NULL */
+	json_t *provenance;        /* runners: stored as params.provenance of every run */
 	void (*notify)(void *ctx, enum ingest_event ev, const char *path, const char *msg,
 		       const struct ingest_totals *totals);
 	void *notify_ctx;
