@@ -27,6 +27,7 @@
 
 #include "core/core.h"
 #include "model/dataset.h"
+#include "model/inventory.h"
 #include "model/stats.h"
 
 /* ---- number formats (text tables, chart labels) ----------------------- */
@@ -104,5 +105,21 @@ void views_stats_release(struct views_stats *v);
  * n_missing, median, ci_low, ci_high, ci_level, ci_coverage, ci_note, mean,
  * sd, cv, min, max, q1, q3, iqr, mad, n_outliers. */
 void views_stats_record(const struct views_stats_row *row, struct views_record *rec);
+
+/* ---- inventory (the report's systems, provenance and appendix) -------- */
+
+#define VIEWS_SIMULATED_NOTE "simulated example data"
+
+struct views_inventory {
+	struct db_inventory inv;   /* owned */
+	const char *data_note;     /* VIEWS_SIMULATED_NOTE when any system is
+				    * simulated, else NULL */
+};
+
+/* Systems, sources and run counts q selects (NULL: all), and every run
+ * when with_runs.  0, or -AB_EDATA when nothing matches. */
+int views_inventory_build(struct db *db, const struct db_inv_query *q, int with_runs,
+			  struct views_inventory *out, struct strbuf *err);
+void views_inventory_release(struct views_inventory *v);
 
 #endif
