@@ -42,6 +42,8 @@ const struct cmd cli_commands[] = {
 	  "Create or upgrade the central PostgreSQL schema and its reader role." },
 	{ "rm", cmd_rm, NEED_DB_WRITE, "source ID|PATH...",
 	  "Remove ingested sources with their runs and metrics." },
+	{ "report", cmd_report, NEED_DB_READ, "-o FILE [--spec FILE] [--prices FILE]",
+	  "Write the procurement report (PDF)." },
 	/* COMMAND-ENTRIES */
 	{ "demo", cmd_demo, NO_DB, "[-o DIR] [--seed N] [--repeats N]",
 	  "Generate an example campaign, ingest it and show what it holds." },
