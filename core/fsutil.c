@@ -6,7 +6,9 @@
 #include "atomic.h"
 #include "error.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int ab_mkdirs(const char *path, struct strbuf *err)
 {
@@ -51,4 +53,53 @@ int ab_write_file(const char *path, const void *data, size_t len, struct strbuf 
 		return ab_fail(err, AB_EIO, "cannot write '%s': %s", path, strerror(errno));
 	}
 	return atomic_commit(&af, err);
+}
+
+const char *ab_file_kind(unsigned mode)
+{
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	if (S_ISLNK(mode))
+		return "a symbolic link";
+	return S_ISREG(mode) ? "a regular file" : "not a file";
+}
+
+FILE *ab_fopen_input(const char *path, struct strbuf *err)
+{
+	struct stat st;
+	FILE *fp;
+	int fd, fl;
+
+	/* O_NONBLOCK: opening a FIFO without a writer must not wait */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		ab_fail(err, AB_EIO, "cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0) {
+		ab_fail(err, AB_EIO, "cannot read '%s': %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ab_fail(err, AB_EIO, "cannot read '%s': not a regular file (%s)", path,
+			ab_file_kind((unsigned)st.st_mode));
+		close(fd);
+		return NULL;
+	}
+	if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 ||
+	    !(fp = fdopen(fd, "rb"))) {
+		ab_fail(err, AB_EIO, "cannot open '%s': %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	return fp;
 }

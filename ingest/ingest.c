@@ -255,9 +255,9 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 	int rc, score = 0;
 
 	totals->files_seen++;
-	fp = fopen(path, "rb");
+	fp = ab_fopen_input(path, err); /* never blocks on a FIFO or reads a device */
 	if (!fp) {
-		rc = ab_fail(err, AB_EDATA, "%s: cannot open: %s", path, strerror(errno));
+		rc = -AB_EDATA;
 		goto rejected;
 	}
 	rc = hash_file(fp, path, hex, head, &head_len, &size, err);
@@ -395,6 +395,10 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 			rc = walk(paths[i], &files, 0, err);
 			if (rc < 0)
 				goto out;
+		} else if (!S_ISREG(st.st_mode)) {
+			rc = ab_fail(err, AB_EIO, "cannot ingest '%s': not a regular file (%s)",
+				     paths[i], ab_file_kind((unsigned)st.st_mode));
+			goto out;
 		} else {
 			list_add(&files, paths[i]);
 		}

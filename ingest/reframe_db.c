@@ -14,6 +14,57 @@
 
 #include <ctype.h>
 #include <sqlite3.h>
+#include <time.h>
+
+/* A crafted file must not hang ingest: sessions and metadata must be real
+ * tables (a VIEW can hide an endless recursive query) and every query is
+ * bounded by a progress handler: no row for this long and it is given up. */
+#define RFM_DB_ROW_SECONDS 30
+
+struct rfm_db_clock {
+	struct timespec last_row;
+	int expired;
+};
+
+static int progress(void *arg)
+{
+	struct rfm_db_clock *c = arg;
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec - c->last_row.tv_sec > RFM_DB_ROW_SECONDS)
+		c->expired = 1;
+	return c->expired;
+}
+
+/* 0 when name is absent or a plain table, else the reason it is not */
+static const char *not_a_table(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st = NULL;
+	const char *why = NULL;
+
+	if (sqlite3_prepare_v2(db, "SELECT type, coalesce(sql, '') FROM sqlite_master"
+			       " WHERE name = ?1 COLLATE NOCASE", -1, &st, NULL) != SQLITE_OK)
+		return "its schema cannot be read";
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	switch (sqlite3_step(st)) {
+	case SQLITE_DONE:
+		break;
+	case SQLITE_ROW: {
+		const char *type = (const char *)sqlite3_column_text(st, 0);
+		const char *sql = (const char *)sqlite3_column_text(st, 1);
+		if (!type || strcmp(type, "table"))
+			why = "is not a table";
+		else if (sql && !sqlite3_strnicmp(sql, "CREATE VIRTUAL", 14))
+			why = "is a virtual table";
+		break;
+	}
+	default:
+		why = "cannot be looked up";
+	}
+	sqlite3_finalize(st);
+	return why;
+}
 
 static int detect_db(const char *path, const unsigned char *head, size_t len)
 {
@@ -52,6 +103,8 @@ static int parse_db(struct ingest_file *f, struct strbuf *err)
 {
 	struct strbuf uri = STRBUF_INIT, label = STRBUF_INIT;
 	struct rfm_skips sk = { 0, 0 };
+	struct rfm_db_clock clk = { { 0, 0 }, 0 };
+	const char *why;
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
 	long sessions = 0;
@@ -62,6 +115,13 @@ static int parse_db(struct ingest_file *f, struct strbuf *err)
 	if (src != SQLITE_OK) {
 		rc = ingest_fail_at(f, err, 0, "cannot open as SQLite: %s",
 				    db ? sqlite3_errmsg(db) : sqlite3_errstr(src));
+		goto out;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &clk.last_row);
+	sqlite3_progress_handler(db, 10000, progress, &clk);
+	if ((why = not_a_table(db, "sessions")) || (why = not_a_table(db, "metadata"))) {
+		rc = ingest_fail_at(f, err, 0, "not a ReFrame results database: '%s' %s",
+				    not_a_table(db, "sessions") ? "sessions" : "metadata", why);
 		goto out;
 	}
 	src = sqlite3_prepare_v2(db, "SELECT schema_version FROM metadata", -1, &st, NULL);
@@ -90,6 +150,7 @@ static int parse_db(struct ingest_file *f, struct strbuf *err)
 		int n = sqlite3_column_bytes(st, 1);
 		FILE *fp;
 
+		clock_gettime(CLOCK_MONOTONIC, &clk.last_row);
 		strbuf_reset(&label);
 		strbuf_addf(&label, "session '%s'", uuid ? uuid : "?");
 		if (!blob || n <= 0) {
@@ -110,7 +171,12 @@ static int parse_db(struct ingest_file *f, struct strbuf *err)
 		sessions++;
 	}
 	if (src != SQLITE_DONE) {
-		rc = ingest_fail_at(f, err, 0, "cannot read sessions: %s", sqlite3_errmsg(db));
+		if (clk.expired)
+			rc = ingest_fail_at(f, err, 0, "cannot read sessions: no row in %d s; "
+					    "given up", RFM_DB_ROW_SECONDS);
+		else
+			rc = ingest_fail_at(f, err, 0, "cannot read sessions: %s",
+					    sqlite3_errmsg(db));
 		goto out;
 	}
 	rfm_skips_warn(f, &sk);

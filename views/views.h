@@ -26,6 +26,7 @@
 #define AB_VIEWS_H
 
 #include "core/core.h"
+#include "model/compare.h"
 #include "model/dataset.h"
 #include "model/inventory.h"
 #include "model/stats.h"
@@ -106,6 +107,75 @@ void views_stats_release(struct views_stats *v);
  * sd, cv, min, max, q1, q3, iqr, mad, n_outliers. */
 void views_stats_record(const struct views_stats_row *row, struct views_record *rec);
 
+/* ---- comparison table (`compare`) ------------------------------------ */
+
+struct views_compare_opts {
+	const char *baseline;     /* the reference system (name or display name); required */
+	int best;                 /* pair each system's best configuration with the
+				   * baseline's best; always on across benchmarks */
+	const struct compare_opts *copts; /* seed, resamples; NULL: compare_opts_init()'s */
+};
+
+/* One system configuration against the baseline's. */
+struct views_pair {
+	const struct db_config *sys, *base;  /* borrowed from the view */
+	int same_shape;                      /* 0: configurations differ (only with best) */
+	struct compare_result res;           /* Holm-adjusted over the whole table */
+};
+
+/* A system's geometric mean of speedups over the common benchmarks. */
+struct views_composite {
+	const char *system;                  /* borrowed from the view */
+	struct compare_geomean gm;
+	enum compare_verdict verdict;        /* from the run-noise (bootstrap) CI */
+};
+
+enum views_compare_failure {
+	VIEWS_COMPARE_OK = 0,
+	VIEWS_COMPARE_NO_RUNS,        /* nothing of the benchmark */
+	VIEWS_COMPARE_NO_BASELINE,    /* the baseline has no runs of it */
+	VIEWS_COMPARE_NO_MATCH        /* no other configuration of the baseline's shape */
+};
+
+struct views_compare {
+	struct db_configs configs;    /* owned */
+	char *baseline;               /* owned copy */
+	int across;                   /* no benchmark given: every benchmark, best
+				       * configurations, and the composite */
+	int best;                     /* best configurations were paired */
+	struct compare_opts copts;    /* seed, resamples and level used */
+	struct views_pair *pairs;     /* owned, n of them, in configuration order */
+	size_t n;
+	const char **common;          /* owned array of borrowed names: benchmarks
+				       * every compared system ran (across only) */
+	size_t n_common;
+	struct views_composite *composite; /* owned, one per compared system when
+					    * n_common > 0 (across only) */
+	size_t n_composite;
+	enum views_compare_failure failure; /* why the build failed with -AB_EDATA */
+};
+
+/* Pair and compare (ratio of medians with a bootstrap CI, Mann-Whitney,
+ * Holm over the table, verdicts) every configuration of q's benchmark
+ * (NULL: every benchmark) against the baseline.  Returns 0, or -AB_EDATA
+ * with out->failure saying why (out needs no release then). */
+int views_compare_build(struct db *db, const struct db_config_query *q,
+			const struct views_compare_opts *o, struct views_compare *out,
+			struct strbuf *err);
+void views_compare_release(struct views_compare *v);
+/* kind "comparison", benchmark, system, baseline, metric, unit, better,
+ * nodes, devices, global_batch, precision, baseline_nodes, baseline_devices,
+ * baseline_global_batch, baseline_precision, comparable, n, n_baseline,
+ * median, median_baseline, ratio, ratio_ci_low, ratio_ci_high, speedup,
+ * speedup_ci_low, speedup_ci_high, p_value, p_adjusted, test, verdict,
+ * bootstrap, seed, resamples, ci_level. */
+void views_compare_pair_record(const struct views_compare *v, const struct views_pair *p,
+			       struct views_record *rec);
+/* kind "composite", system, baseline, benchmarks (list), k,
+ * geomean_speedup, ci_low, ci_high, t_ci_low, t_ci_high, verdict, seed,
+ * resamples. */
+void views_compare_composite_record(const struct views_compare *v,
+				    const struct views_composite *c, struct views_record *rec);
 /* ---- inventory (the report's systems, provenance and appendix) -------- */
 
 #define VIEWS_SIMULATED_NOTE "simulated example data"
