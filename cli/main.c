@@ -45,7 +45,7 @@ const struct cmd cli_commands[] = {
 	{ "report", cmd_report, NEED_DB_READ, "-o FILE [--spec FILE] [--prices FILE]",
 	  "Write the procurement report (PDF)." },
 	/* COMMAND-ENTRIES */
-	{ "demo", cmd_demo, NO_DB, "[-o DIR] [--seed N] [--repeats N]",
+	{ "demo", cmd_demo, NO_DB, "[-o DIR] [--seed N] [--repeats N] [--suite S]",
 	  "Generate an example campaign, ingest it and show what it holds." },
 	{ "help", cmd_help, NO_DB, "[COMMAND]", "Show help for accelbench or one command." },
 	{ "version", cmd_version, NO_DB, "", "Print the version." },
