@@ -282,21 +282,3 @@ void db_inventory_release(struct db_inventory *inv)
 	free(inv->runs);
 	memset(inv, 0, sizeof(*inv));
 }
-
-int db_has_simulated(struct db *db)
-{
-	static const char sql[] =
-		"SELECT EXISTS (SELECT 1 FROM system WHERE json_valid(meta)"
-		" AND json_extract(meta, '$.simulated') = 1)";
-	struct strbuf err = STRBUF_INIT;
-	sqlite3_stmt *st;
-	int yes = 0;
-
-	if (db_prepare(db, &st, sql, &err) == 0) {
-		if (sqlite3_step(st) == SQLITE_ROW)
-			yes = sqlite3_column_int(st, 0);
-		sqlite3_finalize(st);
-	}
-	strbuf_release(&err);
-	return yes;
-}

@@ -60,7 +60,4 @@ int db_inventory_load(struct db *db, const struct db_inv_query *q, int with_runs
 		      struct db_inventory *out, struct strbuf *err);
 void db_inventory_release(struct db_inventory *inv);
 
-/* Whether any system in the database is marked "simulated": true. */
-int db_has_simulated(struct db *db);
-
 #endif
