@@ -76,6 +76,8 @@ int cmd_stats(int argc, char **argv, struct ctx *ctx)
 		return cli_error(AB_EUSAGE, "stats: --by must be 'config'");
 	if ((rc = cli_need_db(ctx)) != AB_OK)
 		return rc;
+	if ((rc = cli_check_names(ctx, "stats", q.suite, q.benchmark, q.system, q.metric, NULL)) != AB_OK)
+		return rc;
 	if (q.suite && !strcmp(q.suite, "mlperf-training") && !q.metric) {
 		/* the official way: olympic mean of the required runs per system */
 		struct db_filter f = { q.suite, q.benchmark, q.system };
@@ -88,7 +90,7 @@ int cmd_stats(int argc, char **argv, struct ctx *ctx)
 		strbuf_release(&err);
 		return rc;
 	}
-	if (json) {
+	if (json || csv) {
 		arr = json_array();
 	} else {
 		static const char *const titles[] = { "benchmark", "system", "nodes", "devices",
@@ -110,12 +112,9 @@ int cmd_stats(int argc, char **argv, struct ctx *ctx)
 		}
 	}
 	if (arr) {
-		rc = cli_output_json(NULL, arr);
+		rc = csv ? cli_output_csv(NULL, arr) : cli_output_json(NULL, arr);
 	} else {
-		if (csv)
-			table_render_csv(t, &out);
-		else
-			table_render_text(t, &out);
+		table_render_text(t, &out);
 		rc = cli_output(NULL, &out);
 	}
 	json_decref(arr);
