@@ -123,6 +123,9 @@ int cli_need_db(struct ctx *ctx)
 		return AB_OK;
 	rc = db_open(&ctx->db, ctx->db_path, (ctx->cmd_flags & NEED_DB_WRITE) ? 0 : DB_READONLY,
 		     &err);
+	if (rc == 0 && db_is_immutable(ctx->db))
+		fprintf(stderr, "accelbench: note: '%s' cannot be read in place (read-only location);"
+			" reading it as an immutable snapshot\n", ctx->db_path);
 	rc = cli_status(rc, &err);
 	strbuf_release(&err);
 	return rc;
