@@ -1,7 +1,8 @@
 /*
- * cmd_demo.c - `accelbench demo [-o DIR]`: write the simulated CARAML
- * campaign (runners/demo.c) to DIR/data, ingest it into DIR/accelbench.db
- * (or --db), and print what the database now holds.
+ * cmd_demo.c - `accelbench demo [-o DIR]`: write the simulated campaign of
+ * three suites (runners/demo*.c: CARAML, MLPerf training, ReFrame) to
+ * DIR/data, the example prices to DIR/prices.json, ingest the data into
+ * DIR/accelbench.db (or --db), and print what the database now holds.
  */
 #include "core/compat.h"
 #include "commands.h"
@@ -39,16 +40,18 @@ int cmd_demo(int argc, char **argv, struct ctx *ctx)
 						    NULL };
 	static const char *const cols_benchmarks[] = { "suite", "name:benchmark", "metric", "unit",
 						       "better", "systems::r", "runs::r", NULL };
-	const char *dir = "out";
+	const char *dir = "out", *suite = NULL;
 	long seed = 20240913, repeats = 6, files = 0;
 	const struct opt opts[] = {
 		{ 'o', "output", OPT_STRING, &dir, "DIR", "output directory (default: out)" },
 		{ 0, "seed", OPT_INT, &seed, "N", "random seed of the simulated campaign" },
 		{ 0, "repeats", OPT_INT, &repeats, "N", "runs per configuration (default 6)" },
+		{ 0, "suite", OPT_STRING, &suite, "S", "only caraml, mlperf or reframe (default: all)" },
 		{ 0, NULL, 0, NULL, NULL, NULL }
 	};
 	struct run_demo_opts dopts = { 0 };
-	struct strbuf err = STRBUF_INIT, data = STRBUF_INIT, dbpath = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, data = STRBUF_INIT, dbpath = STRBUF_INIT,
+		      prices = STRBUF_INIT;
 	struct ingest_opts io = { 0 };
 	struct ingest_totals totals;
 	const char *paths[1], *roots[1];
@@ -61,12 +64,28 @@ int cmd_demo(int argc, char **argv, struct ctx *ctx)
 	dopts.seed = (unsigned long)seed;
 	dopts.repeats = (int)repeats;
 	dopts.scale = 1;
+	if (!suite)
+		dopts.suites = RUN_DEMO_ALL;
+	else if (!strcmp(suite, "caraml"))
+		dopts.suites = RUN_DEMO_CARAML;
+	else if (!strcmp(suite, "mlperf"))
+		dopts.suites = RUN_DEMO_MLPERF;
+	else if (!strcmp(suite, "reframe"))
+		dopts.suites = RUN_DEMO_REFRAME;
+	else
+		return cli_error(AB_EUSAGE, "demo: unknown suite '%s' (valid: caraml, mlperf, reframe)",
+				 suite);
 	strbuf_addf(&data, "%s/data", dir);
 	rc = run_demo_write(data.buf, &dopts, &files, &err);
 	if (rc < 0)
 		goto out;
-	printf("wrote %ld files of a simulated CARAML campaign (seed %ld) to %s\n", files, seed,
-	       data.buf);
+	printf("wrote %ld files of a simulated campaign (%s; seed %ld; simulated example data) to %s\n",
+	       files, suite ? suite : "CARAML, MLPerf training, ReFrame", seed, data.buf);
+	strbuf_addf(&prices, "%s/prices.json", dir);
+	rc = run_demo_write_prices(prices.buf, &err);
+	if (rc < 0)
+		goto out;
+	printf("wrote example prices to %s\n", prices.buf);
 	if (ctx->db_explicit)
 		strbuf_addstr(&dbpath, ctx->db_path);
 	else
@@ -89,11 +108,13 @@ int cmd_demo(int argc, char **argv, struct ctx *ctx)
 	strbuf_release(&err);
 	strbuf_release(&data);
 	strbuf_release(&dbpath);
+	strbuf_release(&prices);
 	return rc;
 out:
 	rc = cli_status(rc, &err);
 	strbuf_release(&err);
 	strbuf_release(&data);
 	strbuf_release(&dbpath);
+	strbuf_release(&prices);
 	return rc;
 }

@@ -43,7 +43,7 @@ const struct cmd cli_commands[] = {
 	{ "rm", cmd_rm, NEED_DB_WRITE, "source ID|PATH...",
 	  "Remove ingested sources with their runs and metrics." },
 	/* COMMAND-ENTRIES */
-	{ "demo", cmd_demo, NO_DB, "[-o DIR] [--seed N] [--repeats N]",
+	{ "demo", cmd_demo, NO_DB, "[-o DIR] [--seed N] [--repeats N] [--suite S]",
 	  "Generate an example campaign, ingest it and show what it holds." },
 	{ "help", cmd_help, NO_DB, "[COMMAND]", "Show help for accelbench or one command." },
 	{ "version", cmd_version, NO_DB, "", "Print the version." },

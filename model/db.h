@@ -13,6 +13,7 @@
 #include "core/core.h"
 #include <jansson.h>
 #include <sqlite3.h>
+#include <stdbool.h>
 
 struct db;
 struct ingest_sink; /* ingest/ingest.h: the model never needs its insides here */
@@ -68,6 +69,10 @@ int db_list_benchmarks(struct db *db, const struct db_filter *f, json_t **out,
 		       struct strbuf *err);
 int db_list_runs(struct db *db, const struct db_filter *f, json_t **out, struct strbuf *err);
 int db_list_sources(struct db *db, const struct db_filter *f, json_t **out, struct strbuf *err);
+
+/* *out = whether any system is marked "simulated": true in its meta (the
+ * demo's systems file does so); for "simulated example data" notices. */
+int db_has_simulated(struct db *db, bool *out, struct strbuf *err);
 
 /* Run a read-only statement; rows as a table of strings (NULL cells empty). */
 int db_query_table(struct db *db, const char *sql, struct table **out, struct strbuf *err);

@@ -6,8 +6,9 @@
 
 test_expect_success 'demo writes, ingests and lists a campaign' '
 	ACCELBENCH_DB= ab demo -o demo >out &&
-	grep -q "^wrote [0-9]* files of a simulated CARAML campaign (seed 20240913)" out &&
-	grep -q "^ingested into demo/accelbench.db: 10 files (0 already there), 336 runs" out &&
+	grep -q "^wrote [0-9]* files of a simulated campaign (CARAML, MLPerf training, ReFrame; seed 20240913; simulated example data)" out &&
+	grep -q "^wrote example prices to demo/prices.json" out &&
+	grep -q "^ingested into demo/accelbench.db: 48 files (0 already there), 446 runs" out &&
 	grep -q "^JEDI .* NVIDIA .* GH200 .* 4 .* 66$" out &&
 	grep -q "^caraml .* llm-gpt-800M .* throughput .* tokens/s .* higher .* 5 .* 240$" out
 '
@@ -24,7 +25,7 @@ test_expect_success 'the demo is deterministic: same seed, same bytes' '
 
 test_expect_success 'running demo again ingests nothing new' '
 	ACCELBENCH_DB= ab demo -o demo >out &&
-	grep -q "^ingested into demo/accelbench.db: 0 files (10 already there), 0 runs" out
+	grep -q "^ingested into demo/accelbench.db: 0 files (48 already there), 0 runs" out
 '
 
 test_expect_success 'stats --json agrees with medians computed independently' '
@@ -102,19 +103,20 @@ test_expect_success 'compare errors: missing baseline, no matching shape' '
 '
 
 test_expect_success 'compare without -b: best against best per benchmark, and a composite geometric mean' '
-	ab --db demo/accelbench.db compare --baseline A100 --json >all.json &&
+	ab --db demo/accelbench.db compare --suite caraml --baseline A100 --json >all.json &&
 	$PY - <<-\PYEOF
 	import json, math
 	rows = json.load(open("all.json"))
 	comps = [r for r in rows if r["kind"] == "comparison"]
 	geo = {r["system"]: r for r in rows if r["kind"] == "composite"}
-	assert len(comps) == 8 and sorted(geo) == ["H100", "JEDI", "MI250", "WAIH100"]
+	# GC200 ran ResNet50 only, so the composite covers resnet50 alone
+	assert len(comps) == 9 and sorted(geo) == ["GC200", "H100", "JEDI", "MI250", "WAIH100"]
 	for s, g in geo.items():
-	    assert g["benchmarks"] == ["llm-gpt-800M", "resnet50"] and g["k"] == 2
-	    sp = [c["speedup"] for c in comps if c["system"] == s]
-	    assert math.isclose(g["geomean_speedup"], math.sqrt(sp[0] * sp[1]), rel_tol=1e-12)
+	    assert g["benchmarks"] == ["resnet50"] and g["k"] == 1
+	    sp = [c["speedup"] for c in comps if c["system"] == s and c["benchmark"] == "resnet50"]
+	    assert math.isclose(g["geomean_speedup"], sp[0], rel_tol=1e-12)
 	    assert g["ci_low"] <= g["geomean_speedup"] <= g["ci_high"]
-	assert geo["JEDI"]["verdict"] == "faster" and geo["MI250"]["verdict"] == "slower"
+	assert geo["JEDI"]["verdict"] == "faster" and geo["GC200"]["verdict"] == "slower"
 	mi = [c for c in comps if c["system"] == "MI250"]
 	assert all(c["comparable"] is False for c in mi)   # 8 GCDs vs 4 GPUs: flagged
 	PYEOF
@@ -175,11 +177,11 @@ test_expect_success 'a progress line on a terminal only' '
 '
 
 test_expect_success 'two ingests into one database at the same time both succeed' '
-	ab --db conc.db ingest demo/data/llm_training >o1 2>e1 &
-	ab --db conc.db ingest demo/data/resnet50 >o2 2>e2 &
+	ab --db conc.db ingest demo/data/caraml/llm_training >o1 2>e1 &
+	ab --db conc.db ingest demo/data/caraml/resnet50 >o2 2>e2 &
 	wait &&
 	grep -q " 0 rejected" o1 && grep -q " 0 rejected" o2 &&
-	test "$(ab --db conc.db sql "SELECT count(*) FROM run" | tail -1)" = 336
+	test "$(ab --db conc.db sql "SELECT count(*) FROM run" | tail -1)" = 354
 '
 
 test_done

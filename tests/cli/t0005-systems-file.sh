@@ -32,7 +32,7 @@ test_expect_success 'a CARAML tag described by the file keeps the file'"'"'s wor
 	printf "%s\n" "{ \"accelbench_systems\": { \"A100\": { \"accelerator\": \"A100-SXM4-40GB\", \"vendor\": \"NVIDIA\", \"accelerators_per_node\": 8 } } }" >mine.json &&
 	ab ingest mine.json >/dev/null &&
 	ACCELBENCH_DB= ab demo -o demo >/dev/null &&
-	ab ingest demo/data >/dev/null &&
+	ab ingest demo/data/caraml >/dev/null &&
 	test "$(ab sql "SELECT accelerator || \" \" || accelerators_per_node FROM system WHERE name = '"'"'A100'"'"'" | tail -1)" = "A100-SXM4-40GB 8"
 '
 

@@ -62,7 +62,7 @@ test_expect_success 'a failing plot leaves neither the file nor a temporary file
 '
 
 test_expect_success 'demo -o DIR: links planted at DATA.tmp names are not followed' '
-	f=llm_training/llm_benchmark_nvidia_amd_run/000004/000037_combine_energy/work/combined_energy.csv
+	f=caraml/llm_training/llm_benchmark_nvidia_amd_run/000004/000037_combine_energy/work/combined_energy.csv
 	ACCELBENCH_DB= ab demo -o d1 >/dev/null && test -f d1/data/$f &&
 	echo precious >victim && ln -s "$PWD/victim" d1/data/$f.tmp &&
 	chmod 600 d1/data/$f &&

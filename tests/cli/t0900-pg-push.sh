@@ -41,7 +41,7 @@ count_local() { ab --db "$1" sql --csv "$2" | tail -1; }
 
 test_expect_success 'push sends the demo; counts match the local database' '
 	ab --db demo/accelbench.db push --to "$PG_URL" >out &&
-	grep -q "^pushed 10 sources to ab@.*/postgres (0 already there); added 336 runs, [0-9]* metrics, [0-9]* power samples$" out &&
+	grep -q "^pushed 48 sources to ab@.*/postgres (0 already there); added 446 runs, [0-9]* metrics, [0-9]* power samples$" out &&
 	for t in run metric power_sample source; do
 		l=$(count_local demo/accelbench.db "SELECT count(*) FROM $t") &&
 		r=$(pg_sql -c "SELECT count(*) FROM accelbench.$t") &&
@@ -65,7 +65,7 @@ test_expect_success 'values arrive exactly (every metric, bit for bit)' '
 
 test_expect_success 'a second push sends nothing' '
 	ab --db demo/accelbench.db push --to "$PG_URL" >out &&
-	grep -q "^pushed 0 sources to .* (10 already there); added 0 runs, 0 metrics$" out
+	grep -q "^pushed 0 sources to .* (48 already there); added 0 runs, 0 metrics$" out
 '
 
 test_expect_success 'passwords are never printed, also when connecting fails' '
@@ -81,7 +81,7 @@ test_expect_success 'passwords are never printed, also when connecting fails' '
 
 test_expect_success 'the reader role reads the dashboard views and cannot write' '
 	reader="host=$PG_DIR user=accelbench_reader dbname=postgres" &&
-	test "$(pg_sql -d "$reader" -c "SELECT count(*) FROM accelbench_dash.runs")" = 336 &&
+	test "$(pg_sql -d "$reader" -c "SELECT count(*) FROM accelbench_dash.runs")" = 446 &&
 	pg_sql -d "$reader" -c "SELECT system, median FROM accelbench_dash.configurations WHERE benchmark = '"'llm-gpt-800M'"' AND n > 0" >conf &&
 	test -s conf &&
 	! pg_sql -d "$reader" -c "SELECT count(*) FROM accelbench.run" 2>err &&
@@ -91,7 +91,7 @@ test_expect_success 'the reader role reads the dashboard views and cannot write'
 	! pg_sql -d "$reader" -c "SET default_transaction_read_only = off; INSERT INTO accelbench.source(sha256, path, format, size, ingested_at, tool_version) VALUES (1,2,3,4,5,6)" 2>err &&
 	grep -q "permission denied" err &&
 	! pg_sql -d "$reader" -c "CREATE TABLE accelbench_dash.x(a int)" 2>err &&
-	test "$(pg_sql -c "SELECT count(*) FROM accelbench.source")" = 10
+	test "$(pg_sql -c "SELECT count(*) FROM accelbench.source")" = 48
 '
 
 test_done
