@@ -94,6 +94,9 @@ void cli_note_invalid(struct ctx *ctx, const char *suite, const char *benchmark,
 		      const char *system);
 /* Print a JSON value (indented, sorted keys) followed by a newline. */
 int cli_output_json(const char *path, json_t *j);
+/* Append v as a JSON real: the shortest of 15..17 significant digits that
+ * reads back equal, in jansson's spelling (40.0, 1e20, 1e-5). */
+void cli_json_real(struct strbuf *out, double v);
 
 /* Render an array of JSON objects as a table with these columns
  * ("key" or "key:Title" or "key:Title:r" for right alignment). */

@@ -50,6 +50,61 @@ int db_bind_pos(sqlite3_stmt *st, int idx, long v)
 	return sqlite3_bind_int64(st, idx, v);
 }
 
+int64_t db_hash64(const char *s, size_t n)
+{
+	/* a lookup key only (equality is checked on the bytes): eight bytes
+	 * at a time, multiply-xorshift mixing; stored, so never change it */
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)n, w;
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	for (w = 0; i < n; i++)
+		w = (w << 8) | (unsigned char)s[i];
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 29;
+	return (int64_t)h;
+}
+
+void db_key16(const struct sha256 *fresh, const char *s, size_t n, unsigned char out[16])
+{
+	unsigned char d[32];
+	struct sha256 c;
+
+	if (fresh)
+		c = *fresh;
+	else
+		sha256_init(&c);
+	sha256_update(&c, s, n);
+	sha256_final(&c, d);
+	memcpy(out, d, 16);
+}
+
+/* The SQL twin of db_key16 for migrations: ab_key16(text), NULL stays NULL. */
+static void sql_key16(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+	const char *s = (const char *)sqlite3_value_text(argv[0]);
+	unsigned char k[16];
+
+	(void)argc;
+	if (!s) {
+		sqlite3_result_null(cx);
+		return;
+	}
+	db_key16(NULL, s, (size_t)sqlite3_value_bytes(argv[0]), k);
+	sqlite3_result_blob(cx, k, 16, SQLITE_TRANSIENT);
+}
+
+int db_register_functions(sqlite3 *sql)
+{
+	return sqlite3_create_function(sql, "ab_key16", 1,
+				       SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
+				       sql_key16, NULL, NULL);
+}
+
 sqlite3 *db_sqlite(struct db *db)
 {
 	return db->sql;
@@ -143,6 +198,8 @@ static int open_as(struct db *db, const char *name, int oflags, struct strbuf *e
 	/* Two ingests at once wait for each other instead of failing. */
 	sqlite3_busy_timeout(db->sql, 60000);
 	sqlite3_extended_result_codes(db->sql, 1);
+	if (db_register_functions(db->sql) != SQLITE_OK)
+		return db_fail(db, err, "cannot register SQL functions");
 	return 0;
 }
 

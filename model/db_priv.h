@@ -7,6 +7,31 @@
 #include "db.h"
 #include "ingest/ingest.h"
 
+/* db_intern.c: key bytes -> id of an interned row, or DB_INTERN_SEEN for
+ * a value met once and stored inline; bounded (two generations).  get
+ * returns 0 on a miss; set adds or updates.  Keys are copied. */
+#define DB_INTERN_SEEN (-1)
+struct db_intern_slot {
+	uint64_t h;
+	size_t len, off;
+	int64_t id;
+	int used;
+};
+struct db_intern_gen {
+	struct db_intern_slot *slot;
+	size_t n;
+	struct strbuf keys;
+};
+struct db_intern {
+	struct db_intern_gen gen[2];
+	int young;
+};
+void db_intern_init(struct db_intern *c);
+void db_intern_clear(struct db_intern *c);
+void db_intern_release(struct db_intern *c);
+int64_t db_intern_get(struct db_intern *c, uint64_t h, const char *key, size_t len);
+void db_intern_set(struct db_intern *c, uint64_t h, const char *key, size_t len, int64_t id);
+
 struct db_sink_state {
 	struct ingest_sink sink;
 	struct db *db;
@@ -19,6 +44,11 @@ struct db_sink_state {
 	int64_t last_system_id;
 	struct strbuf last_bench;
 	int64_t last_bench_id;
+	/* interned param pairs and metric kinds (valid across committed
+	 * transactions; emptied on rollback) */
+	struct db_intern pairs, kinds;
+	struct strbuf ids, kbuf;
+	struct sha256 fresh;       /* sha256_init()ed once, for db_key16 */
 };
 
 struct db {
@@ -42,6 +72,15 @@ int db_bind_pos(sqlite3_stmt *st, int idx, long v);
  * caller's transaction; adds to *c. */
 int db_source_remove(struct db *db, int64_t source_id, struct db_rm_counts *c,
 		     struct strbuf *err);
+
+/* A 64-bit hash of s[0..n) (param_pair.h), and the first 16 bytes of its
+ * SHA-256 (run_data.dedupe; also the SQL function ab_key16() registered on
+ * every writing connection, for migrations). */
+int64_t db_hash64(const char *s, size_t n);
+/* fresh: a context just sha256_init()ed, copied per key (its CPU probe is
+ * slow under virtualisation); NULL to initialise one here. */
+void db_key16(const struct sha256 *fresh, const char *s, size_t n, unsigned char out[16]);
+int db_register_functions(sqlite3 *sql);
 
 void db_sink_init(struct db *db);
 void db_sink_release(struct db *db);

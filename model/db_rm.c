@@ -69,22 +69,22 @@ int db_source_remove(struct db *db, int64_t source_id, struct db_rm_counts *c, s
 	long n = 0;
 	int rc;
 
-	rc = collect(db, "SELECT DISTINCT system_id FROM run WHERE source_id = ?1", source_id,
+	rc = collect(db, "SELECT DISTINCT system_id FROM run_data WHERE source_id = ?1", source_id,
 		     &systems, err);
 	if (rc == 0)
-		rc = collect(db, "SELECT DISTINCT benchmark_id FROM run WHERE source_id = ?1",
+		rc = collect(db, "SELECT DISTINCT benchmark_id FROM run_data WHERE source_id = ?1",
 			     source_id, &benches, err);
 	/* children first: the sink's own order, whatever the foreign keys say */
 	if (rc == 0)
 		rc = exec_id(db, "DELETE FROM power_sample WHERE run_id IN"
-				 " (SELECT id FROM run WHERE source_id = ?1)",
+				 " (SELECT id FROM run_data WHERE source_id = ?1)",
 			     source_id, &c->power_samples, err);
 	if (rc == 0)
-		rc = exec_id(db, "DELETE FROM metric WHERE run_id IN"
-				 " (SELECT id FROM run WHERE source_id = ?1)",
+		rc = exec_id(db, "DELETE FROM metric_data WHERE run_id IN"
+				 " (SELECT id FROM run_data WHERE source_id = ?1)",
 			     source_id, &c->metrics, err);
 	if (rc == 0)
-		rc = exec_id(db, "DELETE FROM run WHERE source_id = ?1", source_id, &c->runs, err);
+		rc = exec_id(db, "DELETE FROM run_data WHERE source_id = ?1", source_id, &c->runs, err);
 	if (rc == 0)
 		rc = exec_id(db, "DELETE FROM source WHERE id = ?1", source_id, &n, err);
 	if (rc == 0 && n == 0)
@@ -95,11 +95,11 @@ int db_source_remove(struct db *db, int64_t source_id, struct db_rm_counts *c, s
 	for (i = 0; rc == 0 && i < systems.n; i++)
 		rc = exec_id(db, "DELETE FROM system WHERE id = ?1"
 				 " AND json_extract(meta, '$.described') IS NULL"
-				 " AND NOT EXISTS (SELECT 1 FROM run WHERE system_id = ?1)",
+				 " AND NOT EXISTS (SELECT 1 FROM run_data WHERE system_id = ?1)",
 			     systems.v[i], &c->systems, err);
 	for (i = 0; rc == 0 && i < benches.n; i++)
 		rc = exec_id(db, "DELETE FROM benchmark WHERE id = ?1"
-				 " AND NOT EXISTS (SELECT 1 FROM run WHERE benchmark_id = ?1)",
+				 " AND NOT EXISTS (SELECT 1 FROM run_data WHERE benchmark_id = ?1)",
 			     benches.v[i], &c->benchmarks, err);
 	free(systems.v);
 	free(benches.v);

@@ -81,4 +81,19 @@ struct pg_progress {
 int pg_push(struct pg *pg, struct db *db, const struct pg_progress *prog,
 	    struct pg_totals *totals, struct strbuf *err);
 
+/* Which part of the store to pull; NULL fields match everything. */
+struct pg_filter {
+	const char *suite;
+	const char *benchmark;
+	const char *system;        /* system name or display name */
+	const char *since;         /* runs started on or after this ISO 8601 date/time */
+};
+
+/* Pull the store's sources that the local database lacks (those holding at
+ * least one matching run when a filter is given, each whole) into it, one
+ * SQLite transaction per source.  totals->sources_sent counts the sources
+ * pulled, sources_present those the local database had already. */
+int pg_pull(struct pg *pg, struct db *db, const struct pg_filter *f,
+	    const struct pg_progress *prog, struct pg_totals *totals, struct strbuf *err);
+
 #endif

@@ -20,6 +20,7 @@ enum {
 	LS_METRICS,
 	LS_POWER,
 	LS_HAS_SOURCE,
+	LS_PROVENANCE,
 	LS_COUNT
 };
 
@@ -47,6 +48,8 @@ static const char *const local_sql[LS_COUNT] = {
 		     " JOIN power_sample p ON p.run_id = r.id WHERE r.source_id = ?1"
 		     " ORDER BY r.seq, p.device, p.t",
 	[LS_HAS_SOURCE] = "SELECT 1 FROM source WHERE sha256 = ?1 AND identity = ?2",
+	[LS_PROVENANCE] = "UPDATE source SET ingested_at = ?3, tool_version = ?4"
+			  " WHERE sha256 = ?1 AND identity = ?2",
 };
 
 struct pg_local {
@@ -298,6 +301,26 @@ int pg_local_has_source(struct pg_local *l, const char *sha256, const char *iden
 	sqlite3_reset(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return db_fail(l->db, err, "cannot look up a local source");
+	return 0;
+}
+
+int pg_local_set_provenance(struct pg_local *l, const char *sha256, const char *identity,
+			    const char *ingested_at, const char *tool_version, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	rc = stmt(l, LS_PROVENANCE, 0, &st, err);
+	if (rc < 0)
+		return rc;
+	db_bind_text(st, 1, sha256);
+	db_bind_text(st, 2, identity ? identity : "");
+	db_bind_text(st, 3, ingested_at);
+	db_bind_text(st, 4, tool_version);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(l->db, err, "cannot record when a pulled source was ingested");
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #define AB_PG_PRIV_H
 
 #include "pg.h"
+#include "ingest/ingest.h"
 #include <libpq-fe.h>
 
 struct pg {
@@ -97,5 +98,9 @@ int pg_local_copy_power(struct pg_local *l, int64_t source_id, struct pg_copy *c
 int pg_local_has_source(struct pg_local *l, const char *sha256, const char *identity, int *has,
 			struct strbuf *err);
 struct ingest_sink *pg_local_sink(struct pg_local *l);
+/* Inside the sink's transaction of a pulled source: keep when and by which
+ * version it was first ingested (the sink records the pull instead). */
+int pg_local_set_provenance(struct pg_local *l, const char *sha256, const char *identity,
+			    const char *ingested_at, const char *tool_version, struct strbuf *err);
 
 #endif

@@ -6,8 +6,12 @@
 #include "core/compat.h"
 #include "db_priv.h"
 
-static const char *const migrations[] = {
+/* Each migration: up to MIGRATION_PARTS statements strings (C limits one
+ * string literal's length), run in order in one transaction. */
+#define MIGRATION_PARTS 4
+static const char *const migrations[][MIGRATION_PARTS] = {
 	/* 1: the initial schema */
+	{
 	"CREATE TABLE source("
 	"  id INTEGER PRIMARY KEY,"
 	"  path TEXT NOT NULL,"
@@ -83,17 +87,17 @@ static const char *const migrations[] = {
 	"  b.unit AS unit, r.excluded_reason AS excluded_reason"
 	"  FROM run r JOIN source s ON s.id = r.source_id"
 	"  JOIN benchmark b ON b.id = r.benchmark_id"
-	"  JOIN system y ON y.id = r.system_id;",
+	"  JOIN system y ON y.id = r.system_id;" },
 	/* 2: every metric lookup goes through the (run_id, name) key; the
 	 * name index only cost a B-tree insert per metric (a fifth of a large
 	 * ReFrame ingest) */
-	"DROP INDEX metric_name;",
+	{ "DROP INDEX metric_name;" },
 	/* 3: a source is identified by its bytes plus, in a results layout
 	 * (MLPerf), its place in the layout: the same bytes filed under two
 	 * model folders are two results.  SQLite cannot drop a UNIQUE
 	 * constraint, so the table is rebuilt (foreign keys are off while
 	 * migrations run; see db_migrate) */
-	"DROP VIEW runs;"
+	{ "DROP VIEW runs;"
 	"CREATE TABLE source_new("
 	"  id INTEGER PRIMARY KEY,"
 	"  path TEXT NOT NULL,"
@@ -120,7 +124,112 @@ static const char *const migrations[] = {
 	"  b.unit AS unit, r.excluded_reason AS excluded_reason"
 	"  FROM run r JOIN source s ON s.id = r.source_id"
 	"  JOIN benchmark b ON b.id = r.benchmark_id"
-	"  JOIN system y ON y.id = r.system_id;",
+	"  JOIN system y ON y.id = r.system_id;" },
+	/* 4: compact storage (docs/schema.md, "Storage").  run and metric
+	 * become views with the columns they had, over run_data (params as a
+	 * list of interned key:value pairs, a 16-byte dedupe hash) and
+	 * metric_data (run, interned name+unit+meta, value).  Rows move with
+	 * their ids; a migrated run keeps its params text inline. */
+	{ "DROP VIEW runs;"
+	"CREATE TABLE param_pair("
+	"  id INTEGER PRIMARY KEY,"
+	"  h INTEGER NOT NULL,"
+	"  kv TEXT NOT NULL);"
+	"CREATE INDEX param_pair_h ON param_pair(h);"
+	"CREATE TABLE metric_kind("
+	"  id INTEGER PRIMARY KEY,"
+	"  name TEXT NOT NULL,"
+	"  unit TEXT NOT NULL,"
+	"  meta TEXT NOT NULL DEFAULT '',"
+	"  UNIQUE (name, unit, meta));"
+	"CREATE TABLE run_data("
+	"  id INTEGER PRIMARY KEY,"
+	"  source_id INTEGER NOT NULL REFERENCES source(id) ON DELETE CASCADE,"
+	"  seq INTEGER NOT NULL,"
+	"  line INTEGER,"
+	"  system_id INTEGER NOT NULL REFERENCES system(id),"
+	"  benchmark_id INTEGER NOT NULL REFERENCES benchmark(id),"
+	"  job_id TEXT,"
+	"  started TEXT,"
+	"  finished TEXT,"
+	"  status TEXT NOT NULL CHECK (status IN ('ok','failed','aborted','invalid')),"
+	"  nodes INTEGER,"
+	"  devices INTEGER,"
+	"  global_batch INTEGER,"
+	"  local_batch INTEGER,"
+	"  precision TEXT,"
+	"  framework TEXT,"
+	"  params TEXT NOT NULL DEFAULT '',"
+	"  excluded_reason TEXT,"
+	"  dedupe BLOB UNIQUE,"
+	"  UNIQUE (source_id, seq));"
+	,
+	"INSERT INTO run_data(id, source_id, seq, line, system_id, benchmark_id, job_id, started,"
+	"  finished, status, nodes, devices, global_batch, local_batch, precision, framework,"
+	"  params, excluded_reason, dedupe)"
+	"  SELECT r.id, r.source_id, r.seq, r.line, r.system_id, r.benchmark_id, r.job_id,"
+	"  r.started, r.finished, r.status, r.nodes, r.devices, r.global_batch, r.local_batch,"
+	"  r.precision, r.framework,"
+	"  CASE WHEN length(r.params) > 2"
+	"   THEN json_quote(substr(r.params, 2, length(r.params) - 2)) ELSE '' END,"
+	"  r.excluded_reason, ab_key16(r.dedupe_key) FROM run r ORDER BY r.id;"
+	"INSERT INTO metric_kind(name, unit, meta)"
+	"  SELECT name, unit, meta FROM (SELECT name, unit, coalesce(meta, '') AS meta,"
+	"   min(run_id) AS first FROM metric GROUP BY 1, 2, 3) ORDER BY first, name;"
+	"CREATE TABLE metric_data("
+	"  run_id INTEGER NOT NULL REFERENCES run_data(id) ON DELETE CASCADE,"
+	"  kind_id INTEGER NOT NULL REFERENCES metric_kind(id),"
+	"  value REAL NOT NULL,"
+	"  PRIMARY KEY (run_id, kind_id)) WITHOUT ROWID;"
+	"INSERT INTO metric_data(run_id, kind_id, value)"
+	"  SELECT m.run_id, k.id, m.value FROM metric m JOIN metric_kind k"
+	"  ON k.name = m.name AND k.unit = m.unit AND k.meta = coalesce(m.meta, '');"
+	,
+	"CREATE TABLE power_sample_new("
+	"  run_id INTEGER NOT NULL REFERENCES run_data(id) ON DELETE CASCADE,"
+	"  device TEXT NOT NULL,"
+	"  t REAL NOT NULL,"
+	"  watts REAL NOT NULL);"
+	"INSERT INTO power_sample_new SELECT run_id, device, t, watts FROM power_sample"
+	"  ORDER BY rowid;"
+	"DROP TABLE power_sample;"
+	"DROP TABLE metric;"
+	"DROP TABLE run;"
+	"ALTER TABLE power_sample_new RENAME TO power_sample;"
+	"CREATE INDEX power_sample_run ON power_sample(run_id, device, t);"
+	/* stats and listings select by benchmark and system */
+	"CREATE INDEX run_data_benchmark_system ON run_data(benchmark_id, system_id);"
+	"CREATE INDEX run_data_system ON run_data(system_id);"
+	"CREATE VIEW run AS SELECT"
+	"  d.id AS id, d.source_id AS source_id, d.seq AS seq, d.line AS line,"
+	"  d.system_id AS system_id, d.benchmark_id AS benchmark_id, d.job_id AS job_id,"
+	"  d.started AS started, d.finished AS finished, d.status AS status, d.nodes AS nodes,"
+	"  d.devices AS devices, d.global_batch AS global_batch, d.local_batch AS local_batch,"
+	"  d.precision AS precision, d.framework AS framework,"
+	/* the pairs in the parser's order (a LEFT JOIN keeps json_each outer):
+	 * an id names an interned pair, a string holds pairs stored inline */
+	"  (SELECT '{' || coalesce(group_concat(CASE WHEN e.type = 'integer' THEN p.kv"
+	"   ELSE e.value END, ','), '') || '}'"
+	"   FROM json_each('[' || d.params || ']') e LEFT JOIN param_pair p"
+	"   ON e.type = 'integer' AND p.id = e.value) AS params,"
+	"  d.excluded_reason AS excluded_reason, lower(hex(d.dedupe)) AS dedupe_key"
+	"  FROM run_data d;"
+	"CREATE VIEW metric AS SELECT"
+	"  d.run_id AS run_id, k.name AS name, d.value AS value, k.unit AS unit,"
+	"  nullif(k.meta, '') AS meta"
+	"  FROM metric_data d JOIN metric_kind k ON k.id = d.kind_id;"
+	"CREATE VIEW runs AS SELECT"
+	"  r.id AS id, s.path AS source, r.line AS line, b.suite AS suite,"
+	"  b.name AS benchmark, y.name AS system, y.vendor AS vendor,"
+	"  y.accelerator AS accelerator, r.status AS status, r.nodes AS nodes,"
+	"  r.devices AS devices, r.global_batch AS global_batch,"
+	"  r.precision AS precision, r.job_id AS job_id,"
+	"  (SELECT m.value FROM metric_data m JOIN metric_kind k ON k.id = m.kind_id"
+	"   WHERE m.run_id = r.id AND k.name = b.metric) AS value,"
+	"  b.unit AS unit, r.excluded_reason AS excluded_reason"
+	"  FROM run_data r JOIN source s ON s.id = r.source_id"
+	"  JOIN benchmark b ON b.id = r.benchmark_id"
+	"  JOIN system y ON y.id = r.system_id;" },
 };
 
 int db_migrate(struct db *db, struct strbuf *err)
@@ -168,8 +277,10 @@ int db_migrate(struct db *db, struct strbuf *err)
 	sqlite3_finalize(st);
 	for (i = (size_t)version; i < AB_ARRAY_SIZE(migrations); i++) {
 		struct strbuf pragma = STRBUF_INIT;
+		size_t j;
 
-		rc = db_exec(db, migrations[i], err);
+		for (j = 0, rc = 0; j < MIGRATION_PARTS && migrations[i][j] && rc == 0; j++)
+			rc = db_exec(db, migrations[i][j], err);
 		if (rc < 0)
 			goto fail;
 		/* PRAGMA takes no bound parameters; the number is ours, not input */

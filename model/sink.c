@@ -18,6 +18,10 @@ enum {
 	ST_ADD_METRIC,
 	ST_ADD_POWER,
 	ST_FIND_REPLACED,
+	ST_FIND_PAIR,
+	ST_ADD_PAIR,
+	ST_FIND_KIND,
+	ST_ADD_KIND,
 	ST_COUNT
 };
 
@@ -57,20 +61,23 @@ static const char *const sink_sql[ST_COUNT] = {
 			    " unit = CASE WHEN metric = '' THEN excluded.unit ELSE unit END,"
 			    " better = CASE WHEN metric = '' THEN excluded.better ELSE better END"
 			    " RETURNING id",
-	[ST_ADD_RUN] = "INSERT INTO run(source_id, seq, line, system_id, benchmark_id, job_id,"
+	[ST_ADD_RUN] = "INSERT INTO run_data(source_id, seq, line, system_id, benchmark_id, job_id,"
 		       " started, finished, status, nodes, devices, global_batch, local_batch,"
-		       " precision, framework, params, excluded_reason, dedupe_key)"
+		       " precision, framework, params, excluded_reason, dedupe)"
 		       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
-		       " coalesce(?16, '{}'), ?17, ?18)"
+		       " ?16, ?17, ?18)"
 		       /* no RETURNING: it materialises a result table per row,
 		        * a tenth of a large ingest; changes()/rowid say the same */
-		       " ON CONFLICT(dedupe_key) DO NOTHING",
-	[ST_ADD_METRIC] = "INSERT INTO metric(run_id, name, value, unit, meta)"
-			  " VALUES (?1, ?2, ?3, ?4, ?5)",
+		       " ON CONFLICT(dedupe) DO NOTHING",
+	[ST_ADD_METRIC] = "INSERT INTO metric_data(run_id, kind_id, value) VALUES (?1, ?2, ?3)",
 	[ST_ADD_POWER] = "INSERT INTO power_sample(run_id, device, t, watts) VALUES (?1, ?2, ?3, ?4)",
 	/* what --replace removes: the same bytes, or whatever the same path held */
 	[ST_FIND_REPLACED] = "SELECT id FROM source WHERE (sha256 = ?1 AND identity = coalesce(?3, ''))"
 			     " OR path = ?2 ORDER BY id",
+	[ST_FIND_PAIR] = "SELECT id FROM param_pair WHERE h = ?1 AND kv = ?2",
+	[ST_ADD_PAIR] = "INSERT INTO param_pair(h, kv) VALUES (?1, ?2)",
+	[ST_FIND_KIND] = "SELECT id FROM metric_kind WHERE name = ?1 AND unit = ?2 AND meta = ?3",
+	[ST_ADD_KIND] = "INSERT INTO metric_kind(name, unit, meta) VALUES (?1, ?2, ?3)",
 };
 
 static const char *const status_names[] = {
@@ -214,6 +221,8 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 	return replaced ? 2 : 0;
 fail:
 	db_exec(s->db, "ROLLBACK", NULL);
+	db_intern_clear(&s->pairs);
+	db_intern_clear(&s->kinds);
 	s->in_txn = 0;
 	return rc;
 }
@@ -299,6 +308,174 @@ static int bench_id(struct db_sink_state *s, const struct ingest_run *r, int64_t
 	return 0;
 }
 
+/* The id of an interned row: from the cache, else found or added with the
+ * find/add statements, whose parameters bind() sets. */
+static int intern_id(struct db_sink_state *s, struct db_intern *cache, const char *key,
+		     size_t len, int find, int add,
+		     void (*bind)(sqlite3_stmt *st, const void *arg), const void *arg,
+		     int inline_first, int64_t *id, struct strbuf *err)
+{
+	uint64_t h = (uint64_t)db_hash64(key, len);
+	sqlite3_stmt *st;
+	int rc;
+
+	*id = db_intern_get(cache, h, key, len);
+	if (*id > 0)
+		return 0;
+	if (*id == 0 && inline_first) {
+		/* met for the first time: stored inline; interned when it comes back */
+		db_intern_set(cache, h, key, len, DB_INTERN_SEEN);
+		*id = 0;
+		return 0;
+	}
+	rc = stmt(s, find, &st, err);
+	if (rc < 0)
+		return rc;
+	bind(st, arg);
+	rc = step(s, st, id, err, "cannot look up an interned value");
+	if (rc < 0)
+		return rc;
+	if (rc == 0) {
+		rc = stmt(s, add, &st, err);
+		if (rc < 0)
+			return rc;
+		bind(st, arg);
+		rc = step(s, st, NULL, err, "cannot add an interned value");
+		if (rc < 0)
+			return rc;
+		*id = sqlite3_last_insert_rowid(s->db->sql);
+	}
+	db_intern_set(cache, h, key, len, *id);
+	return 0;
+}
+
+struct pair_arg {
+	const char *kv;
+	size_t len;
+};
+
+static void bind_pair(sqlite3_stmt *st, const void *arg)
+{
+	const struct pair_arg *p = arg;
+
+	sqlite3_bind_int64(st, 1, db_hash64(p->kv, p->len));
+	sqlite3_bind_text(st, 2, p->kv, (int)p->len, SQLITE_STATIC);
+}
+
+struct kind_arg {
+	const char *name, *unit, *meta;
+};
+
+static void bind_kind(sqlite3_stmt *st, const void *arg)
+{
+	const struct kind_arg *k = arg;
+
+	sqlite3_bind_text(st, 1, k->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, k->unit, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, k->meta, -1, SQLITE_STATIC);
+}
+
+/* Append a "key":value fragment to the inline string being built. */
+static void add_inline(struct strbuf *ids, int *open, const char *kv, size_t len)
+{
+	size_t i;
+
+	if (*open) {
+		strbuf_addch(ids, ',');
+	} else {
+		if (ids->len)
+			strbuf_addch(ids, ',');
+		strbuf_addch(ids, '"');
+		*open = 1;
+	}
+	for (i = 0; i < len; i++) {
+		if (kv[i] == '"' || kv[i] == '\\')
+			strbuf_addch(ids, '\\');
+		strbuf_addch(ids, kv[i]);
+	}
+}
+
+/*
+ * params as stored (run_data.params): the elements of a JSON array, one
+ * per top-level "key":value pair in the parser's order: the id of an
+ * interned pair (param_pair), or a string holding pairs stored inline
+ * (consecutive ones joined with commas).  A pair is stored inline the
+ * first time it is met and interned when it comes back, so values unique
+ * to one run cost no lookup.  The view `run` joins the elements back into
+ * the same text.  Pairs are split from the compact JSON at the commas
+ * outside strings and nested values.
+ */
+static int params_ids(struct db_sink_state *s, const char *json, struct strbuf *err)
+{
+	size_t n = strlen(json), i, start;
+	int depth = 0, in_str = 0, open = 0, rc;
+
+	strbuf_reset(&s->ids);
+	if (n < 2 || json[0] != '{' || json[n - 1] != '}')
+		return ab_fail(err, AB_EINTERNAL, "params is not a JSON object");
+	for (i = start = 1; i < n; i++) {
+		char c = json[i];
+		struct pair_arg p;
+		int64_t id;
+
+		if (in_str) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_str = 0;
+			continue;
+		}
+		if (c == '"') {
+			in_str = 1;
+		} else if (c == '{' || c == '[') {
+			depth++;
+		} else if ((c == '}' || c == ']') && depth > 0) {
+			depth--;
+		} else if ((c == ',' && depth == 0) || i == n - 1) {
+			if (i == start) /* "{}" */
+				break;
+			p.kv = json + start;
+			p.len = i - start;
+			rc = intern_id(s, &s->pairs, p.kv, p.len, ST_FIND_PAIR, ST_ADD_PAIR, bind_pair,
+				       &p, 1, &id, err);
+			if (rc < 0)
+				return rc;
+			if (id > 0) {
+				if (open)
+					strbuf_addch(&s->ids, '"');
+				open = 0;
+				strbuf_addf(&s->ids, "%s%lld", s->ids.len ? "," : "", (long long)id);
+			} else {
+				add_inline(&s->ids, &open, p.kv, p.len);
+			}
+			start = i + 1;
+		}
+	}
+	if (open)
+		strbuf_addch(&s->ids, '"');
+	return 0;
+}
+
+static int kind_id(struct db_sink_state *s, const struct ingest_metric *m, int64_t *id,
+		   struct strbuf *err)
+{
+	struct kind_arg k;
+	char *meta = json_text(m->meta);
+	int rc;
+
+	k.name = m->name;
+	k.unit = m->unit ? m->unit : "";
+	k.meta = meta ? meta : "";
+	strbuf_reset(&s->kbuf);
+	strbuf_add(&s->kbuf, k.name, strlen(k.name) + 1);
+	strbuf_add(&s->kbuf, k.unit, strlen(k.unit) + 1);
+	strbuf_addstr(&s->kbuf, k.meta);
+	rc = intern_id(s, &s->kinds, s->kbuf.buf, s->kbuf.len, ST_FIND_KIND, ST_ADD_KIND, bind_kind,
+		       &k, 0, id, err);
+	free(meta);
+	return rc;
+}
+
 static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, struct strbuf *err)
 {
 	struct db_sink_state *s = self;
@@ -319,6 +496,26 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 	rc = bench_id(s, r, &b_id, err);
 	if (rc < 0)
 		return rc;
+	/* a metric named twice is the parser's bug: say so before writing */
+	for (i = 0; i < r->nmetrics; i++) {
+		size_t j;
+		if (!r->metrics[i].name)
+			return ab_fail(err, AB_EINTERNAL, "metric without a name");
+		for (j = 0; j < i; j++)
+			if (!strcmp(r->metrics[i].name, r->metrics[j].name))
+				return ab_fail(err, AB_EINTERNAL, "metric '%s' given twice for one run",
+					       r->metrics[i].name);
+	}
+	if (r->params) {
+		params = json_text(r->params);
+		rc = params ? params_ids(s, params, err) : ab_fail(err, AB_EINTERNAL,
+								   "cannot encode params");
+		free(params);
+		if (rc < 0)
+			return rc;
+	} else {
+		strbuf_reset(&s->ids);
+	}
 	rc = stmt(s, ST_ADD_RUN, &st, err);
 	if (rc < 0)
 		return rc;
@@ -337,11 +534,13 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 	db_bind_pos(st, 13, r->local_batch);
 	db_bind_text(st, 14, r->precision);
 	db_bind_text(st, 15, r->framework);
-	params = json_text(r->params);
-	db_bind_text(st, 16, params);
-	free(params);
+	sqlite3_bind_text(st, 16, s->ids.buf, (int)s->ids.len, SQLITE_STATIC);
 	db_bind_text(st, 17, r->excluded_reason);
-	db_bind_text(st, 18, r->dedupe_key);
+	if (r->dedupe_key) {
+		unsigned char key[16];
+		db_key16(&s->fresh, r->dedupe_key, strlen(r->dedupe_key), key);
+		sqlite3_bind_blob(st, 18, key, 16, SQLITE_TRANSIENT);
+	}
 	rc = step(s, st, NULL, err, "cannot add run");
 	if (rc < 0)
 		return rc;
@@ -350,26 +549,21 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 	*run_id = sqlite3_last_insert_rowid(s->db->sql);
 	for (i = 0; i < r->nmetrics; i++) {
 		const struct ingest_metric *m = &r->metrics[i];
-		char *meta;
+		int64_t kid;
 
 		if (!isfinite(m->value)) /* no REAL for it; validate_run() said why */
 			continue;
+		rc = kind_id(s, m, &kid, err);
+		if (rc < 0)
+			return rc;
 		rc = stmt(s, ST_ADD_METRIC, &st, err);
 		if (rc < 0)
 			return rc;
 		sqlite3_bind_int64(st, 1, *run_id);
-		db_bind_text(st, 2, m->name);
+		sqlite3_bind_int64(st, 2, kid);
 		sqlite3_bind_double(st, 3, m->value);
-		db_bind_text(st, 4, m->unit);
-		meta = json_text(m->meta);
-		db_bind_text(st, 5, meta);
-		free(meta);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			if (sqlite3_extended_errcode(s->db->sql) == SQLITE_CONSTRAINT_PRIMARYKEY)
-				return ab_fail(err, AB_EINTERNAL, "metric '%s' given twice for one run",
-					       m->name);
+		if (sqlite3_step(st) != SQLITE_DONE)
 			return db_fail(s->db, err, "cannot add metric");
-		}
 	}
 	return 0;
 }
@@ -413,11 +607,18 @@ static int sink_end(void *self, int commit, struct strbuf *err)
 	s->in_txn = 0;
 	strbuf_reset(&s->last_system);
 	strbuf_reset(&s->last_bench);
-	if (!commit)
+	if (!commit) {
+		/* ids interned in this transaction are gone with it */
+		db_intern_clear(&s->pairs);
+		db_intern_clear(&s->kinds);
 		return db_exec(s->db, "ROLLBACK", err);
+	}
 	rc = db_exec(s->db, "COMMIT", err);
-	if (rc < 0)
+	if (rc < 0) {
 		db_exec(s->db, "ROLLBACK", NULL);
+		db_intern_clear(&s->pairs);
+		db_intern_clear(&s->kinds);
+	}
 	return rc;
 }
 
@@ -429,6 +630,11 @@ void db_sink_init(struct db *db)
 	s->db = db;
 	strbuf_init(&s->last_system, 0);
 	strbuf_init(&s->last_bench, 0);
+	strbuf_init(&s->ids, 0);
+	strbuf_init(&s->kbuf, 0);
+	db_intern_init(&s->pairs);
+	db_intern_init(&s->kinds);
+	sha256_init(&s->fresh);
 	s->sink.self = s;
 	s->sink.begin = sink_begin;
 	s->sink.run = sink_run;
@@ -448,6 +654,10 @@ void db_sink_release(struct db *db)
 		sqlite3_finalize(s->st[i]);
 	strbuf_release(&s->last_system);
 	strbuf_release(&s->last_bench);
+	strbuf_release(&s->ids);
+	strbuf_release(&s->kbuf);
+	db_intern_release(&s->pairs);
+	db_intern_release(&s->kinds);
 }
 
 struct ingest_sink *db_ingest_sink(struct db *db)

@@ -27,7 +27,11 @@
 
 #include "core/core.h"
 #include "model/compare.h"
+#include "model/cost.h"
 #include "model/dataset.h"
+#include "model/pareto.h"
+#include "model/scaling.h"
+#include "model/series.h"
 #include "model/stats.h"
 
 /* ---- number formats (text tables, chart labels) ----------------------- */
@@ -175,5 +179,120 @@ void views_compare_pair_record(const struct views_compare *v, const struct views
  * resamples. */
 void views_compare_composite_record(const struct views_compare *v,
 				    const struct views_composite *c, struct views_record *rec);
+
+/* ---- cost rows (`cost`) ---------------------------------------------- */
+
+struct views_cost_opts {
+	const struct cost_prices_file *prices; /* required; borrowed for the view's life */
+	long batch, devices;      /* > 0: only configurations of this shape */
+};
+
+/* One system: its best configuration (by median) and what it costs. */
+struct views_cost_row {
+	const struct db_config *c;            /* borrowed from the view */
+	double throughput;                    /* median of the headline metric */
+	double power;                         /* median avg_power [W]; NAN: not measured */
+	const char *boundary;                 /* of the power measurement; NULL: unknown */
+	const struct cost_prices *prices;     /* borrowed from opts.prices */
+	struct cost_result res;
+};
+
+struct views_cost {
+	struct db_configs configs, power;     /* owned */
+	const struct cost_prices_file *prices; /* borrowed */
+	char *work_unit;                      /* owned: the unit without "/s" ("tokens") */
+	struct views_cost_row *rows;          /* owned, one per priced system */
+	size_t n;
+};
+
+/* Cost of each system of q's benchmark that the prices file knows.
+ * Returns 0, or -AB_EDATA when no system has runs and prices or the
+ * metric is a time, not a throughput. */
+int views_cost_build(struct db *db, const struct db_config_query *q,
+		     const struct views_cost_opts *o, struct views_cost *out, struct strbuf *err);
+void views_cost_release(struct views_cost *v);
+/* benchmark, system, nodes, devices, global_batch, precision, throughput,
+ * throughput_unit, avg_power_w, boundary, currency, work_unit, capex,
+ * busy_hours, energy_kwh, energy_cost, tco, perf_per_currency,
+ * cost_per_million, energy_cost_per_million, cost_per_million_price_low,
+ * cost_per_million_price_high, cost_per_million_elec_low,
+ * cost_per_million_elec_high, electricity_price_per_kwh, pue,
+ * lifetime_years, utilisation. */
+void views_cost_record(const struct views_cost *v, const struct views_cost_row *row,
+		       struct views_record *rec);
+/* Money: no decimals from 100, two from 0.01, else 3 significant digits. */
+void views_fmt_money(struct strbuf *sb, double v);
+
+/* ---- the Pareto join (`pareto`) -------------------------------------- */
+
+/* One configuration with both metrics. */
+struct views_pareto_row {
+	const struct db_config *x, *y;        /* borrowed from the view */
+	double xv, yv;                        /* medians */
+	enum pareto_state state;
+};
+
+struct views_pareto {
+	struct db_configs xs, ys;             /* owned */
+	char *y_metric;                       /* owned copy */
+	const char *y_unit;                   /* borrowed from ys */
+	int x_lower_better, y_lower_better;
+	struct views_pareto_row *rows;        /* owned, in configuration order */
+	size_t n, n_front;
+};
+
+/* Every configuration of q (x = q's metric, NULL: headline) that also has
+ * y_metric (NULL: energy_efficiency), and the front of the medians.  With
+ * best, only each system's best configuration by x.  Returns 0 or
+ * -AB_EDATA when no configuration has both. */
+int views_pareto_build(struct db *db, const struct db_config_query *q, const char *y_metric,
+		       int best, struct views_pareto *out, struct strbuf *err);
+void views_pareto_release(struct views_pareto *v);
+/* benchmark, system, vendor, nodes, devices, global_batch, precision,
+ * x_metric, x_unit, x, y_metric, y_unit, y, state. */
+void views_pareto_record(const struct views_pareto *v, const struct views_pareto_row *row,
+			 struct views_record *rec);
+
+/* ---- scaling rows and fits (`scaling`) ------------------------------- */
+
+/* One series (a system and the fixed rest of its shape) along the axis. */
+struct views_scaling_series {
+	const struct series *s;               /* borrowed from the view */
+	char *label;                          /* owned: the fixed shape, "1 node, 4 devices, fp16" */
+	struct scaling_sat sat;               /* batch axis: saturation fit */
+	struct scaling_dev dev;               /* devices/nodes: Amdahl fit */
+	struct scaling_dev_point *pts;        /* devices/nodes: owned, s->n points */
+};
+
+struct views_scaling {
+	struct db_configs configs;            /* owned */
+	struct series_set set;                /* owned, borrows configs */
+	enum series_axis axis;
+	struct views_scaling_series *v;       /* owned, set.n of them */
+	size_t n;
+};
+
+/* The saturation fit of one batch series: every run is a point, a batch
+ * size where every run failed one censored point (the fit never runs past
+ * it).  The one place the fit's inputs are assembled. */
+int views_scaling_sat_fit(const struct series *s, struct scaling_sat *fit, struct strbuf *err);
+/* Series and fits of q along axis.  Returns 0, -AB_EDATA when no run has
+ * the axis value. */
+int views_scaling_build(struct db *db, const struct db_config_query *q, enum series_axis axis,
+			struct views_scaling *out, struct strbuf *err);
+void views_scaling_release(struct views_scaling *v);
+/* batch: benchmark, system, nodes, devices, precision, metric, unit,
+ * fit_status, xmax, xmax_ci_low, xmax_ci_high, bhalf, bhalf_ci_low,
+ * bhalf_ci_high, knee_batch, knee_value, min_failed_batch, rss, dof;
+ * devices/nodes: benchmark, system, by, per_device_batch, precision,
+ * metric, unit, fit_status, serial_fraction, serial_ci_low, serial_ci_high. */
+void views_scaling_series_record(const struct views_scaling *v,
+				 const struct views_scaling_series *ser, struct views_record *rec);
+/* Point i of the series: batch: global_batch, n, n_failed, median,
+ * censored, fitted; devices/nodes: count, median, n, censored, speedup,
+ * efficiency, karp_flatt, ideal, amdahl_speedup. */
+void views_scaling_point_record(const struct views_scaling *v,
+				const struct views_scaling_series *ser, size_t i,
+				struct views_record *rec);
 
 #endif

@@ -1,0 +1,106 @@
+/*
+ * db_intern.c - a bounded cache of interned rows (param_pair, metric_kind):
+ * key bytes -> row id (or DB_INTERN_SEEN: met once, not interned yet).
+ * Two generations: when the young one is half full the old one is
+ * dropped and the young one ages, so values that keep coming back stay
+ * while values met once fall out; memory stays flat however large the
+ * ingest.  The cache only saves statements; emptied after a rollback,
+ * whose new ids are gone.
+ */
+#include "core/compat.h"
+#include "db_priv.h"
+
+#define INTERN_CAP 32768 /* slots per generation */
+
+static void gen_reset(struct db_intern_gen *g)
+{
+	if (g->slot)
+		memset(g->slot, 0, INTERN_CAP * sizeof(*g->slot));
+	g->n = 0;
+	strbuf_reset(&g->keys);
+}
+
+void db_intern_init(struct db_intern *c)
+{
+	memset(c, 0, sizeof(*c));
+	strbuf_init(&c->gen[0].keys, 0);
+	strbuf_init(&c->gen[1].keys, 0);
+}
+
+void db_intern_clear(struct db_intern *c)
+{
+	gen_reset(&c->gen[0]);
+	gen_reset(&c->gen[1]);
+}
+
+void db_intern_release(struct db_intern *c)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		free(c->gen[i].slot);
+		strbuf_release(&c->gen[i].keys);
+	}
+	memset(c, 0, sizeof(*c));
+}
+
+static struct db_intern_slot *find(struct db_intern_gen *g, uint64_t h, const char *key,
+				   size_t len)
+{
+	size_t i;
+
+	if (!g->slot)
+		return NULL;
+	for (i = h & (INTERN_CAP - 1); g->slot[i].used; i = (i + 1) & (INTERN_CAP - 1))
+		if (g->slot[i].h == h && g->slot[i].len == len &&
+		    !memcmp(g->keys.buf + g->slot[i].off, key, len))
+			return &g->slot[i];
+	return NULL;
+}
+
+static void put(struct db_intern *c, uint64_t h, const char *key, size_t len, int64_t id)
+{
+	struct db_intern_gen *g = &c->gen[c->young];
+	size_t i;
+
+	if (g->n >= INTERN_CAP / 2) {
+		c->young ^= 1; /* the old generation goes, the young one ages */
+		g = &c->gen[c->young];
+		gen_reset(g);
+	}
+	if (!g->slot)
+		g->slot = ab_calloc(INTERN_CAP, sizeof(*g->slot));
+	for (i = h & (INTERN_CAP - 1); g->slot[i].used; i = (i + 1) & (INTERN_CAP - 1))
+		;
+	g->slot[i].used = 1;
+	g->slot[i].h = h;
+	g->slot[i].len = len;
+	g->slot[i].id = id;
+	g->slot[i].off = g->keys.len;
+	strbuf_add(&g->keys, key, len);
+	g->n++;
+}
+
+int64_t db_intern_get(struct db_intern *c, uint64_t h, const char *key, size_t len)
+{
+	struct db_intern_slot *s = find(&c->gen[c->young], h, key, len);
+
+	if (s)
+		return s->id;
+	s = find(&c->gen[c->young ^ 1], h, key, len);
+	if (!s)
+		return 0;
+	/* still wanted: into the young generation */
+	put(c, h, key, len, s->id);
+	return s->id;
+}
+
+void db_intern_set(struct db_intern *c, uint64_t h, const char *key, size_t len, int64_t id)
+{
+	struct db_intern_slot *s = find(&c->gen[c->young], h, key, len);
+
+	if (s)
+		s->id = id;
+	else
+		put(c, h, key, len, id);
+}

@@ -1,0 +1,798 @@
+/*
+ * pg_pull.c - `accelbench pull`: bring the central store's sources (all, or
+ * those holding runs that match a filter, each whole) into the local
+ * database, one SQLite transaction per source through the ingest sink.
+ *
+ * Three COPY streams, each on its own connection and all in one exported
+ * snapshot, so the server produces them in parallel: runs, metrics and
+ * power samples, every one ordered by (source, seq).  The client merges
+ * them like a sorted merge join: memory stays bounded by one run.
+ * A run arrives under every source that brought it (its origin and the
+ * further provenances); the sink stores it once, by its dedupe key.
+ */
+#include "core/compat.h"
+#include "pg_priv.h"
+
+#include <time.h>
+
+#define PULL_MAX_FIELDS 24
+
+struct stream {
+	PGconn *conn;
+	int own;                   /* a connection of our own, to PQfinish() */
+	char *row;                 /* current row (libpq's buffer) */
+	char *f[PULL_MAX_FIELDS];
+	int nf;
+	int64_t src, seq;
+	int done;
+	const char *what;
+};
+
+struct psystem {
+	int64_t id;
+	struct ingest_system sys;
+	char *strs[7];             /* owned strings of sys */
+	json_t *meta;
+	const char *described;     /* meta.described, borrowed from meta */
+};
+
+struct pbench {
+	int64_t id;
+	char *suite, *name, *metric, *unit;
+	int lower;
+};
+
+struct psource {
+	int64_t id;
+	char *sha256, *identity, *path, *format, *ingested_at, *tool_version;
+	int64_t size;
+};
+
+struct pull {
+	struct pg *pg;
+	struct pg_local *local;
+	struct ingest_sink *sink;
+	const struct pg_progress *prog;
+	struct pg_totals *t;
+	struct timespec last;
+	struct psystem *sys;
+	size_t nsys;
+	struct pbench *bench;
+	size_t nbench;
+	struct psource *src;
+	size_t nsrc;
+	struct stream st[3];
+	struct ingest_metric *metrics;
+	size_t nmetrics, ametrics;
+};
+
+static void progress(struct pull *p, int final)
+{
+	struct timespec now;
+
+	if (!p->prog || !p->prog->fn)
+		return;
+	if (!final) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - p->last.tv_sec) * 1000 + (now.tv_nsec - p->last.tv_nsec) / 1000000 <
+		    200)
+			return;
+		p->last = now;
+	}
+	p->prog->fn(p->prog->ctx, p->t, final);
+}
+
+static char *dup_or_null(PGresult *res, int r, int c)
+{
+	return PQgetisnull(res, r, c) ? NULL : ab_strdup(PQgetvalue(res, r, c));
+}
+
+static int parse_i64(const char *s, int64_t *out)
+{
+	long long v;
+
+	if (!s || num_parse_ll(s, strlen(s), &v) != NUM_OK)
+		return -1;
+	*out = (int64_t)v;
+	return 0;
+}
+
+static long field_long(const char *s)
+{
+	int64_t v;
+
+	return parse_i64(s, &v) == 0 && v > 0 && v <= LONG_MAX ? (long)v : 0;
+}
+
+static json_t *parse_json(const char *s)
+{
+	json_error_t e;
+
+	if (!s || !*s)
+		return NULL;
+	return json_loads(s, JSON_DECODE_ANY, &e);
+}
+
+/* ---- the dimension tables, fetched once ------------------------------ */
+
+static PGresult *query(struct pull *p, const char *sql, int n, const char *const *params,
+		       const char *what, struct strbuf *err)
+{
+	PGresult *res = PQexecParams(p->pg->conn, sql, n, NULL, params, NULL, NULL, 0);
+
+	if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
+		pg_fail_res(res, err, what, NULL);
+		PQclear(res);
+		return NULL;
+	}
+	return res;
+}
+
+static int load_dimensions(struct pull *p, struct strbuf *err)
+{
+	PGresult *res;
+	int r, k;
+
+	res = query(p,
+		    "SELECT id, name, display_name, vendor, accelerator, accelerators_per_node,"
+		    " host_cpu, interconnect, site, tdp_w, meta FROM accelbench.system ORDER BY id",
+		    0, NULL, "cannot read the central systems", err);
+	if (!res)
+		return -AB_EIO;
+	p->nsys = (size_t)PQntuples(res);
+	p->sys = ab_calloc(p->nsys ? p->nsys : 1, sizeof(*p->sys));
+	for (r = 0; r < PQntuples(res); r++) {
+		struct psystem *s = &p->sys[r];
+		json_t *d;
+		double tdp = 0;
+
+		parse_i64(PQgetvalue(res, r, 0), &s->id);
+		for (k = 0; k < 7; k++) /* name, display_name, vendor, accelerator, host_cpu, interconnect, site */
+			s->strs[k] = dup_or_null(res, r, k < 4 ? k + 1 : k + 2);
+		s->sys.name = s->strs[0];
+		s->sys.display_name = s->strs[1];
+		s->sys.vendor = s->strs[2];
+		s->sys.accelerator = s->strs[3];
+		s->sys.host_cpu = s->strs[4];
+		s->sys.interconnect = s->strs[5];
+		s->sys.site = s->strs[6];
+		s->sys.accelerators_per_node = field_long(PQgetvalue(res, r, 5));
+		if (!PQgetisnull(res, r, 9) &&
+		    num_parse_double(PQgetvalue(res, r, 9), strlen(PQgetvalue(res, r, 9)), &tdp) ==
+			    NUM_OK)
+			s->sys.tdp_w = tdp;
+		s->meta = parse_json(PQgetvalue(res, r, 10));
+		if (s->meta && !json_is_object(s->meta)) {
+			json_decref(s->meta);
+			s->meta = NULL;
+		}
+		s->sys.meta = s->meta;
+		d = s->meta ? json_object_get(s->meta, "described") : NULL;
+		s->described = d ? json_string_value(d) : NULL;
+	}
+	PQclear(res);
+	res = query(p, "SELECT id, suite, name, metric, unit, better FROM accelbench.benchmark"
+		       " ORDER BY id",
+		    0, NULL, "cannot read the central benchmarks", err);
+	if (!res)
+		return -AB_EIO;
+	p->nbench = (size_t)PQntuples(res);
+	p->bench = ab_calloc(p->nbench ? p->nbench : 1, sizeof(*p->bench));
+	for (r = 0; r < PQntuples(res); r++) {
+		struct pbench *b = &p->bench[r];
+
+		parse_i64(PQgetvalue(res, r, 0), &b->id);
+		b->suite = ab_strdup(PQgetvalue(res, r, 1));
+		b->name = ab_strdup(PQgetvalue(res, r, 2));
+		b->metric = ab_strdup(PQgetvalue(res, r, 3));
+		b->unit = ab_strdup(PQgetvalue(res, r, 4));
+		b->lower = !strcmp(PQgetvalue(res, r, 5), "lower");
+	}
+	PQclear(res);
+	return 0;
+}
+
+/* Both tables are read ORDER BY id: binary search. */
+static struct psystem *find_system(struct pull *p, int64_t id)
+{
+	size_t lo = 0, hi = p->nsys;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->sys[mid].id == id)
+			return &p->sys[mid];
+		if (p->sys[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static struct pbench *find_bench(struct pull *p, int64_t id)
+{
+	size_t lo = 0, hi = p->nbench;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->bench[mid].id == id)
+			return &p->bench[mid];
+		if (p->bench[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* ---- which sources ----------------------------------------------------- */
+
+static int load_sources(struct pull *p, const struct pg_filter *f, struct strbuf *err)
+{
+	const char *params[4] = { f ? f->suite : NULL, f ? f->benchmark : NULL,
+				  f ? f->system : NULL, f ? f->since : NULL };
+	int filtered = params[0] || params[1] || params[2] || params[3];
+	PGresult *res;
+	size_t n = 0;
+	int r;
+
+	res = query(p,
+		    filtered
+			    ? "SELECT s.id, s.sha256, s.identity, s.path, s.format, s.size,"
+			      " s.ingested_at, s.tool_version"
+			      " FROM accelbench.source s WHERE EXISTS (SELECT 1 FROM ("
+			      "  SELECT r.source_id, r.system_id, r.benchmark_id, r.started"
+			      "  FROM accelbench.run r UNION ALL"
+			      "  SELECT x.source_id, r.system_id, r.benchmark_id, r.started"
+			      "  FROM accelbench.run_source x JOIN accelbench.run r ON r.id = x.run_id) q"
+			      " JOIN accelbench.system y ON y.id = q.system_id"
+			      " JOIN accelbench.benchmark b ON b.id = q.benchmark_id"
+			      " WHERE q.source_id = s.id"
+			      "  AND ($1::text IS NULL OR b.suite = $1)"
+			      "  AND ($2::text IS NULL OR b.name = $2)"
+			      "  AND ($3::text IS NULL OR y.name = $3 OR y.display_name = $3)"
+			      "  AND ($4::text IS NULL OR q.started >= $4))"
+			      " ORDER BY s.id"
+			    : "SELECT s.id, s.sha256, s.identity, s.path, s.format, s.size,"
+			      " s.ingested_at, s.tool_version"
+			      " FROM accelbench.source s ORDER BY s.id",
+		    filtered ? 4 : 0, filtered ? params : NULL, "cannot list the central sources",
+		    err);
+	if (!res)
+		return -AB_EIO;
+	p->src = ab_calloc((size_t)PQntuples(res) + 1, sizeof(*p->src));
+	for (r = 0; r < PQntuples(res); r++) {
+		const char *sha = PQgetvalue(res, r, 1), *ident = PQgetvalue(res, r, 2);
+		struct psource *s;
+		int has, rc;
+
+		p->t->sources_total++;
+		rc = pg_local_has_source(p->local, sha, ident, &has, err);
+		if (rc < 0) {
+			PQclear(res);
+			return rc;
+		}
+		if (has) {
+			p->t->sources_present++;
+			p->t->sources_done++;
+			continue;
+		}
+		s = &p->src[n++];
+		parse_i64(PQgetvalue(res, r, 0), &s->id);
+		s->sha256 = ab_strdup(sha);
+		s->identity = ab_strdup(ident);
+		s->path = ab_strdup(PQgetvalue(res, r, 3));
+		s->format = ab_strdup(PQgetvalue(res, r, 4));
+		parse_i64(PQgetvalue(res, r, 5), &s->size);
+		s->ingested_at = ab_strdup(PQgetvalue(res, r, 6));
+		s->tool_version = ab_strdup(PQgetvalue(res, r, 7));
+	}
+	p->nsrc = n;
+	PQclear(res);
+	return 0;
+}
+
+/* ---- the three streams ------------------------------------------------- */
+
+static int conn_fail(PGconn *c, struct strbuf *err, const char *what)
+{
+	const char *msg = c ? PQerrorMessage(c) : "out of memory";
+
+	strbuf_reset(err);
+	strbuf_addf(err, "%s: %.*s", what, (int)strcspn(msg, "\n"), msg);
+	return -AB_EIO;
+}
+
+static int stream_next(struct pull *p, struct stream *s, struct strbuf *err)
+{
+	int n;
+
+	if (s->row) {
+		PQfreemem(s->row);
+		s->row = NULL;
+	}
+	if (s->done)
+		return 0;
+	n = PQgetCopyData(s->conn, &s->row, 0);
+	if (n == -1) {
+		PGresult *res = PQgetResult(s->conn);
+		int rc = 0;
+
+		s->done = 1;
+		if (!res || PQresultStatus(res) != PGRES_COMMAND_OK)
+			rc = pg_fail_res(res, err, s->what, NULL);
+		PQclear(res);
+		while ((res = PQgetResult(s->conn)) != NULL)
+			PQclear(res);
+		return rc;
+	}
+	if (n < 0 || !s->row) {
+		s->done = 1;
+		return conn_fail(s->conn, err, s->what);
+	}
+	p->t->bytes += (uint64_t)n;
+	if (n > 0 && s->row[n - 1] == '\n')
+		n--;
+	s->row[n] = '\0';
+	s->nf = pg_copy_split(s->row, (size_t)n, s->f, PULL_MAX_FIELDS);
+	if (s->nf < 3 || parse_i64(s->f[0], &s->src) < 0 || parse_i64(s->f[1], &s->seq) < 0) {
+		s->done = 1;
+		return ab_fail(err, AB_EIO, "%s: a row the store should not send", s->what);
+	}
+	return 0;
+}
+
+/* a < b in (source, seq) order */
+static int before(const struct stream *s, int64_t src, int64_t seq)
+{
+	return s->src < src || (s->src == src && s->seq < seq);
+}
+
+static int at(const struct stream *s, int64_t src, int64_t seq)
+{
+	return !s->done && s->src == src && s->seq == seq;
+}
+
+static const char *const status_names[] = { "ok", "failed", "aborted", "invalid" };
+
+static int parse_status(const char *s, enum ingest_run_status *out)
+{
+	size_t i;
+
+	for (i = 0; i < AB_ARRAY_SIZE(status_names); i++)
+		if (s && !strcmp(s, status_names[i])) {
+			*out = (enum ingest_run_status)i;
+			return 0;
+		}
+	return -1;
+}
+
+static void free_metrics(struct pull *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nmetrics; i++) {
+		free((char *)p->metrics[i].name);
+		free((char *)p->metrics[i].unit);
+		json_decref(p->metrics[i].meta);
+	}
+	p->nmetrics = 0;
+}
+
+/* Metrics of run (src, seq): rows src, seq, name, value, unit, meta. */
+static int collect_metrics(struct pull *p, int64_t src, int64_t seq, struct strbuf *err)
+{
+	struct stream *m = &p->st[1];
+	int rc;
+
+	free_metrics(p);
+	while (!m->done && before(m, src, seq + 1)) {
+		if (at(m, src, seq)) {
+			struct ingest_metric *x;
+			double v;
+
+			if (m->nf != 6 || !m->f[2] || !m->f[3] || !m->f[4] ||
+			    num_parse_double(m->f[3], strlen(m->f[3]), &v) != NUM_OK)
+				return ab_fail(err, AB_EIO, "a metric row the store should not send");
+			if (p->nmetrics == p->ametrics) {
+				p->ametrics = p->ametrics ? 2 * p->ametrics : 16;
+				p->metrics = ab_realloc(p->metrics, p->ametrics * sizeof(*p->metrics));
+			}
+			x = &p->metrics[p->nmetrics++];
+			x->name = ab_strdup(m->f[2]);
+			x->value = v;
+			x->unit = ab_strdup(m->f[4]);
+			x->meta = parse_json(m->f[5]);
+		}
+		rc = stream_next(p, m, err);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Power samples of run (src, seq): rows src, seq, device, t, watts. */
+static int add_power(struct pull *p, int64_t src, int64_t seq, int64_t run_id, struct strbuf *err)
+{
+	struct stream *w = &p->st[2];
+	int rc;
+
+	while (!w->done && before(w, src, seq + 1)) {
+		if (run_id && at(w, src, seq)) {
+			double t, watts;
+
+			if (w->nf != 5 || !w->f[2] || !w->f[3] || !w->f[4] ||
+			    num_parse_double(w->f[3], strlen(w->f[3]), &t) != NUM_OK ||
+			    num_parse_double(w->f[4], strlen(w->f[4]), &watts) != NUM_OK)
+				return ab_fail(err, AB_EIO, "a power row the store should not send");
+			rc = p->sink->power(p->sink->self, run_id, w->f[2], t, watts, err);
+			if (rc < 0)
+				return rc;
+			p->t->power_samples++;
+		}
+		rc = stream_next(p, w, err);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/*
+ * Run row: src, seq, line, system_id, benchmark_id, job_id, started,
+ * finished, status, nodes, devices, global_batch, local_batch, precision,
+ * framework, params, excluded_reason, dedupe_key.
+ */
+static int add_run(struct pull *p, struct strbuf *err)
+{
+	struct stream *s = &p->st[0];
+	struct ingest_run r = { 0 };
+	struct psystem *y;
+	struct pbench *b;
+	int64_t sys_id = 0, bench_id = 0, run_id = 0, src = s->src, seq = s->seq;
+	int rc;
+
+	if (s->nf != 18 || parse_i64(s->f[3], &sys_id) < 0 || parse_i64(s->f[4], &bench_id) < 0 ||
+	    !(y = find_system(p, sys_id)) || !(b = find_bench(p, bench_id)) ||
+	    parse_status(s->f[8], &r.status) < 0)
+		return ab_fail(err, AB_EIO, "a run row the store should not send (source %lld, "
+					    "seq %lld)", (long long)src, (long long)seq);
+	rc = collect_metrics(p, src, seq, err);
+	if (rc < 0)
+		return rc;
+	r.line = field_long(s->f[2]);
+	r.system = y->sys;
+	r.suite = b->suite;
+	r.benchmark = b->name;
+	r.bench_metric = b->metric;
+	r.bench_unit = b->unit;
+	r.lower_is_better = b->lower;
+	r.job_id = s->f[5];
+	r.started = s->f[6];
+	r.finished = s->f[7];
+	r.nodes = field_long(s->f[9]);
+	r.devices = field_long(s->f[10]);
+	r.global_batch = field_long(s->f[11]);
+	r.local_batch = field_long(s->f[12]);
+	r.precision = s->f[13];
+	r.framework = s->f[14];
+	r.params = parse_json(s->f[15]);
+	r.excluded_reason = s->f[16];
+	r.dedupe_key = s->f[17];
+	r.metrics = p->metrics;
+	r.nmetrics = p->nmetrics;
+	rc = p->sink->run(p->sink->self, &r, &run_id, err);
+	json_decref(r.params);
+	if (rc < 0)
+		return rc;
+	if (rc == 1) {
+		p->t->runs_deduped++;
+		run_id = 0;
+	} else {
+		p->t->runs++;
+		p->t->metrics += (long)p->nmetrics;
+	}
+	rc = add_power(p, src, seq, run_id, err);
+	if (rc < 0)
+		return rc;
+	return stream_next(p, s, err);
+}
+
+/* Systems a user's systems file described: re-described with its source. */
+static int describe_systems(struct pull *p, const struct psource *s, struct strbuf *err)
+{
+	const char *base = strrchr(s->path, '/');
+	size_t i;
+	int rc;
+
+	base = base ? base + 1 : s->path;
+	if (!p->sink->system)
+		return 0;
+	for (i = 0; i < p->nsys; i++) {
+		if (!p->sys[i].described || strcmp(p->sys[i].described, base))
+			continue;
+		rc = p->sink->system(p->sink->self, &p->sys[i].sys, err);
+		if (rc < 0)
+			return rc;
+		p->t->systems++;
+	}
+	return 0;
+}
+
+static int pull_source(struct pull *p, const struct psource *s, struct strbuf *err)
+{
+	struct ingest_source is = { 0 };
+	struct stream *runs = &p->st[0];
+	int rc;
+
+	/* anything before this source belongs to sources not pulled */
+	while (!runs->done && runs->src < s->id) {
+		rc = stream_next(p, runs, err);
+		if (rc < 0)
+			return rc;
+	}
+	is.path = s->path;
+	is.sha256 = s->sha256;
+	is.format = s->format;
+	is.size = (uint64_t)s->size;
+	is.identity = *s->identity ? s->identity : NULL;
+	rc = p->sink->begin(p->sink->self, &is, err);
+	if (rc < 0)
+		return rc;
+	if (rc == 1) { /* arrived meanwhile (another pull or ingest) */
+		p->t->sources_present++;
+		return 0;
+	}
+	rc = describe_systems(p, s, err);
+	while (rc == 0 && !runs->done && runs->src == s->id) {
+		rc = add_run(p, err);
+		progress(p, 0);
+	}
+	if (rc == 0)
+		rc = pg_local_set_provenance(p->local, s->sha256, s->identity, s->ingested_at,
+					     s->tool_version, err);
+	if (rc < 0) {
+		struct strbuf why = STRBUF_INIT;
+
+		p->sink->end(p->sink->self, 0, NULL);
+		strbuf_addf(&why, "cannot pull '%s': %s", s->path, err->buf);
+		strbuf_reset(err);
+		strbuf_addbuf(err, &why);
+		strbuf_release(&why);
+		return rc;
+	}
+	rc = p->sink->end(p->sink->self, 1, err);
+	if (rc == 0)
+		p->t->sources_sent++;
+	return rc;
+}
+
+/* The source selection as SQL over column col: "col = ANY('{1,2}')". */
+static void selection(struct pull *p, const char *col, int all, struct strbuf *sql)
+{
+	size_t i;
+
+	if (all) {
+		strbuf_addstr(sql, "true");
+		return;
+	}
+	strbuf_addf(sql, "%s = ANY('{", col);
+	for (i = 0; i < p->nsrc; i++)
+		strbuf_addf(sql, "%s%lld", i ? "," : "", (long long)p->src[i].id);
+	strbuf_addstr(sql, "}'::bigint[])");
+}
+
+static int start_streams(struct pull *p, int all, struct strbuf *err)
+{
+	static const char *const what[3] = { "cannot read the central runs",
+					     "cannot read the central metrics",
+					     "cannot read the central power samples" };
+	struct strbuf sql = STRBUF_INIT, snap = STRBUF_INIT;
+	PGresult *res;
+	int i, rc = 0;
+
+	/* one snapshot for all three connections */
+	res = PQexec(p->pg->conn, "SELECT pg_export_snapshot()");
+	if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
+		rc = pg_fail_res(res, err, "cannot export a snapshot", NULL);
+		PQclear(res);
+		return rc;
+	}
+	strbuf_addstr(&snap, PQgetvalue(res, 0, 0));
+	PQclear(res);
+	for (i = 0; i < 3; i++) {
+		struct stream *s = &p->st[i];
+
+		s->what = what[i];
+		if (i == 0) {
+			s->conn = p->pg->conn;
+			continue;
+		}
+		s->conn = PQconnectdb(p->pg->url.buf);
+		s->own = 1;
+		if (!s->conn || PQstatus(s->conn) != CONNECTION_OK) {
+			rc = conn_fail(s->conn, err, "cannot open a second PostgreSQL connection");
+			goto out;
+		}
+		strbuf_reset(&sql);
+		strbuf_addstr(&sql, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY;"
+				    " SET LOCAL work_mem = '256MB'; SET TRANSACTION SNAPSHOT ");
+		{
+			char *lit = PQescapeLiteral(s->conn, snap.buf, snap.len);
+			strbuf_addstr(&sql, lit ? lit : "''");
+			PQfreemem(lit);
+		}
+		res = PQexec(s->conn, sql.buf);
+		if (!res || PQresultStatus(res) != PGRES_COMMAND_OK) {
+			rc = pg_fail_res(res, err, "cannot share the snapshot", NULL);
+			PQclear(res);
+			goto out;
+		}
+		PQclear(res);
+	}
+	/* runs: under their origin source and under every further provenance */
+	strbuf_reset(&sql);
+	strbuf_addstr(&sql, "COPY (SELECT r.source_id, r.seq, r.line, r.system_id, r.benchmark_id,"
+			    " r.job_id, r.started, r.finished, r.status, r.nodes, r.devices,"
+			    " r.global_batch, r.local_batch, r.precision, r.framework, r.params,"
+			    " r.excluded_reason, r.dedupe_key FROM accelbench.run r WHERE ");
+	selection(p, "r.source_id", all, &sql);
+	strbuf_addstr(&sql, " UNION ALL SELECT x.source_id, x.seq, x.line, r.system_id,"
+			    " r.benchmark_id, r.job_id, r.started, r.finished, r.status, r.nodes,"
+			    " r.devices, r.global_batch, r.local_batch, r.precision, r.framework,"
+			    " r.params, r.excluded_reason, r.dedupe_key FROM accelbench.run_source x"
+			    " JOIN accelbench.run r ON r.id = x.run_id WHERE ");
+	selection(p, "x.source_id", all, &sql);
+	strbuf_addstr(&sql, " ORDER BY 1, 2) TO STDOUT");
+	if (!PQsendQuery(p->st[0].conn, sql.buf)) {
+		rc = conn_fail(p->st[0].conn, err, what[0]);
+		goto out;
+	}
+	strbuf_reset(&sql);
+	strbuf_addstr(&sql, "COPY (SELECT r.source_id, r.seq, m.name, m.value, m.unit, m.meta"
+			    " FROM accelbench.run r JOIN accelbench.metric m ON m.run_id = r.id WHERE ");
+	selection(p, "r.source_id", all, &sql);
+	strbuf_addstr(&sql, " UNION ALL SELECT x.source_id, x.seq, m.name, m.value, m.unit, m.meta"
+			    " FROM accelbench.run_source x JOIN accelbench.metric m"
+			    " ON m.run_id = x.run_id WHERE ");
+	selection(p, "x.source_id", all, &sql);
+	strbuf_addstr(&sql, " ORDER BY 1, 2) TO STDOUT");
+	if (!PQsendQuery(p->st[1].conn, sql.buf)) {
+		rc = conn_fail(p->st[1].conn, err, what[1]);
+		goto out;
+	}
+	strbuf_reset(&sql);
+	strbuf_addstr(&sql, "COPY (SELECT source_id, seq, device, t, watts FROM ("
+			    " SELECT r.source_id, r.seq, p.i, p.device, p.t, p.watts"
+			    " FROM accelbench.run r JOIN accelbench.power_sample p ON p.run_id = r.id"
+			    " WHERE ");
+	selection(p, "r.source_id", all, &sql);
+	strbuf_addstr(&sql, " UNION ALL SELECT x.source_id, x.seq, p.i, p.device, p.t, p.watts"
+			    " FROM accelbench.run_source x JOIN accelbench.power_sample p"
+			    " ON p.run_id = x.run_id WHERE ");
+	selection(p, "x.source_id", all, &sql);
+	strbuf_addstr(&sql, ") q ORDER BY source_id, seq, i) TO STDOUT");
+	if (!PQsendQuery(p->st[2].conn, sql.buf)) {
+		rc = conn_fail(p->st[2].conn, err, what[2]);
+		goto out;
+	}
+	for (i = 0; i < 3; i++) {
+		res = PQgetResult(p->st[i].conn);
+		if (!res || PQresultStatus(res) != PGRES_COPY_OUT) {
+			rc = pg_fail_res(res, err, what[i], NULL);
+			PQclear(res);
+			p->st[i].done = 1;
+			goto out;
+		}
+		PQclear(res);
+		rc = stream_next(p, &p->st[i], err);
+		if (rc < 0)
+			goto out;
+	}
+out:
+	strbuf_release(&sql);
+	strbuf_release(&snap);
+	return rc;
+}
+
+static void stop_streams(struct pull *p)
+{
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		struct stream *s = &p->st[i];
+
+		if (s->row)
+			PQfreemem(s->row);
+		s->row = NULL;
+		if (s->own && s->conn)
+			PQfinish(s->conn);
+		s->conn = NULL;
+	}
+}
+
+static void pull_release(struct pull *p)
+{
+	size_t i;
+	int k;
+
+	stop_streams(p);
+	free_metrics(p);
+	free(p->metrics);
+	for (i = 0; i < p->nsys; i++) {
+		for (k = 0; k < 7; k++)
+			free(p->sys[i].strs[k]);
+		json_decref(p->sys[i].meta);
+	}
+	free(p->sys);
+	for (i = 0; i < p->nbench; i++) {
+		free(p->bench[i].suite);
+		free(p->bench[i].name);
+		free(p->bench[i].metric);
+		free(p->bench[i].unit);
+	}
+	free(p->bench);
+	for (i = 0; i < p->nsrc; i++) {
+		free(p->src[i].sha256);
+		free(p->src[i].identity);
+		free(p->src[i].path);
+		free(p->src[i].format);
+		free(p->src[i].ingested_at);
+		free(p->src[i].tool_version);
+	}
+	free(p->src);
+	pg_local_free(p->local);
+}
+
+int pg_pull(struct pg *pg, struct db *db, const struct pg_filter *f,
+	    const struct pg_progress *prog, struct pg_totals *totals, struct strbuf *err)
+{
+	struct pull p;
+	PGresult *res;
+	size_t i;
+	int rc, all;
+
+	memset(&p, 0, sizeof(p));
+	memset(totals, 0, sizeof(*totals));
+	p.pg = pg;
+	p.prog = prog;
+	p.t = totals;
+	rc = pg_check_schema(pg, err);
+	if (rc < 0)
+		return rc;
+	rc = pg_local_open(&p.local, db, err);
+	if (rc < 0)
+		return rc;
+	p.sink = pg_local_sink(p.local);
+	rc = pg_exec(pg, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY;"
+			 " SET LOCAL work_mem = '256MB'",
+		     err);
+	if (rc < 0)
+		goto out;
+	rc = load_dimensions(&p, err);
+	if (rc == 0)
+		rc = load_sources(&p, f, err);
+	if (rc < 0 || p.nsrc == 0)
+		goto out;
+	/* every source of the store selected: no list to send */
+	res = PQexec(pg->conn, "SELECT count(*) FROM accelbench.source");
+	all = res && PQresultStatus(res) == PGRES_TUPLES_OK &&
+	      strtoll(PQgetvalue(res, 0, 0), NULL, 10) == (long long)p.nsrc;
+	PQclear(res);
+	rc = start_streams(&p, all, err);
+	for (i = 0; rc == 0 && i < p.nsrc; i++) {
+		rc = pull_source(&p, &p.src[i], err);
+		totals->sources_done++;
+		progress(&p, 0);
+	}
+out:
+	progress(&p, 1);
+	pull_release(&p);
+	if (PQstatus(pg->conn) == CONNECTION_OK && PQtransactionStatus(pg->conn) != PQTRANS_IDLE) {
+		/* a COPY left unfinished: a fresh connection state is simplest */
+		if (PQtransactionStatus(pg->conn) == PQTRANS_ACTIVE)
+			PQreset(pg->conn);
+		else
+			pg_exec(pg, "ROLLBACK", NULL);
+	}
+	return rc;
+}

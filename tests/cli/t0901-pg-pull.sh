@@ -1,0 +1,113 @@
+#!/bin/sh
+# t0901-pg-pull: push the demo and the shared samples to a throwaway
+# PostgreSQL server, pull them into a new SQLite file: `stats --json`,
+# `compare --json` and the listings are byte-identical to the originals.
+# Filtered pulls; a run that came through two sites' sources stored once.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/pg_lib.sh"
+
+if ! pg_start; then
+	test_skip "PostgreSQL pull" "$PG_WHY"
+	test_done
+fi
+export PG_URL PG_BIN PG_DIR
+
+test_expect_success 'set-up: the demo and the samples in one database, pushed' '
+	ACCELBENCH_DB= ab demo -o demo >/dev/null &&
+	if [ -n "$SAMPLES" ]; then set -- "$SAMPLES"; else set --; fi &&
+	ab --db orig.db ingest demo/data "$@" >/dev/null 2>&1 &&
+	ab pg init --url "$PG_URL" >/dev/null &&
+	ab --db orig.db push --to "$PG_URL" >out &&
+	grep -q "^pushed [0-9]* sources" out
+'
+
+# every output that must survive the round trip
+snapshot() {
+	ab --db "$1" stats --json >"$2.stats" 2>/dev/null &&
+	{ ab --db "$1" compare --baseline A100 --json >"$2.compare" 2>/dev/null || :; } &&
+	{ ab --db "$1" compare -b llm-gpt-800M --baseline JEDI --json >"$2.compare2" 2>/dev/null || :; } &&
+	ab --db "$1" ls runs --json >"$2.runs" &&
+	ab --db "$1" ls systems --json >"$2.systems" &&
+	ab --db "$1" ls benchmarks --json >"$2.benchmarks" &&
+	ab --db "$1" ls sources --json >"$2.sources" &&
+	ab --db "$1" sql --csv "SELECT r.seq, s.sha256, p.device, p.t, p.watts FROM power_sample p JOIN run r ON r.id = p.run_id JOIN source s ON s.id = r.source_id ORDER BY 2, 1, 3, 4" >"$2.power"
+}
+
+test_expect_success 'pull into a new file: stats, compare and listings byte-identical' '
+	ab --db new.db pull --from "$PG_URL" >out &&
+	n=$(ab --db orig.db sql --csv "SELECT count(*) FROM source" | tail -1) &&
+	r=$(ab --db orig.db sql --csv "SELECT count(*) FROM run" | tail -1) &&
+	grep -q "^pulled $n sources from ab@.* into new.db (0 already there); added $r runs, " out &&
+	snapshot orig.db a && snapshot new.db b &&
+	for k in stats compare compare2 runs systems benchmarks sources power; do
+		test -s a.$k && test_cmp a.$k b.$k || exit 1
+	done
+'
+
+test_expect_success 'a second pull adds nothing' '
+	ab --db new.db pull --from "$PG_URL" >out &&
+	grep -q "^pulled 0 sources from .* ([0-9]* already there); added 0 runs, 0 metrics$" out
+'
+
+test_expect_success 'filtered pulls bring the sources with matching runs, whole' '
+	ab --db f1.db pull --from "$PG_URL" -b resnet50 --system JEDI >out &&
+	ab --db f1.db sql --csv "SELECT DISTINCT benchmark, system FROM runs ORDER BY 1, 2" >got &&
+	grep -q "^resnet50,JEDI$" got &&
+	! grep -q "^llm-gpt-800M,JEDI$" got &&
+	ab --db orig.db stats -b resnet50 --system JEDI --json >want.json &&
+	ab --db f1.db stats -b resnet50 --system JEDI --json >got.json &&
+	test_cmp want.json got.json &&
+	ACCELBENCH_PG="$PG_URL" ab --db f2.db pull --since 2099-01-01 >out &&
+	grep -q "^pulled 0 sources" out &&
+	expect_code 2 ab --db f3.db pull --from "$PG_URL" --since yesterday 2>err &&
+	grep -q "^accelbench: pull: --since wants a date YYYY-MM-DD, not .yesterday.$" err &&
+	test ! -f f3.db
+'
+
+test_expect_samples 'filtered pull by suite: the mlperf-training sources only' '
+	ab --db f4.db pull --from "$PG_URL" --suite mlperf-training >out &&
+	test "$(ab --db f4.db sql --csv "SELECT DISTINCT suite FROM runs" | tail -n +2)" = mlperf-training &&
+	ab --db orig.db stats --suite mlperf-training --json >want.json &&
+	ab --db f4.db stats --suite mlperf-training --json >got.json &&
+	$PY - <<-\PYEOF
+	import json
+	# run ids are local to each database; everything else must agree
+	def strip(x):
+	    if isinstance(x, dict):
+	        return {k: strip(v) for k, v in x.items() if k != "run_ids"}
+	    if isinstance(x, list):
+	        return [strip(v) for v in x]
+	    return x
+	a, b = strip(json.load(open("want.json"))), strip(json.load(open("got.json")))
+	assert a == b and len(a) > 0
+	PYEOF
+'
+
+test_expect_samples 'a run from two sites'"'"' sources is stored once, with both provenances' '
+	pg_sql -c "CREATE DATABASE two" &&
+	two="host=$PG_DIR user=ab dbname=two" &&
+	ab pg init --url "$two" --no-reader >/dev/null &&
+	rf=$SAMPLES/reframe/constructed_reframe-3.12.0 &&
+	ab --db site1.db ingest "$rf/perflogs" >/dev/null &&
+	ab --db site2.db ingest "$rf/reports" >/dev/null &&
+	ab --db both.db ingest "$rf/perflogs" "$rf/reports" >/dev/null &&
+	ab --db site1.db push --to "$two" >out1 &&
+	ab --db site2.db push --to "$two" >out2 &&
+	cat out2 &&
+	d=$(pg_sql -d "$two" -c "SELECT count(*) FROM accelbench.run_source") &&
+	test "$d" -gt 0 &&
+	grep -q "; $d runs\? already there through another source$" out2 &&
+	test "$(pg_sql -d "$two" -c "SELECT count(*) FROM accelbench.run")" = \
+		"$(ab --db both.db sql --csv "SELECT count(*) FROM run" | tail -1)" &&
+	ab --db pulled.db pull --from "$two" >out &&
+	snapshot both.db c && snapshot pulled.db d &&
+	for k in stats runs systems power; do test_cmp c.$k d.$k || exit 1; done &&
+	ab --db only2.db pull --from "$two" --system "$(ab --db site2.db sql --csv "SELECT name FROM system ORDER BY name LIMIT 1" | tail -1)" >/dev/null &&
+	test "$(ab --db only2.db sql --csv "SELECT count(*) FROM run" | tail -1)" -gt 0
+'
+
+test_expect_success 'no orphan rows in the store' '
+	test "$(pg_sql -c "SELECT (SELECT count(*) FROM accelbench.metric m WHERE NOT EXISTS (SELECT 1 FROM accelbench.run r WHERE r.id = m.run_id)) + (SELECT count(*) FROM accelbench.power_sample p WHERE NOT EXISTS (SELECT 1 FROM accelbench.run r WHERE r.id = p.run_id))")" = 0
+'
+
+test_done
