@@ -160,14 +160,15 @@ enum db_kind { DB_KIND_EMPTY, DB_KIND_OURS, DB_KIND_FOREIGN };
 
 /*
  * What the file holds, read without writing anything: no schema at all
- * (a new or empty file), accelbench's tables, or somebody else's tables.
+ * (a new or empty file), accelbench's tables (run and metric may be views
+ * over the storage tables of a later migration), or somebody else's tables.
  * Returns 0 or the SQLite result code of the failed read.
  */
 static int classify(struct db *db, enum db_kind *kind, int *version)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = sqlite3_prepare_v2(db->sql, "SELECT (SELECT count(*) FROM sqlite_master),"
-				    " (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN"
+				    " (SELECT count(*) FROM sqlite_master WHERE type IN ('table', 'view') AND name IN"
 				    " ('source', 'system', 'benchmark', 'run', 'metric')),"
 				    " (SELECT user_version FROM pragma_user_version)", -1, &st, NULL);
 
