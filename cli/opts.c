@@ -228,6 +228,10 @@ int cli_parse(const struct cmd *cmd, const struct opt *opts, int argc, char **ar
 			const char *eq = strchr(a + 2, '=');
 			size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
 			o = find_long(opts, a + 2, len);
+			if (!o && len == 2 && !strncmp(a + 2, "db", 2))
+				/* a global option given after the command */
+				return cli_error(-AB_EUSAGE, "%s: --db is a global option and goes before the "
+						 "command: accelbench --db PATH %s ...", cmd->name, cmd->name);
 			if (!o)
 				return cli_error(-AB_EUSAGE, "%s: unknown option '%s' (see 'accelbench %s -h')",
 						 cmd->name, a, cmd->name);
