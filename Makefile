@@ -26,11 +26,12 @@ SHARED ?= ../shared
 
 PKGS := sqlite3 jansson gsl cairo pangocairo xlsxwriter libpq
 DEB_PKGS := gcc make pkg-config libc6-dev libsqlite3-dev libjansson-dev libgsl-dev \
-	libcairo2-dev libpango1.0-dev libxlsxwriter-dev libcmocka-dev sqlite3 jube \
-	slurm-wlm munge poppler-utils python3-openpyxl python3 fonts-dejavu-core time \
+	libcairo2-dev libpango1.0-dev libxlsxwriter-dev libcmocka-dev sqlite3 \
+	poppler-utils python3-openpyxl python3 fonts-dejavu-core time \
 	procps hostname libpq-dev
-# only the tests need these (a throwaway PostgreSQL server, tests t09xx)
-CHECK_DEB_PKGS := postgresql-15
+# only the tests need these: a throwaway PostgreSQL server (t09xx), the real
+# JUBE and a single-node Slurm cluster for `run jube` / `--slurm` (t50xx)
+CHECK_DEB_PKGS := postgresql-15 jube slurm-wlm munge
 
 ifeq ($(V),1)
 Q :=
@@ -104,7 +105,7 @@ deps-if-missing:
 
 check: deps-if-missing
 	@DEB_PKGS="$(CHECK_DEB_PKGS)" sh tests/deps.sh if-missing || \
-		echo "note: $(CHECK_DEB_PKGS) could not be installed; the PostgreSQL tests will be skipped"
+		echo "note: $(CHECK_DEB_PKGS) could not be installed; the tests that need them will be skipped"
 	@$(MAKE) --no-print-directory check-run
 
 check-run: $(BIN) unit-bins

@@ -92,8 +92,16 @@ int cli_output(const char *path, const struct strbuf *data);
 /* "note: N invalid runs left out" on stderr when the selection has any (notes.c). */
 void cli_note_invalid(struct ctx *ctx, const char *suite, const char *benchmark,
 		      const char *system);
+/* names.c: a benchmark, system, metric or baseline (each NULL = not given)
+ * that matches nothing in the database is a usage error naming the valid
+ * ones; returns AB_OK or the exit status after printing why. */
+int cli_check_names(struct ctx *ctx, const char *cmd, const char *suite, const char *benchmark,
+		    const char *system, const char *metric, const char *baseline);
 /* Print a JSON value (indented, sorted keys) followed by a newline. */
 int cli_output_json(const char *path, json_t *j);
+/* Append v as a JSON real: the shortest of 15..17 significant digits that
+ * reads back equal, in jansson's spelling (40.0, 1e20, 1e-5). */
+void cli_json_real(struct strbuf *out, double v);
 
 /* Render an array of JSON objects as a table with these columns
  * ("key" or "key:Title" or "key:Title:r" for right alignment). */

@@ -190,6 +190,8 @@ int cmd_compare(int argc, char **argv, struct ctx *ctx)
 	copts.seed = (unsigned long)seed;
 	copts.resamples = (size_t)resamples;
 	vo.copts = &copts;
+	if ((rc = cli_check_names(ctx, "compare", q.suite, q.benchmark, NULL, q.metric, vo.baseline)) != AB_OK)
+		return rc;
 	cli_note_invalid(ctx, q.suite, q.benchmark, NULL);
 	rc = views_compare_build(ctx->db, &q, &vo, &v, &err);
 	if (rc < 0) {

@@ -48,6 +48,8 @@ int cmd_cost(int argc, char **argv, struct ctx *ctx)
 		strbuf_release(&err);
 		return rc;
 	}
+	if ((rc = cli_check_names(ctx, "cost", q.suite, q.benchmark, q.system, NULL, NULL)) != AB_OK)
+		return rc;
 	cli_note_invalid(ctx, q.suite, q.benchmark, q.system);
 	vo.prices = pf;
 	vo.batch = batch;

@@ -34,6 +34,8 @@ int cmd_pareto(int argc, char **argv, struct ctx *ctx)
 		return cli_error(AB_EUSAGE, "pareto: -b BENCH is required");
 	if ((rc = cli_need_db(ctx)) != AB_OK)
 		return rc;
+	if ((rc = cli_check_names(ctx, "pareto", qx.suite, qx.benchmark, NULL, qx.metric, NULL)) != AB_OK)
+		return rc;
 	cli_note_invalid(ctx, qx.suite, qx.benchmark, NULL);
 	rc = views_pareto_build(ctx->db, &qx, ymetric, 0, &pv, &err);
 	if (rc < 0) {

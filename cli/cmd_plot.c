@@ -64,6 +64,11 @@ int cmd_plot(int argc, char **argv, struct ctx *ctx)
 	fo.nsystems = systems.n;
 	fo.by_nodes = by_nodes;
 	fo.run_id = run;
+	if ((rc = cli_check_names(ctx, "plot", fo.suite, fo.benchmark, NULL, fo.metric, fo.baseline)) != AB_OK) {
+		cli_free_list(&systems);
+		strbuf_release(&err);
+		return rc;
+	}
 	cli_note_invalid(ctx, fo.suite, fo.benchmark, NULL);
 	rc = figure_build(ctx->db, (enum figure_kind)kind, &fo, &fig, &err);
 	if (rc < 0)
@@ -71,6 +76,8 @@ int cmd_plot(int argc, char **argv, struct ctx *ctx)
 	po.width = (int)width;
 	po.height = (int)height;
 	rc = plot_write_file(output, &po, figure_chart(fig), &err);
+	if (rc == 0)
+		printf("wrote %s\n", output);
 out:
 	figure_free(fig);
 	cli_free_list(&systems);

@@ -154,6 +154,8 @@ int cmd_scaling(int argc, char **argv, struct ctx *ctx)
 		return cli_error(AB_EUSAGE, "scaling: --by must be batch, devices or nodes");
 	if ((rc = cli_need_db(ctx)) != AB_OK)
 		return rc;
+	if ((rc = cli_check_names(ctx, "scaling", q.suite, q.benchmark, q.system, q.metric, NULL)) != AB_OK)
+		return rc;
 	cli_note_invalid(ctx, q.suite, q.benchmark, q.system);
 	rc = views_scaling_build(ctx->db, &q, (enum series_axis)axis, &sv, &err);
 	if (rc < 0)

@@ -76,6 +76,8 @@ int cmd_stats(int argc, char **argv, struct ctx *ctx)
 		return cli_error(AB_EUSAGE, "stats: --by must be 'config'");
 	if ((rc = cli_need_db(ctx)) != AB_OK)
 		return rc;
+	if ((rc = cli_check_names(ctx, "stats", q.suite, q.benchmark, q.system, q.metric, NULL)) != AB_OK)
+		return rc;
 	if (q.suite && !strcmp(q.suite, "mlperf-training") && !q.metric) {
 		/* the official way: olympic mean of the required runs per system */
 		struct db_filter f = { q.suite, q.benchmark, q.system };

@@ -45,6 +45,8 @@ const struct cmd cli_commands[] = {
 	  "Create or upgrade the central PostgreSQL schema and its reader role." },
 	{ "rm", cmd_rm, NEED_DB_WRITE, "source ID|PATH...",
 	  "Remove ingested sources with their runs and metrics." },
+	{ "run", cmd_run, NO_DB, "exec [OPTIONS] -- CMD...",
+	  "Run a suite (JUBE, ReFrame, MLPerf, any command), locally or via Slurm; ingest." },
 	/* COMMAND-ENTRIES */
 	{ "demo", cmd_demo, NO_DB, "[-o DIR] [--seed N] [--repeats N] [--suite S]",
 	  "Generate an example campaign, ingest it and show what it holds." },

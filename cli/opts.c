@@ -48,16 +48,96 @@ out:
 	return rc;
 }
 
+/*
+ * A double the way jansson writes reals, with the fewest significant
+ * digits (15, 16 or 17) that read back as the same double: 9.112610416666666
+ * stays that (15 digits would give 9.11261041666667), 0.1 stays 0.1.
+ */
+void cli_json_real(struct strbuf *out, double v)
+{
+	char buf[40], *e;
+	int prec, n = 0;
+
+	for (prec = 15; prec <= 17; prec++) {
+		n = snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (n <= 0 || (size_t)n >= sizeof(buf) - 3)
+			return;
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	if (!strchr(buf, '.') && !strchr(buf, 'e')) {
+		/* still a real when read back */
+		buf[n++] = '.';
+		buf[n++] = '0';
+		buf[n] = 0;
+	}
+	/* jansson's exponent: no '+', no leading zeros (1e+20 -> 1e20, 1e-05 -> 1e-5) */
+	e = strchr(buf, 'e');
+	if (e) {
+		char *d = e + 1, *src = e + 1;
+		if (*src == '+') {
+			src++;
+		} else if (*src == '-') {
+			d++;
+			src++;
+		}
+		while (*src == '0' && src[1])
+			src++;
+		memmove(d, src, strlen(src) + 1);
+	}
+	strbuf_addstr(out, buf);
+}
+
+/* Rewrite every real in JSON text printed with 17 digits to its shortest form. */
+static void shortest_reals(struct strbuf *out, const char *text)
+{
+	const char *p = text;
+	int in_str = 0;
+
+	while (*p) {
+		const char *q;
+		if (in_str) {
+			if (*p == '\\' && p[1]) {
+				strbuf_add(out, p, 2);
+				p += 2;
+				continue;
+			}
+			if (*p == '"')
+				in_str = 0;
+			strbuf_addch(out, *p++);
+			continue;
+		}
+		if (*p == '"') {
+			in_str = 1;
+			strbuf_addch(out, *p++);
+			continue;
+		}
+		if (*p != '-' && !(*p >= '0' && *p <= '9')) {
+			strbuf_addch(out, *p++);
+			continue;
+		}
+		q = p;
+		while (*q && strchr("+-0123456789.eE", *q))
+			q++;
+		if (memchr(p, '.', (size_t)(q - p)) || memchr(p, 'e', (size_t)(q - p)) ||
+		    memchr(p, 'E', (size_t)(q - p)))
+			cli_json_real(out, strtod(p, NULL));
+		else
+			strbuf_add(out, p, (size_t)(q - p));
+		p = q;
+	}
+}
+
 int cli_output_json(const char *path, json_t *j)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(15) |
+	char *text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(17) |
 				   JSON_ENCODE_ANY);
 	int rc;
 
 	if (!text)
 		return cli_error(AB_EINTERNAL, "cannot encode JSON");
-	strbuf_addstr(&sb, text);
+	shortest_reals(&sb, text);
 	strbuf_addch(&sb, '\n');
 	free(text);
 	rc = cli_output(path, &sb);
@@ -148,6 +228,10 @@ int cli_parse(const struct cmd *cmd, const struct opt *opts, int argc, char **ar
 			const char *eq = strchr(a + 2, '=');
 			size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
 			o = find_long(opts, a + 2, len);
+			if (!o && len == 2 && !strncmp(a + 2, "db", 2))
+				/* a global option given after the command */
+				return cli_error(-AB_EUSAGE, "%s: --db is a global option and goes before the "
+						 "command: accelbench --db PATH %s ...", cmd->name, cmd->name);
 			if (!o)
 				return cli_error(-AB_EUSAGE, "%s: unknown option '%s' (see 'accelbench %s -h')",
 						 cmd->name, a, cmd->name);

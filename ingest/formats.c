@@ -28,6 +28,8 @@ extern const struct ingest_format ingest_fmt_reframe_perf_out;
 extern const struct ingest_format ingest_fmt_reframe_report;
 extern const struct ingest_format ingest_fmt_reframe_db;
 /* REFRAME-FORMATS */
+/* abrun.c: run.json of runners/ */
+extern const struct ingest_format ingest_fmt_abrun;
 
 const struct ingest_format *const ingest_formats[] = {
 	&ingest_fmt_systems_file,
@@ -46,6 +48,7 @@ const struct ingest_format *const ingest_formats[] = {
 	&ingest_fmt_reframe_report,
 	&ingest_fmt_reframe_db,
 	/* REFRAME-ENTRIES */
+	&ingest_fmt_abrun,
 	NULL
 };
 

@@ -93,8 +93,18 @@ int ingest_emit_run(struct ingest_file *f, const struct ingest_run *run, int64_t
 		    struct strbuf *err)
 {
 	int64_t dummy;
-	int rc = f->sink->run(f->sink->self, run, run_id ? run_id : &dummy, err);
+	int rc;
 
+	if (f->opts && f->opts->provenance) {
+		/* a runner ran this: what it knows travels with every run */
+		struct ingest_run r = *run;
+		r.params = run->params ? json_deep_copy(run->params) : json_object();
+		json_object_set(r.params, "provenance", f->opts->provenance);
+		rc = f->sink->run(f->sink->self, &r, run_id ? run_id : &dummy, err);
+		json_decref(r.params);
+	} else {
+		rc = f->sink->run(f->sink->self, run, run_id ? run_id : &dummy, err);
+	}
 	if (rc < 0)
 		return rc;
 	if (rc == 1) {

@@ -139,6 +139,7 @@ struct ingest_opts {
 	const char *const *roots;  /* directories being ingested (energy-file lookup) */
 	size_t nroots;
 	const char *perflog_format;/* ReFrame site format option, or NULL */
+	json_t *provenance;        /* runners: stored as params.provenance of every run */
 	void (*notify)(void *ctx, enum ingest_event ev, const char *path, const char *msg,
 		       const struct ingest_totals *totals);
 	void *notify_ctx;
@@ -152,6 +153,15 @@ struct ingest_opts {
  */
 int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_opts *opts,
 		 struct ingest_sink *sink, struct ingest_totals *totals, struct strbuf *err);
+
+/*
+ * The vendor an accelerator name states ("NVIDIA RTX A5000" -> NVIDIA, "AMD
+ * Radeon RX 7900 XTX" -> AMD), from the maker's brand words; NULL when it
+ * names none or names a CPU.  Returns a static string.  The model's
+ * accelerator table falls back on it, so a record of any parser whose
+ * accelerator the table does not know still gets its maker as vendor.
+ */
+const char *ingest_vendor_of(const char *accelerator);
 
 /* Name of the i-th known format, NULL past the end (for --format and help). */
 const char *ingest_format_name(size_t i);

@@ -18,6 +18,8 @@
 #include "core/compat.h"
 #include "mlperf_priv.h"
 
+#include <sys/stat.h>
+
 #include <ctype.h>
 #include <strings.h>
 #include <math.h>
@@ -331,6 +333,44 @@ static const struct {
 };
 
 #define MAX_METRICS 24
+#define MODEL_MAPPING_MAX (1u << 20)
+
+/*
+ * The official model of a model folder: an open-division submitter maps
+ * its own model folders to the benchmark they are scored as in
+ * <submitter>/model_mapping.json ({"Llama-2-7b-chat-hf-FP8": "llama2-70b-99.9"},
+ * as the submission checker reads it).  out is empty when there is none.
+ */
+static void mapped_model(const struct mlperf_layout *l, struct strbuf *out)
+{
+	struct strbuf path = STRBUF_INIT;
+	json_error_t je;
+	json_t *j;
+	struct stat st;
+
+	strbuf_reset(out);
+	strbuf_addf(&path, "%s/model_mapping.json", l->root.buf);
+	if (stat(path.buf, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= MODEL_MAPPING_MAX &&
+	    (j = json_load_file(path.buf, 0, &je))) {
+		const char *m = json_string_value(json_object_get(j, l->bench.buf));
+		if (m && *m)
+			strbuf_setstr(out, m);
+		json_decref(j);
+	}
+	strbuf_release(&path);
+}
+
+/* N of a .../performance/run_N/ directory; 0 when the result has no run_ folder. */
+static long run_number(const struct mlperf_layout *l)
+{
+	const char *b = ingest_basename(l->bench_dir.buf);
+	long long n;
+
+	if (strncmp(b, "run_", 4) || num_parse_ll(b + 4, strlen(b + 4), &n) != NUM_OK || n < 1 ||
+	    n > 1000000)
+		return 0;
+	return (long)n;
+}
 
 static int emit_infer(struct ingest_file *f, struct infer *in, struct strbuf *err)
 {
@@ -341,8 +381,10 @@ static int emit_infer(struct ingest_file *f, struct infer *in, struct strbuf *er
 	struct headline h;
 	struct spl_power pw;
 	struct strbuf why = STRBUF_INIT, reason = STRBUF_INIT, key = STRBUF_INIT,
-		      bench = STRBUF_INIT, dir = STRBUF_INIT, eff_unit = STRBUF_INIT;
+		      bench = STRBUF_INIT, dir = STRBUF_INIT, eff_unit = STRBUF_INIT,
+		      model = STRBUF_INIT, note = STRBUF_INIT;
 	const char *scenario, *mode, *validity;
+	long run_no;
 	double v;
 	long long begin = 0, end = 0;
 	int rc, have_head, have_window = 0, power_rc = 0, spq;
@@ -377,7 +419,8 @@ static int emit_infer(struct ingest_file *f, struct infer *in, struct strbuf *er
 	else if (!sd.json)
 		ingest_warn(f, 0, "no system description systems/%s.json", l.system.buf);
 
-	have_head = headline(in->kv, l.bench.buf, scenario, l.round.buf, &h);
+	mapped_model(&l, &model);
+	have_head = headline(in->kv, model.len ? model.buf : l.bench.buf, scenario, l.round.buf, &h);
 	validity = kv_str(in->kv, "result_validity");
 	run.status = RUN_OK;
 	if (in->bad_line) {
@@ -453,11 +496,22 @@ static int emit_infer(struct ingest_file *f, struct infer *in, struct strbuf *er
 	}
 
 	/* params: what the log said, and where it came from */
-	ingest_param_str(in->kv, "submitter", l.submitter.buf);
+	ingest_param_str(in->kv, "submitter", sd.submitter ? sd.submitter : l.submitter.buf);
+	ingest_param_str(in->kv, "submitter_folder", l.submitter.buf);
 	ingest_param_str(in->kv, "system_folder", l.system.buf);
 	ingest_param_str(in->kv, "model", l.bench.buf);
+	if (model.len)
+		ingest_param_str(in->kv, "model_mapped", model.buf);
+	/* MLPerf's official performance run is run_1; later runs some
+	 * submitters keep are stored, marked, and left out of the statistics */
+	run_no = run_number(&l);
+	if (run_no) {
+		ingest_param_int(in->kv, "run", run_no);
+		json_object_set_new(in->kv, "official", json_boolean(run_no == 1));
+	}
 	ingest_param_str(in->kv, "scenario", scenario);
 	ingest_param_str(in->kv, "division", l.division.len ? l.division.buf : sd.division);
+	mlperf_sysdesc_division(&sd, l.division.len ? l.division.buf : sd.division);
 	ingest_param_str(in->kv, "availability", sd.status);
 	json_object_set_new(in->kv, "round", l.round.len ? json_string(l.round.buf) : json_null());
 	ingest_param_str(in->kv, "result_source", in->source);
@@ -479,6 +533,12 @@ static int emit_infer(struct ingest_file *f, struct infer *in, struct strbuf *er
 	run.started = kv_str(in->kv, "test_datetime");
 	run.params = in->kv;
 	run.excluded_reason = run.status == RUN_OK ? NULL : reason.buf;
+	if (run_no > 1) {
+		strbuf_addf(&note, "not official: run_%ld (MLPerf scores run_1)", run_no);
+		if (run.excluded_reason)
+			strbuf_addf(&note, "; %s", run.excluded_reason);
+		run.excluded_reason = note.buf;
+	}
 	/* one run per run directory: its detail and summary logs share it */
 	strbuf_addf(&key, "mlperf-inference:%s", l.bench_dir.buf);
 	run.dedupe_key = key.buf;
@@ -502,6 +562,8 @@ out:
 	strbuf_release(&bench);
 	strbuf_release(&dir);
 	strbuf_release(&eff_unit);
+	strbuf_release(&model);
+	strbuf_release(&note);
 	return rc;
 }
 
@@ -668,6 +730,9 @@ int mlperf_parse_summary(struct ingest_file *f, struct strbuf *err)
 			long long ll;
 			if (num_parse_ll(val.buf, val.len, &ll) == NUM_OK)
 				json_object_set_new(in.kv, key.buf, json_integer(ll));
+			else if (val.len == strspn(val.buf, "0123456789"))
+				/* a seed beyond int64: exact digits, not a double */
+				json_object_set_new(in.kv, key.buf, json_stringn(val.buf, val.len));
 			else
 				json_object_set_new(in.kv, key.buf, json_real(d));
 		} else {

@@ -512,6 +512,19 @@ static int json_obj_cb(void *vctx, struct jspan k, struct jspan v)
 	return 0;
 }
 
+/* -?[0-9]+ (validated JSON, so no leading zeros to worry about) */
+static int integer_literal(struct jspan s)
+{
+	size_t i = s.n && s.p[0] == '-';
+
+	if (i == s.n)
+		return 0;
+	for (; i < s.n; i++)
+		if (s.p[i] < '0' || s.p[i] > '9')
+			return 0;
+	return 1;
+}
+
 static json_t *span_to_json(struct jspan s)
 {
 	struct jscan sc = { s.p, 0, NULL, NULL };
@@ -526,6 +539,10 @@ static json_t *span_to_json(struct jspan s)
 	case JT_NUM:
 		if (jspan_ll(s, &ll))
 			return json_integer(ll);
+		/* an integer beyond int64 (LoadGen's unsigned 64-bit seeds): a
+		 * double would lose digits, so keep the exact digits as text */
+		if (integer_literal(s))
+			return json_stringn(s.p, s.n);
 		if (jspan_num(s, &d) < 0 || !isfinite(d))
 			return json_null();
 		return json_real(d);

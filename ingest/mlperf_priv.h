@@ -47,7 +47,8 @@ int jspan_str(struct jspan s, struct strbuf *out);
 int jspan_str_is(struct jspan s, const char *lit);
 /* The last member of object obj named key; 1 found, 0 not (or not an object). */
 int jspan_get(struct jspan obj, const char *key, struct jspan *out);
-/* A jansson copy: integers beyond int64 become reals, NaN/Infinity null. */
+/* A jansson copy: integers beyond int64 become their exact digits as a
+ * string (seeds), NaN/Infinity null. */
 json_t *jspan_json(struct jspan s);
 /* Validate text[0..len) as exactly one JSON value (whitespace around it
  * allowed).  Returns 0 with *val set, or -1 with why = "what at column N"
@@ -139,6 +140,7 @@ struct mlperf_sysdesc {
 	const char *interconnect;
 	const char *framework;
 	const char *division;
+	const char *submitter;    /* the JSON's submitter ("CoreWeave + IBM + NVIDIA") */
 	const char *status;       /* availability */
 	long nodes, per_node;     /* 0 = unknown */
 };
@@ -149,6 +151,10 @@ void mlperf_sysdesc_release(struct mlperf_sysdesc *d);
  * is absent), or -AB_EDATA with why set when it exists but is unusable. */
 int mlperf_sysdesc_load(struct mlperf_sysdesc *d, const struct mlperf_layout *l,
 			struct strbuf *why);
+/* The division is part of a system's identity: the same folder in closed
+ * and open is two systems.  Any division but closed (or none) is appended:
+ * "<submitter>/<system> (open)". */
+void mlperf_sysdesc_division(struct mlperf_sysdesc *d, const char *division);
 /* Fill an ingest_system from d (pointers borrowed from d). */
 void mlperf_sysdesc_fill(const struct mlperf_sysdesc *d, struct ingest_system *sys);
 /* A count that arrives as an int or a string ("8"); 0 when absent or bad. */

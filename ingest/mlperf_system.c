@@ -335,7 +335,7 @@ int mlperf_sysdesc_load(struct mlperf_sysdesc *d, const struct mlperf_layout *l,
 	json_decref(d->json);
 	d->json = NULL;
 	d->display_name = d->accelerator = d->host_cpu = d->interconnect = NULL;
-	d->framework = d->division = d->status = NULL;
+	d->framework = d->division = d->status = d->submitter = NULL;
 	d->nodes = d->per_node = 0;
 	strbuf_reset(&d->name);
 	strbuf_addf(&d->name, "%s/%s", l->submitter.buf, l->system.buf);
@@ -364,12 +364,19 @@ int mlperf_sysdesc_load(struct mlperf_sysdesc *d, const struct mlperf_layout *l,
 	d->interconnect = str_member(j, "accelerator_interconnect");
 	d->framework = str_member(j, "framework");
 	d->division = str_member(j, "division");
+	d->submitter = str_member(j, "submitter");
 	d->status = str_member(j, "status");
 	d->nodes = mlperf_json_count(json_object_get(j, "number_of_nodes"));
 	d->per_node = mlperf_json_count(json_object_get(j, "accelerators_per_node"));
 out:
 	strbuf_release(&path);
 	return rc;
+}
+
+void mlperf_sysdesc_division(struct mlperf_sysdesc *d, const char *division)
+{
+	if (division && *division && strcmp(division, "closed"))
+		strbuf_addf(&d->name, " (%s)", division);
 }
 
 void mlperf_sysdesc_fill(const struct mlperf_sysdesc *d, struct ingest_system *sys)

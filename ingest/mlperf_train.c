@@ -401,7 +401,9 @@ static int parse_train(struct ingest_file *f, struct strbuf *err)
 	}
 
 	/* params: where it came from, then what the log said */
-	ingest_param_str(t.params, "submitter", l.submitter.buf);
+	/* the submitter as the official tables name it; the folder stays in the system id */
+	ingest_param_str(t.params, "submitter", sd.submitter ? sd.submitter : l.submitter.buf);
+	ingest_param_str(t.params, "submitter_folder", l.submitter.buf);
 	ingest_param_str(t.params, "system_folder", l.system.buf);
 	ingest_param_str(t.params, "benchmark_folder", l.bench.buf);
 	ingest_param_str(t.params, "file", t.base);
@@ -410,6 +412,7 @@ static int parse_train(struct ingest_file *f, struct strbuf *err)
 	if (l.scaling.len)
 		ingest_param_str(t.params, "scaling", l.scaling.buf);
 	ingest_param_str(t.params, "division", t.division.len ? t.division.buf : sd.division);
+	mlperf_sysdesc_division(&sd, t.division.len ? t.division.buf : sd.division);
 	ingest_param_str(t.params, "availability", sd.status);
 	idx = run_index(t.base, &job);
 	if (idx >= 0)

@@ -4,6 +4,7 @@
 #include "core/compat.h"
 #include "ingest_priv.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <time.h>
 
@@ -97,4 +98,52 @@ long ingest_days_from_civil(long y, long m, long d)
 	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
 	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
 	return era * 146097 + doe - 719468;
+}
+
+/* Brand words of accelerator makers, matched as whole words, case-insensitive.
+ * A CPU named as the accelerator gives no vendor: the model's table calls it "CPU". */
+static const struct {
+	const char *word, *vendor;
+} vendor_words[] = {
+	{ "NVIDIA", "NVIDIA" }, { "GeForce", "NVIDIA" }, { "Quadro", "NVIDIA" },
+	{ "Tesla", "NVIDIA" }, { "RTX", "NVIDIA" }, { "Jetson", "NVIDIA" },
+	{ "AMD", "AMD" }, { "Radeon", "AMD" }, { "Instinct", "AMD" },
+	{ "Intel", "Intel" }, { "Gaudi", "Intel" }, { "Gaudi2", "Intel" }, { "Gaudi3", "Intel" },
+	{ "Habana", "Intel" }, { "Graphcore", "Graphcore" }, { "IPU", "Graphcore" },
+	{ "Cerebras", "Cerebras" }, { "Google", "Google" }, { "TPU", "Google" },
+	{ "Qualcomm", "Qualcomm" }, { "Huawei", "Huawei" }, { "Ascend", "Huawei" },
+	{ "SambaNova", "SambaNova" }, { "Groq", "Groq" }, { "UntetherAI", "UntetherAI" },
+};
+
+static const char *const cpu_words[] = { "Xeon", "EPYC", "Grace", "Core", "Ryzen", "CPU" };
+
+static int has_word(const char *s, const char *w)
+{
+	size_t n = strlen(w), i, k;
+
+	for (i = 0; s[i]; i++) {
+		if (i && isalnum((unsigned char)s[i - 1]))
+			continue;
+		for (k = 0; k < n; k++)
+			if (!s[i + k] || tolower((unsigned char)s[i + k]) != tolower((unsigned char)w[k]))
+				break;
+		if (k == n && !isalnum((unsigned char)s[i + n]))
+			return 1;
+	}
+	return 0;
+}
+
+const char *ingest_vendor_of(const char *accelerator)
+{
+	size_t i;
+
+	if (!accelerator || !*accelerator)
+		return NULL;
+	for (i = 0; i < AB_ARRAY_SIZE(cpu_words); i++)
+		if (has_word(accelerator, cpu_words[i]))
+			return NULL;
+	for (i = 0; i < AB_ARRAY_SIZE(vendor_words); i++)
+		if (has_word(accelerator, vendor_words[i].word))
+			return vendor_words[i].vendor;
+	return NULL;
 }

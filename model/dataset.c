@@ -16,6 +16,9 @@ static const char sql_configs[] =
 	" LEFT JOIN metric m ON m.run_id = r.id AND m.name = coalesce(?4, b.metric)"
 	" WHERE (?1 IS NULL OR b.suite = ?1) AND (?2 IS NULL OR b.name = ?2)"
 	"  AND (?3 IS NULL OR y.name = ?3 OR y.display_name = ?3)"
+	/* a valid run with a reason is kept but not counted (an MLPerf
+	 * inference run_2..run_N: only run_1 is official) */
+	"  AND (r.status <> 'ok' OR r.excluded_reason IS NULL)"
 	" ORDER BY b.suite, b.name, y.name, coalesce(r.nodes, 0), coalesce(r.devices, 0),"
 	"  coalesce(r.global_batch, 0), coalesce(r.precision, ''), r.id";
 

@@ -63,6 +63,14 @@ int db_list_sources(struct db *db, const struct db_filter *f, json_t **out, stru
  * demo's systems file does so); for "simulated example data" notices. */
 int db_has_simulated(struct db *db, bool *out, struct strbuf *err);
 
+enum db_name_kind { DB_NAME_BENCHMARK, DB_NAME_SYSTEM, DB_NAME_METRIC };
+/* Whether name is a benchmark (of f->suite), a system (name or display name,
+ * with runs of f's suite/benchmark) or a metric (of f's selection).  When it
+ * is not and valid is not NULL, valid gets the valid names, ", "-separated,
+ * sorted (empty when the selection has none). */
+int db_name_check(struct db *db, enum db_name_kind kind, const struct db_filter *f,
+		  const char *name, bool *found, struct strbuf *valid, struct strbuf *err);
+
 /* Run a read-only statement; rows as a table of strings (NULL cells empty). */
 int db_query_table(struct db *db, const char *sql, struct table **out, struct strbuf *err);
 

@@ -8,6 +8,7 @@
  */
 #include "core/compat.h"
 #include "db.h"
+#include "ingest/ingest.h"
 
 #include <ctype.h>
 
@@ -116,6 +117,13 @@ int db_normalize_accel(const char *name, struct db_accel *out)
 			out->per_node = rules[i].per_node;
 			return 0;
 		}
+	}
+	/* not in the table, but it says who made it ("NVIDIA RTX A5000") */
+	out->vendor = ingest_vendor_of(name);
+	if (out->vendor) {
+		out->accelerator = name;
+		out->per_node = 0;
+		return 0;
 	}
 	return -1;
 }

@@ -12,11 +12,27 @@
  * without copying anyone's data.  The numbers are built on published
  * figures (CARAML, the EPCC ReFrame study; see each file) but are
  * synthetic example data.
+ *
+ * run_*: execute a suite's own tool (JUBE, ReFrame, an MLPerf training
+ * command, any command), locally or through Slurm, into a run folder
+ * runs/<benchmark>/<UTC timestamp>/ that is never overwritten, sample
+ * power while a local command runs, and name the files the caller should
+ * ingest (struct run_result): data flows runners -> files -> ingest, so
+ * runners/ never includes ingest/.  What a runner itself knows (the
+ * command line, hosts, times, exit status, the sampler's devices, a
+ * failure's reason and output tail) goes into an "accelbench-run"
+ * manifest (run.json) that ingest/abrun.c reads.
+ *
+ * Ownership: options are borrowed for the duration of the call; a
+ * struct run_result is the caller's, freed with run_result_release().
+ * Runners print progress and results on c->out (stdout) and diagnostics
+ * on stderr; they never exit().
  */
 #ifndef AB_RUNNERS_H
 #define AB_RUNNERS_H
 
 #include "core/core.h"
+#include <jansson.h>
 
 enum run_demo_suites {
 	RUN_DEMO_CARAML = 1 << 0,
@@ -41,5 +57,106 @@ int run_demo_write(const char *dir, const struct run_demo_opts *o, long *files,
 /* Write the example prices file (the format of `accelbench cost --prices`)
  * for every demo system to path, atomically. */
 int run_demo_write_prices(const char *path, struct strbuf *err);
+
+/* ---- running suites ------------------------------------------------- */
+
+/* Extra return status of the run_* functions: the user pressed Ctrl-C
+ * (what had finished was ingested).  The CLI exits with 130. */
+#define RUN_INTERRUPTED 130
+
+struct run_slurm {
+	int enabled;            /* --slurm */
+	long nodes;             /* 0 = let Slurm decide (1) */
+	long gpus_per_node;     /* 0 = no --gpus-per-node */
+	const char *time;       /* HH:MM:SS or NULL */
+	const char *partition;
+	const char *account;
+	const char *const *sbatch_args; /* passed to sbatch as given */
+	size_t nsbatch_args;
+};
+
+struct run_common {
+	const char *runs_dir;   /* root of run folders; NULL = "runs" */
+	const char *system;     /* system name; NULL = the short host name */
+	int dry_run;            /* print what would run, run nothing */
+	int verbose;            /* echo the tool's output live on stderr */
+	double timeout_s;       /* per command (or Slurm job / JUBE follow); 0 = none */
+	struct run_slurm slurm;
+	int argc;               /* accelbench's own command line, for provenance */
+	char *const *argv;
+	char *const *job_argv;  /* --slurm: this command line without the Slurm
+				 * options, run by the job on the node */
+	const char *folder;     /* use this (existing) run folder; NULL = create one */
+	int no_ingest;          /* only say where the folder is (inside a job) */
+	FILE *out;              /* what the user reads (stdout) */
+};
+
+struct run_metric_spec {
+	const char *name;
+	const char *regex;      /* POSIX extended; the first subexpression (or the
+				 * whole match) is the value; the last match wins */
+	const char *unit;       /* may be NULL */
+};
+
+struct run_exec_opts {
+	const char *benchmark;
+	const struct run_metric_spec *metrics;
+	size_t nmetrics;
+	long repeat;            /* >= 1 */
+	const char *power;      /* auto|nvml|rocm|hwmon|rapl|none */
+	long interval_ms;       /* sampler period */
+	const char *const *cmd; /* NULL-terminated */
+};
+
+struct run_mlperf_opts {
+	const char *benchmark;  /* MLPerf benchmark name (resnet, bert, llama2_70b_lora, ...) */
+	long runs;              /* 0 = the benchmark's required count */
+	const char *system_json;/* copied into the submission layout, or NULL */
+	const char *submitter;
+	const char *const *cmd;
+};
+
+struct run_reframe_opts {
+	const char *reframe;    /* executable; NULL = "reframe" from PATH */
+	const char *const *args;/* passed through */
+	size_t nargs;
+};
+
+struct run_jube_opts {
+	const char *config;
+	const char *const *tags;
+	size_t ntags;
+	const char *outpath;    /* NULL = the config's own outpath */
+	double poll_s;          /* first polling interval (back-off doubles it up to 30 s) */
+};
+
+/* What to ingest after a run: run.json first, then the tool's own files. */
+struct run_result {
+	char **paths;
+	size_t n;
+	json_t *provenance;     /* store as params.provenance of every run */
+};
+
+void run_result_release(struct run_result *r);
+
+/* Catch Ctrl-C (SIGINT) and SIGTERM for the rest of the process: runners
+ * then stop their children cleanly and store what finished. */
+void run_signals_install(void);
+
+/*
+ * Each returns 0 when every run succeeded, -AB_EDATA when a run failed (it
+ * is in run.json as failed, with its reason), -AB_EUSAGE for unusable
+ * options, -AB_EIO for file system trouble, or -RUN_INTERRUPTED.  res
+ * names what to ingest whatever the status (empty with --dry-run and
+ * --no-ingest).  err says why (parts already printed are not repeated).
+ */
+int run_exec(const struct run_common *c, const struct run_exec_opts *o, struct run_result *res,
+	     struct strbuf *err);
+int run_mlperf(const struct run_common *c, const struct run_mlperf_opts *o,
+	       struct run_result *res, struct strbuf *err);
+int run_reframe(const struct run_common *c, const struct run_reframe_opts *o,
+		struct run_result *res, struct strbuf *err);
+int run_jube(const struct run_common *c, const struct run_jube_opts *o, struct run_result *res,
+	     struct strbuf *err);
 
 #endif

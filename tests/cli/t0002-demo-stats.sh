@@ -99,7 +99,7 @@ test_expect_success 'compare is reproducible and the seed changes only the CI' '
 test_expect_success 'compare errors: missing baseline, no matching shape' '
 	expect_code 2 ab --db demo/accelbench.db compare -b llm-gpt-800M 2>err &&
 	expect_code 1 ab --db demo/accelbench.db compare -b llm-gpt-800M --baseline TPU 2>err &&
-	test "$(cat err)" = "accelbench: compare: baseline '"'"'TPU'"'"' has no runs of '"'"'llm-gpt-800M'"'"'"
+	test "$(cat err)" = "accelbench: compare: no baseline system '"'"'TPU'"'"' in llm-gpt-800M; valid: A100, H100, JEDI, MI250, WAIH100"
 '
 
 test_expect_success 'compare without -b: best against best per benchmark, and a composite geometric mean' '

@@ -52,7 +52,7 @@ test_expect_success 'the first occurrence of a repeated detail key wins; big see
 	off = runs["resnet50/Offline"]["params"]
 	assert off["generic_message"] == "first", off["generic_message"]
 	assert off["result_source"] == "detail" and off["round"] == "0.1"
-	assert abs(off["effective_sample_index_rng_seed"] - 10688027786191513374.0) < 1e6
+	assert off["effective_sample_index_rng_seed"] == "10688027786191513374", off["effective_sample_index_rng_seed"]
 	ss = runs["resnet50/SingleStream"]["params"]
 	assert ss["result_source"] == "summary" and ss["result_query_count"] == 1580640
 	assert ss["effective_min_duration_ms"] == 600000 and ss["effective_target_latency_ns"] == 0

@@ -94,12 +94,12 @@ static void test_json_scanner(void **state)
 	strbuf_addchars(&s, '9', 400);
 	assert_int_equal(jspan_parse(s.buf, s.len, 0, &v, &why), 0);
 	assert_int_equal(jspan_num(v, &d), -1);
-	/* to jansson: big integers become reals, NaN null */
+	/* to jansson: integers beyond int64 keep their digits as text, NaN null */
 	assert_int_equal(jspan_parse("[10688027786191513374, NaN, {\"a\": \"\\u0000\"}]", 44, 0,
 				     &v, &why), 0);
 	j = jspan_json(v);
 	dump = json_dumps(j, JSON_COMPACT);
-	assert_string_equal(dump, "[1.0688027786191514e19,null,{\"a\":\"\\u0000\"}]");
+	assert_string_equal(dump, "[\"10688027786191513374\",null,{\"a\":\"\\u0000\"}]");
 	free(dump);
 	json_decref(j);
 	strbuf_release(&why);
@@ -555,10 +555,27 @@ static void test_inference(void **state)
 	close_samples(&s);
 }
 
+static void test_vendor_of(void **state)
+{
+	(void)state;
+	assert_string_equal(ingest_vendor_of("NVIDIA RTX A5000"), "NVIDIA");
+	assert_string_equal(ingest_vendor_of("AMD Radeon RX 7900 XTX"), "AMD");
+	assert_string_equal(ingest_vendor_of("Radeon Pro W7900"), "AMD");
+	assert_string_equal(ingest_vendor_of("Intel Data Center GPU Max 1550"), "Intel");
+	assert_string_equal(ingest_vendor_of("TPU v5e"), "Google");
+	assert_null(ingest_vendor_of("Intel Xeon Platinum 8480+"));
+	assert_null(ingest_vendor_of("AMD EPYC 9654"));
+	assert_null(ingest_vendor_of("N/A"));
+	assert_null(ingest_vendor_of("A100-SXM4-80GB"));
+	assert_null(ingest_vendor_of("amdahl-box")); /* whole words only */
+	assert_null(ingest_vendor_of(NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_scanner),
+		cmocka_unit_test(test_vendor_of),
 		cmocka_unit_test(test_reader_lines),
 		cmocka_unit_test(test_reader_long_lines),
 		cmocka_unit_test(test_reader_cr_at_boundary),

@@ -1,0 +1,368 @@
+/*
+ * cmd_run.c - `accelbench run jube|reframe|mlperf|exec ...`: options and
+ * glue around runners/ (run_exec, run_mlperf, run_reframe, run_jube).
+ *
+ * Options common to every runner: --system, --runs-dir, --dry-run, -v,
+ * --timeout, and the Slurm set (--slurm --nodes --gpus-per-node --time
+ * --partition --account --sbatch-arg).  With --slurm the job runs this same
+ * command on the node without the Slurm options (see runners/slurm.c);
+ * --folder and --no-ingest are what it adds for that.
+ */
+#include "core/compat.h"
+#include "commands.h"
+#include "ingest/ingest.h"
+#include "runners/runners.h"
+
+#include <unistd.h>
+
+static void on_ingest_event(void *vctx, enum ingest_event ev, const char *path, const char *msg,
+			    const struct ingest_totals *t)
+{
+	const int *verbose = vctx;
+
+	(void)t;
+	if (ev == INGEST_EV_REJECTED)
+		fprintf(stderr, "accelbench: %s\n", msg);
+	else if (ev == INGEST_EV_WARNING)
+		fprintf(stderr, "accelbench: warning: %s\n", msg);
+	else if (ev == INGEST_EV_INGESTED && *verbose)
+		fprintf(stderr, "ingested %s: %s\n", path, msg);
+}
+
+/* Ingest what the runner names, provenance on every run; one summary line. */
+static int ingest_result(struct ctx *ctx, const struct run_result *res, int verbose)
+{
+	struct ingest_opts io = { 0 };
+	struct ingest_totals t;
+	struct strbuf err = STRBUF_INIT;
+	int rc;
+
+	rc = db_open(&ctx->db, ctx->db_path, 0, &err);
+	if (rc == 0) {
+		io.provenance = res->provenance;
+		io.notify = on_ingest_event;
+		io.notify_ctx = &verbose;
+		rc = ingest_paths((const char *const *)res->paths, res->n, &io,
+				  db_ingest_sink(ctx->db), &t, &err);
+		printf("ingested: %ld file%s, %ld rejected; added %ld run%s, %ld metric%s", t.ingested,
+		       t.ingested == 1 ? "" : "s", t.rejected, t.runs, t.runs == 1 ? "" : "s",
+		       t.metrics, t.metrics == 1 ? "" : "s");
+		if (t.power_samples)
+			printf(", %ld power sample%s", t.power_samples, t.power_samples == 1 ? "" : "s");
+		if (t.duplicates)
+			printf("; %ld duplicate run%s skipped", t.duplicates, t.duplicates == 1 ? "" : "s");
+		putchar('\n');
+		if (rc == -AB_EDATA && !err.len)
+			strbuf_addstr(&err, "some files were rejected");
+	}
+	rc = cli_status(rc, &err);
+	strbuf_release(&err);
+	return rc;
+}
+
+#define RUN_COMMON_SYNOPSIS "[--system S] [--runs-dir DIR] [--timeout D] [--dry-run] [-v]"
+
+static const struct cmd run_cmds[] = {
+	{ "run exec", NULL, 0,
+	  "-b NAME [--metric NAME=REGEX[:UNIT]]... [--repeat N] [--power auto|nvml|rocm|hwmon|rapl|none] "
+	  "[--interval MS] " RUN_COMMON_SYNOPSIS " -- CMD...",
+	  "Run a command N times, extract metrics, sample power, ingest." },
+	{ NULL, NULL, 0, NULL, NULL }
+};
+
+/* "90", "90s", "15m", "2h", "1d", "HH:MM:SS" or "MM:SS" -> seconds; -1 if bad. */
+static double parse_duration(const char *s)
+{
+	double v = 0, part;
+	char *end;
+	int colons = 0;
+	const char *p;
+
+	for (p = s; *p; p++)
+		colons += *p == ':';
+	if (colons) {
+		for (p = s;;) {
+			errno = 0;
+			part = strtod(p, &end);
+			if (end == p || errno || part < 0)
+				return -1;
+			v = v * 60 + part;
+			if (!*end)
+				return v;
+			if (*end != ':')
+				return -1;
+			p = end + 1;
+		}
+	}
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || v < 0)
+		return -1;
+	if (!strcmp(end, "") || !strcmp(end, "s"))
+		return v;
+	if (!strcmp(end, "m") || !strcmp(end, "min"))
+		return v * 60;
+	if (!strcmp(end, "h"))
+		return v * 3600;
+	if (!strcmp(end, "d"))
+		return v * 86400;
+	return -1;
+}
+
+/* NAME=REGEX[:UNIT]; UNIT is what follows the last ':' when it looks like
+ * one (letters, digits, '/', '%', '.', '_', '-'); a trailing ':' means none. */
+static int parse_metric(const char *spec, struct run_metric_spec *m, char **owned)
+{
+	const char *eq = strchr(spec, '='), *colon;
+	char *copy;
+
+	if (!eq || eq == spec || !eq[1])
+		return -1;
+	copy = ab_strdup(spec);
+	*owned = copy;
+	copy[eq - spec] = '\0';
+	m->name = copy;
+	m->regex = copy + (eq - spec) + 1;
+	m->unit = NULL;
+	colon = strrchr(m->regex, ':');
+	if (colon) {
+		const char *u = colon + 1;
+		size_t n = strspn(u, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/%._-");
+		if (!u[n]) {
+			((char *)colon)[0] = '\0';
+			m->unit = *u ? u : NULL;
+		}
+	}
+	return *m->regex ? 0 : -1;
+}
+
+/* Whether a runner-specific option's help ("exec,mlperf: ...") names runner. */
+static int runner_owns(const char *help, const char *runner)
+{
+	size_t len = strlen(runner);
+	const char *p = help;
+
+	for (;;) {
+		size_t n = strcspn(p, ",:");
+		if (n == len && !strncmp(p, runner, len))
+			return 1;
+		if (p[n] != ',')
+			return 0;
+		p += n + 1;
+	}
+}
+
+/* argv without the Slurm options (before "--"): what the job runs. */
+static char **job_argv(int argc, char **argv)
+{
+	static const char *const with_arg[] = { "--nodes", "--gpus-per-node", "--time",
+						"--partition", "--account", "--sbatch-arg" };
+	char **out = ab_calloc((size_t)argc + 1, sizeof(*out));
+	int i, n = 0, rest = 0;
+
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		size_t k;
+		int skip = 0;
+
+		if (!rest && !strcmp(a, "--"))
+			rest = 1;
+		if (!rest) {
+			if (!strcmp(a, "--slurm"))
+				continue;
+			for (k = 0; k < AB_ARRAY_SIZE(with_arg); k++) {
+				size_t len = strlen(with_arg[k]);
+				if (!strcmp(a, with_arg[k])) {
+					skip = 2;
+				} else if (!strncmp(a, with_arg[k], len) && a[len] == '=') {
+					skip = 1;
+				}
+			}
+		}
+		if (skip) {
+			i += skip - 1;
+			continue;
+		}
+		out[n++] = argv[i];
+	}
+	out[n] = NULL;
+	return out;
+}
+
+int cmd_run(int argc, char **argv, struct ctx *ctx)
+{
+	const char *runner = argc >= 2 ? argv[1] : NULL;
+	const char *system = NULL, *runs_dir = NULL, *timeout = NULL, *folder = NULL;
+	const char *benchmark = NULL, *power = "auto", *system_json = NULL, *submitter = NULL;
+	const char *reframe = NULL, *outpath = NULL, *stime = NULL, *partition = NULL,
+		   *account = NULL;
+	int dry_run = 0, verbose = 0, slurm = 0, no_ingest = 0;
+	long repeat = 1, interval = 100, runs = 0, nodes = 0, gpn = 0;
+	double poll = 5;
+	struct opt_list metrics = { 0 }, tags = { 0 }, sbatch = { 0 };
+	struct opt common[] = {
+		{ 0, "system", OPT_STRING, &system, "S", "system name (default: this host's name)" },
+		{ 0, "runs-dir", OPT_STRING, &runs_dir, "DIR", "where run folders go (default: runs)" },
+		{ 0, "timeout", OPT_STRING, &timeout, "D", "give up after D (90, 15m, 2h, HH:MM:SS)" },
+		{ 0, "dry-run", OPT_FLAG, &dry_run, NULL, "print what would run, run nothing" },
+		{ 'v', "verbose", OPT_FLAG, &verbose, NULL, "echo the tool's output on stderr" },
+		{ 0, "folder", OPT_STRING, &folder, "DIR", "use this run folder (set inside Slurm jobs)" },
+		{ 0, "no-ingest", OPT_FLAG, &no_ingest, NULL, "leave the run folder, ingest nothing" },
+		/* runner-specific options follow, each help saying "runner[,runner]: ..." */
+		{ 'b', "benchmark", OPT_STRING, &benchmark, "NAME", "exec,mlperf: benchmark name" },
+		{ 0, "metric", OPT_LIST, &metrics, "NAME=REGEX[:UNIT]", "exec: a metric to extract" },
+		{ 0, "repeat", OPT_INT, &repeat, "N", "exec: repetitions (default 1)" },
+		{ 0, "power", OPT_STRING, &power, "SRC", "exec: auto|nvml|rocm|hwmon|rapl|none" },
+		{ 0, "interval", OPT_INT, &interval, "MS", "exec: power sampling period (default 100)" },
+		{ 0, "runs", OPT_INT, &runs, "N", "mlperf: runs (default: the benchmark's count)" },
+		{ 0, "system-json", OPT_STRING, &system_json, "F", "mlperf: the system description" },
+		{ 0, "submitter", OPT_STRING, &submitter, "S", "mlperf: submitter name" },
+		{ 0, "reframe", OPT_STRING, &reframe, "PATH", "reframe: the executable" },
+		{ 0, "tag", OPT_LIST, &tags, "T", "jube: a tag (repeatable)" },
+		{ 0, "outpath", OPT_STRING, &outpath, "DIR", "jube: the benchmark's outpath" },
+		{ 0, "poll", OPT_DOUBLE, &poll, "S", "jube: first polling interval in seconds" },
+		{ 0, NULL, 0, NULL, NULL, NULL }
+	};
+	const struct cmd *rc_cmd = NULL;
+	struct opt sel[AB_ARRAY_SIZE(common)];
+	struct run_common c = { 0 };
+	struct run_result res = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	struct run_metric_spec *ms = NULL;
+	char **owned = NULL, **orig = NULL, **jargv = NULL;
+	const char **cmdv = NULL;
+	size_t k, nsel;
+	int n, i, specific, rc = AB_OK;
+
+	if (!runner || !strcmp(runner, "-h") || !strcmp(runner, "--help")) {
+		FILE *fp = runner ? stdout : stderr;
+		cli_usage(fp, cli_find("run"), NULL);
+		fputs("\nrunners:\n", fp);
+		for (k = 0; run_cmds[k].name; k++)
+			fprintf(fp, "  accelbench %s %s\n      %s\n", run_cmds[k].name, run_cmds[k].synopsis,
+				run_cmds[k].summary);
+		fputs("\n'accelbench run RUNNER -h' lists a runner's options.\n", fp);
+		return runner ? AB_OK : AB_EUSAGE;
+	}
+	for (k = 0; run_cmds[k].name; k++)
+		if (!strcmp(run_cmds[k].name + 4, runner))
+			rc_cmd = &run_cmds[k];
+	if (!rc_cmd)
+		return cli_error(AB_EUSAGE, "run: no runner '%s' (known: exec)",
+				 runner);
+	orig = ab_calloc((size_t)argc + 1, sizeof(*orig));
+	for (i = 0; i < argc; i++)
+		orig[i] = argv[i];
+	/* the common options, then only this runner's own */
+	memset(sel, 0, sizeof(sel));
+	for (k = 0, nsel = 0, specific = 0; common[k].long_name; k++) {
+		if (specific) {
+			if (!runner_owns(common[k].help, runner))
+				continue;
+			sel[nsel] = common[k];
+			sel[nsel].help = strchr(common[k].help, ':') + 2;
+		} else {
+			sel[nsel] = common[k];
+		}
+		nsel++;
+		specific |= !strcmp(common[k].long_name, "no-ingest");
+	}
+	n = cli_parse(rc_cmd, sel, argc - 1, argv + 1);
+	if (n == CLI_HELP)
+		goto out;
+	if (n < 0) {
+		rc = AB_EUSAGE;
+		goto out;
+	}
+	/* argv[2..n+1] are the positional arguments, in order */
+	if (timeout && (c.timeout_s = parse_duration(timeout)) < 0) {
+		rc = cli_error(AB_EUSAGE, "run: --timeout wants 90, 15m, 2h or HH:MM:SS, not '%s'",
+			       timeout);
+		goto out;
+	}
+	if (!slurm && (nodes || gpn || stime || partition || account || sbatch.n)) {
+		rc = cli_error(AB_EUSAGE, "run: Slurm options need --slurm");
+		goto out;
+	}
+	c.runs_dir = runs_dir;
+	c.system = system;
+	c.dry_run = dry_run;
+	c.verbose = verbose;
+	c.slurm.enabled = slurm;
+	c.slurm.nodes = nodes;
+	c.slurm.gpus_per_node = gpn;
+	c.slurm.time = stime;
+	c.slurm.partition = partition;
+	c.slurm.account = account;
+	c.slurm.sbatch_args = sbatch.v;
+	c.slurm.nsbatch_args = sbatch.n;
+	c.argc = argc;
+	c.argv = orig;
+	c.folder = folder;
+	c.no_ingest = no_ingest;
+	c.out = stdout;
+	if (slurm) {
+		/* the job runs: <this binary> run RUNNER <options without Slurm's> */
+		jargv = job_argv(argc, orig);
+		c.job_argv = jargv;
+	}
+	cmdv = ab_calloc((size_t)n + 1, sizeof(*cmdv));
+	for (i = 0; i < n; i++)
+		cmdv[i] = argv[1 + i];
+	if (!dry_run && !no_ingest) {
+		/* fail early on an unusable database, before anything runs */
+		rc = db_open(&ctx->db, ctx->db_path, 0, &err);
+		if (rc < 0) {
+			rc = cli_status(rc, &err);
+			goto out;
+		}
+	}
+	run_signals_install();
+	if (!strcmp(runner, "exec")) {
+		struct run_exec_opts o = { 0 };
+		ms = ab_calloc(metrics.n + 1, sizeof(*ms));
+		owned = ab_calloc(metrics.n + 1, sizeof(*owned));
+		for (k = 0; k < metrics.n; k++)
+			if (parse_metric(metrics.v[k], &ms[k], &owned[k]) < 0) {
+				rc = cli_error(AB_EUSAGE, "run exec: --metric wants NAME=REGEX[:UNIT], not '%s'",
+					       metrics.v[k]);
+				goto out;
+			}
+		o.benchmark = benchmark;
+		o.metrics = ms;
+		o.nmetrics = metrics.n;
+		o.repeat = repeat;
+		o.power = power;
+		o.interval_ms = interval;
+		o.cmd = cmdv;
+		rc = run_exec(&c, &o, &res, &err);
+	}
+	/* what finished is stored, whatever happened to the rest */
+	if (res.n) {
+		int irc = ingest_result(ctx, &res, verbose);
+		if (rc == 0 && irc != AB_OK) {
+			rc = -irc;
+			strbuf_reset(&err);
+		}
+	}
+	if (rc == -RUN_INTERRUPTED)
+		rc = RUN_INTERRUPTED;
+	else if (rc < 0 && !err.len)
+		rc = ab_exit_code(rc);
+	else
+		rc = cli_status(rc, &err);
+out:
+	for (k = 0; owned && k < metrics.n; k++)
+		free(owned[k]);
+	free(owned);
+	free(ms);
+	free(cmdv);
+	free(orig);
+	free(jargv);
+	cli_free_list(&metrics);
+	cli_free_list(&tags);
+	cli_free_list(&sbatch);
+	run_result_release(&res);
+	strbuf_release(&err);
+	return rc;
+}

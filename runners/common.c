@@ -1,0 +1,155 @@
+/*
+ * common.c - what the runners share above the operating system: the
+ * provenance object, the accelbench-run manifest (read back by
+ * ingest/abrun.c), and handing a run folder's files to ingest.
+ */
+#include "core/compat.h"
+#include "run_priv.h"
+
+#include <unistd.h>
+
+json_t *run_provenance_new(const struct run_common *c, const char *runner,
+			   const char *const *tool_argv)
+{
+	json_t *p = json_object(), *hosts = json_array(), *self = json_array();
+	struct strbuf sb = STRBUF_INIT;
+	char cwd[4096];
+	int i;
+
+	json_object_set_new(p, "runner", json_string(runner));
+	if (tool_argv) {
+		run_quote_argv(&sb, tool_argv);
+		json_object_set_new(p, "command", json_string(sb.buf));
+		strbuf_reset(&sb);
+	}
+	for (i = 0; i < c->argc; i++)
+		json_array_append_new(self, json_string(c->argv[i]));
+	json_object_set_new(p, "accelbench_command", self);
+	run_hostname(&sb);
+	json_array_append_new(hosts, json_string(sb.buf));
+	json_object_set_new(p, "hosts", hosts);
+	json_object_set_new(p, "accelbench_version", json_string(AB_VERSION));
+	if (getcwd(cwd, sizeof(cwd)))
+		json_object_set_new(p, "cwd", json_string(cwd));
+	strbuf_release(&sb);
+	return p;
+}
+
+json_t *run_manifest_new(const char *suite, const char *benchmark, const char *system,
+			 const char *metric, const char *unit, int lower_is_better,
+			 json_t *provenance)
+{
+	json_t *m = json_object();
+
+	json_object_set_new(m, "accelbench_run", json_integer(1));
+	json_object_set_new(m, "suite", json_string(suite));
+	json_object_set_new(m, "benchmark", json_string(benchmark));
+	json_object_set_new(m, "system", json_string(system));
+	json_object_set_new(m, "metric", json_string(metric));
+	json_object_set_new(m, "unit", json_string(unit));
+	json_object_set_new(m, "lower_is_better", json_boolean(lower_is_better));
+	json_object_set_new(m, "provenance", provenance ? provenance : json_object());
+	json_object_set_new(m, "runs", json_array());
+	return m;
+}
+
+void run_manifest_add(json_t *manifest, json_t *run)
+{
+	json_array_append_new(json_object_get(manifest, "runs"), run);
+}
+
+json_t *run_entry_failed(long seq, const char *status, const char *reason,
+			 const char *output_path, double t0, double t1)
+{
+	json_t *r = json_object();
+	struct strbuf sb = STRBUF_INIT;
+
+	json_object_set_new(r, "seq", json_integer(seq));
+	json_object_set_new(r, "status", json_string(status));
+	json_object_set_new(r, "reason", json_string(reason));
+	if (t0 > 0) {
+		run_iso(&sb, t0);
+		json_object_set_new(r, "started", json_string(sb.buf));
+		strbuf_reset(&sb);
+	}
+	if (t1 > 0) {
+		run_iso(&sb, t1);
+		json_object_set_new(r, "finished", json_string(sb.buf));
+		strbuf_reset(&sb);
+	}
+	if (output_path) {
+		const char *slash = strrchr(output_path, '/');
+		json_object_set_new(r, "output", json_string(slash ? slash + 1 : output_path));
+		run_output_tail(&sb, output_path, 20, 4096);
+		json_object_set_new(r, "output_tail", json_string(sb.buf));
+	}
+	json_object_set_new(r, "metrics", json_array());
+	strbuf_release(&sb);
+	return r;
+}
+
+int run_manifest_write(const char *folder, json_t *manifest, struct strbuf *path,
+		       struct strbuf *err)
+{
+	char *text = json_dumps(manifest, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+	int rc;
+
+	if (!text)
+		return ab_fail(err, AB_EINTERNAL, "cannot encode the run manifest");
+	strbuf_reset(path);
+	strbuf_addf(path, "%s/run.json", folder);
+	rc = ab_write_file(path->buf, text, strlen(text), err);
+	free(text);
+	return rc;
+}
+
+void run_result_release(struct run_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		free(r->paths[i]);
+	free(r->paths);
+	json_decref(r->provenance);
+	memset(r, 0, sizeof(*r));
+}
+
+void run_result_set(struct run_result *res, const char *folder, json_t *manifest,
+		    json_t *prov)
+{
+	json_t *list = json_object_get(manifest, "ingest"), *v;
+	struct strbuf p = STRBUF_INIT;
+	size_t i;
+
+	run_result_release(res);
+	res->paths = ab_calloc(json_array_size(list) + 2, sizeof(*res->paths));
+	strbuf_addf(&p, "%s/run.json", folder);
+	res->paths[res->n++] = strbuf_detach(&p, NULL);
+	json_array_foreach(list, i, v) {
+		if (!json_is_string(v) || !*json_string_value(v))
+			continue;
+		if (json_string_value(v)[0] == '/')
+			strbuf_addstr(&p, json_string_value(v));
+		else
+			strbuf_addf(&p, "%s/%s", folder, json_string_value(v));
+		res->paths[res->n++] = strbuf_detach(&p, NULL);
+	}
+	res->provenance = json_incref(prov);
+}
+
+int run_finish(const struct run_common *c, const char *folder, json_t *manifest,
+	       struct run_result *res, struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	int rc;
+
+	rc = run_manifest_write(folder, manifest, &path, err);
+	strbuf_release(&path);
+	if (rc < 0 || c->dry_run)
+		return rc;
+	if (c->no_ingest)
+		fprintf(c->out, "run folder: %s\n", folder);
+	else
+		run_result_set(res, folder, manifest, json_object_get(manifest, "provenance"));
+	return 0;
+}
