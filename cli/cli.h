@@ -108,12 +108,19 @@ void cli_json_real(struct strbuf *out, double v);
 struct table *cli_json_table(json_t *arr, const char *const *cols);
 
 /* fmt.c: JSON values (null when missing: not finite, NULL, or <= 0 for
- * counts that are unknown), and the JSON object / CSV row of a views/
- * record (header 1: the field names instead of the values). */
+ * counts that are unknown), and the JSON object of a views/ record. */
 json_t *cli_json_num(double v);
 json_t *cli_json_pos(long v);
 json_t *cli_json_str(const char *s);
 json_t *cli_record_json(const struct views_record *r);
-void cli_record_csv(struct strbuf *out, const struct views_record *r, int header);
+/*
+ * The CSV of a JSON array of objects (what --json prints): one column per
+ * field in order of first appearance, one row per object; an object with
+ * an array of objects (scaling's "points") gives one row per element with
+ * its own fields repeated; nested objects give dotted columns
+ * ("metrics.energy.value", "metrics.energy.unit").  Numbers raw (15 significant digits, as JSON),
+ * null empty, lists of names joined by ';'.  To stdout or path.
+ */
+int cli_output_csv(const char *path, json_t *arr);
 
 #endif

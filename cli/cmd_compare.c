@@ -68,6 +68,11 @@ static void composite_text(const struct views_compare *v, struct strbuf *out)
 {
 	size_t i, k;
 
+	if (!v->n_common) {
+		strbuf_addstr(out, "\ncomposite: none: no benchmark was run by every compared system "
+				   "and the baseline, so there is no common ground to rank them on\n");
+		return;
+	}
 	strbuf_addf(out, "\ncomposite: geometric mean of speedups over the %zu benchmark%s every "
 			 "system ran (", v->n_common, v->n_common == 1 ? "" : "s");
 	for (k = 0; k < v->n_common; k++)
@@ -90,7 +95,7 @@ static int render(const struct views_compare *v, int json, int csv, struct strbu
 	size_t i;
 	int rc;
 
-	if (json) {
+	if (json || csv) {
 		json_t *arr = json_array();
 		for (i = 0; i < v->n; i++) {
 			views_record_reset(&rec);
@@ -103,7 +108,7 @@ static int render(const struct views_compare *v, int json, int csv, struct strbu
 			json_array_append_new(arr, cli_record_json(&rec));
 		}
 		views_record_release(&rec);
-		rc = cli_output_json(NULL, arr);
+		rc = csv ? cli_output_csv(NULL, arr) : cli_output_json(NULL, arr);
 		json_decref(arr);
 		return rc;
 	} else {
@@ -117,9 +122,7 @@ static int render(const struct views_compare *v, int json, int csv, struct strbu
 										    : TABLE_LEFT);
 		for (i = 0; i < v->n; i++)
 			pair_row(t, &v->pairs[i]);
-		if (csv) {
-			table_render_csv(t, out);
-		} else {
+		{
 			if (!v->across)
 				strbuf_addf(out, "%s, %s [%s], %s is better; baseline %s\n",
 					    c0->benchmark, c0->metric, c0->unit,
@@ -159,7 +162,8 @@ int cmd_compare(int argc, char **argv, struct ctx *ctx)
 	long seed = COMPARE_DEFAULT_SEED, resamples = COMPARE_DEFAULT_RESAMPLES;
 	int json = 0, csv = 0, best = 0;
 	const struct opt opts[] = {
-		{ 'b', "benchmark", OPT_STRING, &q.benchmark, "B", "the benchmark (required)" },
+		{ 'b', "benchmark", OPT_STRING, &q.benchmark, "B",
+		  "the benchmark (default: every benchmark, with a composite per system)" },
 		{ 0, "baseline", OPT_STRING, &vo.baseline, "SYS", "the reference system (required)" },
 		{ 'm', "metric", OPT_STRING, &q.metric, "M", "metric (default: the headline metric)" },
 		{ 0, "suite", OPT_STRING, &q.suite, "S", "the suite, when two have the benchmark" },

@@ -59,7 +59,7 @@ int cmd_cost(int argc, char **argv, struct ctx *ctx)
 		goto fail;
 	rows = cv.rows;
 	n = cv.n;
-	if (json) {
+	if (json || csv) {
 		struct views_record rec = VIEWS_RECORD_INIT;
 		json_t *arr = json_array();
 		for (i = 0; i < n; i++) {
@@ -68,7 +68,7 @@ int cmd_cost(int argc, char **argv, struct ctx *ctx)
 			json_array_append_new(arr, cli_record_json(&rec));
 		}
 		views_record_release(&rec);
-		rc = cli_output_json(NULL, arr);
+		rc = csv ? cli_output_csv(NULL, arr) : cli_output_json(NULL, arr);
 		json_decref(arr);
 	} else {
 		struct table *t = table_new();
@@ -135,9 +135,7 @@ int cmd_cost(int argc, char **argv, struct ctx *ctx)
 			views_fmt_value(&v, x->perf_per_currency);
 			table_set(t, 9, v.buf);
 		}
-		if (csv) {
-			table_render_csv(t, &out);
-		} else {
+		{
 			strbuf_addf(&out, "%s: cost over %g years at %g %% utilisation, electricity %g "
 					  "%s/kWh, PUE %g (prices: %s)\n",
 				    q.benchmark, rows[0].prices->lifetime_years,

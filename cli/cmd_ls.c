@@ -104,18 +104,15 @@ int cmd_ls(int argc, char **argv, struct ctx *ctx)
 		strbuf_release(&err);
 		return rc;
 	}
-	if (json) {
-		rc = cli_output_json(NULL, arr);
+	if (json || csv) {
+		rc = csv ? cli_output_csv(NULL, arr) : cli_output_json(NULL, arr);
 		json_decref(arr);
 		return rc;
 	}
 	if (!strcmp(what, "runs"))
 		add_headline(arr);
 	t = cli_json_table(arr, cols);
-	if (csv)
-		table_render_csv(t, &out);
-	else
-		table_render_text(t, &out);
+	table_render_text(t, &out);
 	table_free(t);
 	json_decref(arr);
 	rc = cli_output(NULL, &out);

@@ -43,7 +43,7 @@ int cmd_pareto(int argc, char **argv, struct ctx *ctx)
 		strbuf_release(&err);
 		return rc;
 	}
-	if (json) {
+	if (json || csv) {
 		struct views_record rec = VIEWS_RECORD_INIT;
 		json_t *arr = json_array();
 		for (i = 0; i < pv.n; i++) {
@@ -52,7 +52,7 @@ int cmd_pareto(int argc, char **argv, struct ctx *ctx)
 			json_array_append_new(arr, cli_record_json(&rec));
 		}
 		views_record_release(&rec);
-		rc = cli_output_json(NULL, arr);
+		rc = csv ? cli_output_csv(NULL, arr) : cli_output_json(NULL, arr);
 		json_decref(arr);
 	} else {
 		struct table *t = table_new();
@@ -86,12 +86,8 @@ int cmd_pareto(int argc, char **argv, struct ctx *ctx)
 			table_set(t, 5, v.buf);
 			table_set(t, 6, pv.rows[i].state == PARETO_FRONT ? "yes" : "");
 		}
-		if (csv)
-			table_render_csv(t, &out);
-		else
-			table_render_text(t, &out);
-		if (!csv)
-			strbuf_addf(&out, "%zu of %zu configurations on the front (medians)\n",
+		table_render_text(t, &out);
+		strbuf_addf(&out, "%zu of %zu configurations on the front (medians)\n",
 				    pv.n_front, pv.n);
 		table_free(t);
 		strbuf_release(&v);

@@ -161,7 +161,7 @@ int cmd_scaling(int argc, char **argv, struct ctx *ctx)
 	if (rc < 0)
 		goto out;
 	c0 = &sv.configs.v[0];
-	if (json) {
+	if (json || csv) {
 		arr = json_array();
 	} else {
 		t = table_new();
@@ -190,11 +190,9 @@ int cmd_scaling(int argc, char **argv, struct ctx *ctx)
 			device_rows(&sv.v[i], t, &notes);
 	}
 	if (arr) {
-		rc = cli_output_json(NULL, arr);
+		rc = csv ? cli_output_csv(NULL, arr) : cli_output_json(NULL, arr);
 	} else {
-		if (csv) {
-			table_render_csv(t, &out);
-		} else {
+		{
 			strbuf_addf(&out, "%s, %s [%s] by %s\n", c0->benchmark, c0->metric,
 				    c0->unit, axis == SERIES_BATCH ? "global batch"
 								       : series_axis_name(axis));

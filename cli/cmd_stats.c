@@ -90,7 +90,7 @@ int cmd_stats(int argc, char **argv, struct ctx *ctx)
 		strbuf_release(&err);
 		return rc;
 	}
-	if (json) {
+	if (json || csv) {
 		arr = json_array();
 	} else {
 		static const char *const titles[] = { "benchmark", "system", "nodes", "devices",
@@ -112,12 +112,9 @@ int cmd_stats(int argc, char **argv, struct ctx *ctx)
 		}
 	}
 	if (arr) {
-		rc = cli_output_json(NULL, arr);
+		rc = csv ? cli_output_csv(NULL, arr) : cli_output_json(NULL, arr);
 	} else {
-		if (csv)
-			table_render_csv(t, &out);
-		else
-			table_render_text(t, &out);
+		table_render_text(t, &out);
 		rc = cli_output(NULL, &out);
 	}
 	json_decref(arr);

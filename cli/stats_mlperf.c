@@ -105,7 +105,7 @@ static const char *const detail_cols[] = {
 	"scaling_factor", "median", "official_energy_j", "status", NULL
 };
 
-static void render_details(json_t *arr, struct strbuf *out, int csv)
+static void render_details(json_t *arr, struct strbuf *out)
 {
 	static const char *const titles[] = { "system", "benchmark", "round", "runs", "valid",
 					      "failed", "score (min)", "scaling", "median (min)",
@@ -116,7 +116,7 @@ static void render_details(json_t *arr, struct strbuf *out, int csv)
 	size_t i, c;
 
 	for (c = 0; detail_cols[c]; c++)
-		table_add_column(t, csv ? detail_cols[c] : titles[c],
+		table_add_column(t, titles[c],
 				 c >= 3 && c <= 9 ? TABLE_RIGHT : TABLE_LEFT);
 	json_array_foreach(arr, i, o) {
 		table_add_row(t);
@@ -129,9 +129,7 @@ static void render_details(json_t *arr, struct strbuf *out, int csv)
 				strbuf_addf(&v, "%lld", (long long)json_integer_value(x));
 			} else if (json_is_number(x)) {
 				double d = json_number_value(x);
-				if (csv)
-					num_format(&v, d);
-				else if (!strcmp(detail_cols[c], "official_energy_j"))
+				if (!strcmp(detail_cols[c], "official_energy_j"))
 					views_fmt_value(&v, d / 1000.0);
 				else if (!strcmp(detail_cols[c], "scaling_factor"))
 					num_format_fixed(&v, d, 4, 0);
@@ -144,13 +142,9 @@ static void render_details(json_t *arr, struct strbuf *out, int csv)
 			table_set(t, c, v.buf);
 		}
 	}
-	if (csv) {
-		table_render_csv(t, out);
-	} else {
-		strbuf_addstr(out, "\nPer benchmark (failed runs count as the slowest; energy = "
-				   "nodes + switches, x scaling)\n\n");
-		table_render_text(t, out);
-	}
+	strbuf_addstr(out, "\nPer benchmark (failed runs count as the slowest; energy = "
+			   "nodes + switches, x scaling)\n\n");
+	table_render_text(t, out);
 	table_free(t);
 	strbuf_release(&v);
 }
@@ -169,17 +163,13 @@ int stats_mlperf_print(struct ctx *ctx, const struct db_filter *f, int json, int
 		strbuf_release(&err);
 		return rc;
 	}
-	if (json) {
-		rc = cli_output_json(NULL, arr);
+	if (json || (csv && json_array_size(arr))) {
+		rc = csv ? cli_output_csv(NULL, arr) : cli_output_json(NULL, arr);
 	} else if (!json_array_size(arr)) {
 		rc = cli_error(AB_EDATA, "stats: no mlperf-training runs match");
 	} else {
-		if (csv) {
-			render_details(arr, &out, 1);
-		} else {
-			render_summary(arr, &out);
-			render_details(arr, &out, 0);
-		}
+		render_summary(arr, &out);
+		render_details(arr, &out);
 		rc = cli_output(NULL, &out);
 	}
 	json_decref(arr);

@@ -24,6 +24,9 @@ PY=/usr/bin/python3
 
 ab() { "$AB" "$@"; }
 
+# csvsel COL,COL [COL=V|COL!=V...]: named columns of the CSV on stdin
+csvsel() { "$PY" "$ROOT/tests/csvsel.py" "$@"; }
+
 test_cmp() {
 	if ! cmp -s "$1" "$2"; then
 		echo "# files differ: $1 $2"; diff -u "$1" "$2" | head -40 | sed 's/^/# /'
