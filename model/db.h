@@ -24,7 +24,18 @@ enum db_open_flags {
 };
 
 
+/*
+ * Open (a writer: create) the database.  DB_READONLY never writes: it opens
+ * read-only, refuses a file that is not an accelbench database (empty, or
+ * with tables of its own) and one whose schema is older or newer than this
+ * program's; a database it cannot read in place (WAL on a read-only share)
+ * is read as an immutable snapshot (db_is_immutable()).  A writer refuses
+ * a foreign file before changing a byte of it and upgrades an older
+ * accelbench schema by migrations.  Errors are -AB_EIO.
+ */
 int db_open(struct db **out, const char *path, unsigned flags, struct strbuf *err);
+/* 1 when the database was opened as an immutable snapshot (see db_open). */
+int db_is_immutable(const struct db *db);
 void db_free(struct db *db);
 sqlite3 *db_sqlite(struct db *db);
 const char *db_path(const struct db *db);
