@@ -58,6 +58,7 @@ struct db {
 	sqlite3 *sql;
 	struct strbuf path;
 	unsigned flags;
+	int immutable;        /* opened read-only as an immutable snapshot */
 	struct db_sink_state sink;
 };
 
