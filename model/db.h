@@ -141,5 +141,9 @@ struct db_accel {
  * "MI250") to vendor + accelerator.  Returns 0 and fills *out, or -1 when
  * nothing matches. */
 int db_normalize_accel(const char *name, struct db_accel *out);
+/* The same for a name known to be an accelerator's: when the table does
+ * not know it, the maker its name states (ingest_vendor_of) is the vendor
+ * and the name stays as given. */
+int db_normalize_accelerator(const char *accelerator, struct db_accel *out);
 
 #endif
