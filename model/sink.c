@@ -388,10 +388,17 @@ static void add_inline(struct strbuf *ids, int *open, const char *kv, size_t len
 		strbuf_addch(ids, '"');
 		*open = 1;
 	}
-	for (i = 0; i < len; i++) {
-		if (kv[i] == '"' || kv[i] == '\\')
+	for (i = 0; i < len;) {
+		size_t run = strcspn(kv + i, "\"\\");
+
+		if (run > len - i)
+			run = len - i;
+		strbuf_add(ids, kv + i, run);
+		i += run;
+		if (i < len) {
 			strbuf_addch(ids, '\\');
-		strbuf_addch(ids, kv[i]);
+			strbuf_addch(ids, kv[i++]);
+		}
 	}
 }
 
