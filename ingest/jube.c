@@ -235,12 +235,42 @@ static void add_col(struct reader *r, const char *s, size_t len)
 	r->t.ncols++;
 }
 
+static int cmp_col(const void *a, const void *b)
+{
+	return strcmp(**(char **const *)a, **(char **const *)b);
+}
+
+/* A column named twice: a lookup by name sees only the first, so say so
+ * (sorted copy: a header of 100k columns stays O(n log n)). */
+static void warn_duplicate_columns(struct reader *r)
+{
+	char ***v = ab_malloc(r->t.ncols * sizeof(*v));
+	const char *first = NULL;
+	size_t i, dups = 0;
+
+	for (i = 0; i < r->t.ncols; i++)
+		v[i] = &r->t.cols[i];
+	qsort(v, r->t.ncols, sizeof(*v), cmp_col);
+	for (i = 1; i < r->t.ncols; i++)
+		if (!strcmp(*v[i], *v[i - 1]) && (i < 2 || strcmp(*v[i], *v[i - 2]))) {
+			if (!dups)
+				first = *v[i]; /* the smallest such name: a stable message */
+			dups++;
+		}
+	if (dups)
+		ingest_warn(r->f, r->t.line, "%zu column name%s given more than once in the header "
+			    "(e.g. '%s'); only the first of each is read", dups,
+			    dups == 1 ? " is" : "s are", first);
+	free(v);
+}
+
 static int table_begin(struct reader *r, struct strbuf *err)
 {
 	r->t.name = r->name;
 	r->tables++;
 	if (!r->t.ncols)
 		return ingest_fail_at(r->f, err, r->t.line, "empty table header");
+	warn_duplicate_columns(r);
 	return r->ops->begin(r->ops->ctx, &r->t, err);
 }
 
