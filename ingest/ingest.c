@@ -464,6 +464,10 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 	}
 	rc = sink->end(sink->self, 1, err);
 	if (rc < 0) {
+		/* the COMMIT failed (a full disk): nothing of this file is stored */
+		before.files_seen = totals->files_seen;
+		before.warnings = totals->warnings;
+		*totals = before;
 		ab_error_prefix(err, path, 0);
 		return rc;
 	}
