@@ -20,7 +20,7 @@ counts() {
 
 test_expect_success 'a simulated campaign and its sequential ingest' '
 	for s in 1 2 3 4; do ACCELBENCH_DB= ab demo -o c$s --seed $s --repeats 8 >/dev/null || exit 1; done &&
-	ACCELBENCH_DB= ab demo -o cc --seed 5 --repeats 40 >/dev/null &&
+	ACCELBENCH_DB= ab demo -o cc --seed 5 --repeats 20 >/dev/null &&
 	ab --db seq.db ingest cc/data >/dev/null 2>&1 &&
 	counts seq.db >seq.counts && content seq.db >seq.content && cat seq.counts
 '
@@ -46,9 +46,9 @@ test_expect_success '8 concurrent ingests of one campaign with readers equal it'
 '
 
 test_expect_success 'kill -9 during ingest at several points: consistent, completed by a re-run' '
-	ACCELBENCH_DB= ab demo -o big --seed 9 --repeats 60 >/dev/null &&
+	ACCELBENCH_DB= ab demo -o big --seed 9 --repeats 40 >/dev/null &&
 	ab --db ref.db ingest big/data >/dev/null 2>&1 && counts ref.db >ref.counts &&
-	for t in 0.05 0.2 0.4 0.8 1.2; do
+	for t in 0.1 0.4 0.9; do
 		rm -f k.db k.db-wal k.db-shm
 		"$AB" --db k.db ingest big/data >/dev/null 2>&1 & p=$!
 		sleep $t; kill -9 $p 2>/dev/null; wait $p 2>/dev/null
