@@ -655,6 +655,10 @@ out:
 		strbuf_release(&e2);
 	}
 	ingest_pipe_finish(pipe);
+	for (i = 0; i < evs.n; i++) { /* not flushed: a write error ended the walk */
+		free(evs.v[i].path);
+		free(evs.v[i].msg);
+	}
 	free(evs.v);
 	free(explicit_flags);
 	free(head);
