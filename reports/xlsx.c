@@ -1055,6 +1055,11 @@ static int sheet_raw(struct xw *x)
 	const struct db_cell *cells;
 	const char *const *names;
 	lxw_table_column *cols, **colp;
+	static const char *const raw_cols[] = { "id", "suite", "benchmark", "system", "status",
+						"nodes", "devices", "global_batch", "precision",
+						"metric", "value", "unit", "job_id", "source", "line",
+						"sha256" };
+	size_t keep[AB_ARRAY_SIZE(raw_cols)], nk, k, sha_col = (size_t)-1;
 	lxw_table_options to = { 0 };
 	struct sheet sh;
 	long long rows = 0;
@@ -1071,14 +1076,24 @@ static int sheet_raw(struct xw *x)
 		return -1;
 	}
 	n = db_runs_columns(c, &names);
+	/* the columns a reader filters on; sha256 as a 12-digit prefix (the
+	 * CSV export has every field) */
+	for (k = 0, nk = 0; k < AB_ARRAY_SIZE(raw_cols); k++)
+		for (i = 0; i < n; i++)
+			if (!strcmp(names[i], raw_cols[k])) {
+				if (!strcmp(names[i], "sha256"))
+					sha_col = nk;
+				keep[nk++] = i;
+			}
 	if (rows > 1048575)
 		rows = 1048575;   /* Excel's last row; the CSV export has them all */
-	cols = ab_calloc(n, sizeof(*cols));
-	colp = ab_calloc(n + 1, sizeof(*colp));
-	for (i = 0; i < n; i++) {
-		cols[i].header = (char *)names[i];
+	cols = ab_calloc(nk, sizeof(*cols));
+	colp = ab_calloc(nk + 1, sizeof(*colp));
+	for (i = 0; i < nk; i++) {
+		cols[i].header = (char *)(strcmp(names[keep[i]], "sha256") ? names[keep[i]] :
+					  "sha256 prefix");
 		colp[i] = &cols[i];
-		fit(&sh, (lxw_col_t)i, (double)strlen(names[i]) + 3);
+		fit(&sh, (lxw_col_t)i, (double)strlen(cols[i].header) + 3);
 	}
 	to.name = "Runs";
 	to.columns = colp;
@@ -1087,30 +1102,37 @@ static int sheet_raw(struct xw *x)
 	if (x->constant_memory) {
 		/* libxlsxwriter has no tables in constant-memory mode: a header
 		 * row with an autofilter over the whole range instead */
-		for (i = 0; i < n; i++)
-			check(x, worksheet_write_string(sh.ws, 0, (lxw_col_t)i, names[i], x->bold));
+		for (i = 0; i < nk; i++)
+			check(x, worksheet_write_string(sh.ws, 0, (lxw_col_t)i, cols[i].header, x->bold));
 		check(x, worksheet_autofilter(sh.ws, 0, 0, (lxw_row_t)(rows ? rows : 1),
-					      (lxw_col_t)(n - 1)));
+					      (lxw_col_t)(nk - 1)));
 	} else {
 		/* an Excel table (its own autofilter); its header is row 0 */
 		check(x, worksheet_add_table(sh.ws, 0, 0, (lxw_row_t)(rows ? rows : 1),
-					     (lxw_col_t)(n - 1), &to));
+					     (lxw_col_t)(nk - 1), &to));
 	}
 	free(cols);
 	free(colp);
 	sh.row = 1;
 	while ((rc = db_runs_next(c, &cells, &err)) > 0 && (long long)sh.row <= rows) {
 		lxw_row_t r = sh.row++;
-		for (i = 0; i < n; i++) {
-			const struct db_cell *v = &cells[i];
+		for (i = 0; i < nk; i++) {
+			const struct db_cell *v = &cells[keep[i]];
+			lxw_col_t col = (lxw_col_t)i;
 			if (v->type == DB_CELL_INT || v->type == DB_CELL_REAL) {
-				check(x, worksheet_write_number(sh.ws, r, (lxw_col_t)i, v->d, NULL));
+				check(x, worksheet_write_number(sh.ws, r, col, v->d, NULL));
 			} else if (v->type == DB_CELL_TEXT) {
-				/* long paths and hashes: widths from the first rows only */
+				const char *t = v->s;
+				char prefix[13];
+				if (i == sha_col) {
+					snprintf(prefix, sizeof(prefix), "%.12s", v->s);
+					t = prefix;
+				}
+				/* widths from the first rows only */
 				if (r < 200)
-					put_str(x, &sh, r, (lxw_col_t)i, v->s, NULL);
+					put_str(x, &sh, r, col, t, NULL);
 				else
-					check(x, worksheet_write_string(sh.ws, r, (lxw_col_t)i, v->s, NULL));
+					check(x, worksheet_write_string(sh.ws, r, col, t, NULL));
 			}
 		}
 	}
@@ -1118,8 +1140,8 @@ static int sheet_raw(struct xw *x)
 	if (rc < 0)
 		goto fail_nofree;
 	worksheet_freeze_panes(sh.ws, 1, 0);
-	if (sh.width[1] > 60)
-		sh.width[1] = 60;
+	if (sh.width[13] > 60)
+		sh.width[13] = 60;
 	finish_widths(x, &sh);
 	strbuf_release(&err);
 	return 0;

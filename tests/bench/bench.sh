@@ -57,3 +57,5 @@ done
 sh "$(dirname "$0")/realdata.sh"
 # issue 13: ReFrame 1x/4x/16x, MLPerf round, CARAML (tests/bench/speed.sh)
 sh "$(dirname "$0")/speed.sh"
+# issue 11: export of a 100,000-run corpus to CSV, JSON and XLSX (tests/bench/export.sh)
+sh "$(dirname "$0")/export.sh"
