@@ -59,3 +59,5 @@ sh "$(dirname "$0")/realdata.sh"
 sh "$(dirname "$0")/speed.sh"
 # issue 11: export of a 100,000-run corpus to CSV, JSON and XLSX (tests/bench/export.sh)
 sh "$(dirname "$0")/export.sh"
+# issue 10: report on a 100,000-run CARAML corpus and an MLPerf round (tests/bench/report.sh)
+sh "$(dirname "$0")/report.sh"
