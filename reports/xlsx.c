@@ -282,7 +282,8 @@ static long name_index(const char **names, size_t n, const char *s)
 	return -1;
 }
 
-static void summary_suite(struct xw *x, struct sheet *sh, const char *suite, lxw_row_t *chart_row)
+static void summary_suite(struct xw *x, struct sheet *sh, const char *suite, lxw_row_t *chart_row,
+			  lxw_col_t chart_col)
 {
 	struct db_config_query q = { suite, NULL, NULL, NULL };
 	struct views_compare_opts vo = { 0 };
@@ -415,7 +416,7 @@ static void summary_suite(struct xw *x, struct sheet *sh, const char *suite, lxw
 		chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
 		co.x_scale = 1.4;
 		co.y_scale = 1.0 + 0.05 * (double)ns;
-		check(x, worksheet_insert_chart_opt(sh->ws, *chart_row, (lxw_col_t)(2 + 5 * nb), ch, &co));
+		check(x, worksheet_insert_chart_opt(sh->ws, *chart_row, chart_col, ch, &co));
 		*chart_row += (lxw_row_t)(18 + ns);
 	}
 	views_compare_release(&v);
@@ -431,7 +432,7 @@ static int sheet_summary(struct xw *x, json_t *benches)
 	struct sheet sh;
 	struct suite_list sl;
 	lxw_row_t chart_row = 4;
-	size_t i;
+	size_t i, maxb = 0;
 
 	if (add_sheet(x, &sh, "Summary") < 0)
 		return -1;
@@ -448,10 +449,23 @@ static int sheet_summary(struct xw *x, json_t *benches)
 	}
 	sh.width[0] = 0;
 	list_suites(x, benches, &sl);
+	/* the charts go right of the widest suite's table */
+	for (i = 0; i < sl.n; i++) {
+		size_t k, nb = 0;
+		json_t *b;
+		json_array_foreach(benches, k, b)
+			nb += !strcmp(json_string_value(json_object_get(b, "suite")), sl.names[i]);
+		if (nb > maxb)
+			maxb = nb;
+	}
+	if (5 * maxb + 1 >= MAX_COLS)
+		maxb = (MAX_COLS - 2) / 5;
 	for (i = 0; i < sl.n; i++)
-		summary_suite(x, &sh, sl.names[i], &chart_row);
+		summary_suite(x, &sh, sl.names[i], &chart_row, (lxw_col_t)(2 + 5 * maxb));
 	suite_list_release(&sl);
 	worksheet_freeze_panes(sh.ws, 0, 1);
+	worksheet_set_landscape(sh.ws);
+	worksheet_fit_to_pages(sh.ws, 1, 0);
 	finish_widths(x, &sh);
 	check(x, worksheet_set_column(sh.ws, 0, 0, 28, NULL));
 	return 0;
@@ -515,8 +529,9 @@ static int sheet_systems(struct xw *x)
 
 /* ---- one sheet per benchmark ------------------------------------------------ */
 
-static void bench_bars(struct xw *x, struct sheet *sh, const struct views_stats *v,
-		       const char *bench, lxw_row_t chart_at)
+/* Returns the column the charts go in: right of every table. */
+static lxw_col_t bench_bars(struct xw *x, struct sheet *sh, const struct views_stats *v,
+			    const char *bench, lxw_row_t chart_at)
 {
 	const struct db_config **best = ab_calloc(v->configs.n ? v->configs.n : 1, sizeof(*best));
 	size_t nb = db_configs_best(&v->configs, bench, NULL, NULL, best), i, k;
@@ -525,9 +540,9 @@ static void bench_bars(struct xw *x, struct sheet *sh, const struct views_stats 
 	lxw_chart_options co = { 0 };
 	const struct db_config *c0;
 
-	if (!nb || nb > 60) {
+	if (!nb || nb > 40) {
 		free(best);
-		return;
+		return 14;
 	}
 	c0 = best[0];
 	sh->row++;
@@ -603,12 +618,13 @@ static void bench_bars(struct xw *x, struct sheet *sh, const struct views_stats 
 	chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
 	co.x_scale = 1.5;
 	co.y_scale = 1.0 + 0.08 * (double)nb;
-	check(x, worksheet_insert_chart_opt(sh->ws, chart_at, 13, ch, &co));
+	check(x, worksheet_insert_chart_opt(sh->ws, chart_at, (lxw_col_t)(9 + nb), ch, &co));
 	free(best);
+	return (lxw_col_t)(9 + nb);
 }
 
 static void bench_scaling(struct xw *x, struct sheet *sh, const char *suite, const char *bench,
-			  lxw_row_t chart_at)
+			  lxw_row_t chart_at, lxw_col_t chart_col)
 {
 	struct db_config_query q = { suite, bench, NULL, NULL };
 	struct views_scaling v;
@@ -668,12 +684,12 @@ static void bench_scaling(struct xw *x, struct sheet *sh, const char *suite, con
 	chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
 	co.x_scale = 1.5;
 	co.y_scale = 1.4;
-	check(x, worksheet_insert_chart_opt(sh->ws, chart_at, 13, ch, &co));
+	check(x, worksheet_insert_chart_opt(sh->ws, chart_at, chart_col, ch, &co));
 	views_scaling_release(&v);
 }
 
 static void bench_pareto(struct xw *x, struct sheet *sh, const char *suite, const char *bench,
-			 lxw_row_t chart_at)
+			 lxw_row_t chart_at, lxw_col_t chart_col)
 {
 	struct db_config_query q = { suite, bench, NULL, NULL };
 	struct views_pareto v;
@@ -739,7 +755,7 @@ static void bench_pareto(struct xw *x, struct sheet *sh, const char *suite, cons
 	chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
 	co.x_scale = 1.5;
 	co.y_scale = 1.4;
-	check(x, worksheet_insert_chart_opt(sh->ws, chart_at, 13, ch, &co));
+	check(x, worksheet_insert_chart_opt(sh->ws, chart_at, chart_col, ch, &co));
 	for (i = 0; i < v.n; i++)
 		free(texts[i]);
 	free(texts);
@@ -759,6 +775,7 @@ static int sheet_benchmark(struct xw *x, const char *suite, const char *bench)
 	struct sheet sh;
 	size_t i;
 	lxw_row_t chart_at;
+	lxw_col_t chart_col;
 
 	strbuf_addf(&err, "%s", bench);
 	if (add_sheet(x, &sh, err.buf) < 0) {
@@ -797,9 +814,12 @@ static int sheet_benchmark(struct xw *x, const char *suite, const char *bench)
 		put_str(x, &sh, row, 12, r->s.n ? (r->s.has_ci ? NULL : "n too small for a CI") :
 			(r->c->n_failed ? "all runs failed" : "no values"), NULL);
 	}
-	bench_bars(x, &sh, &v, bench, chart_at);
-	bench_scaling(x, &sh, suite, bench, chart_at + 24);
-	bench_pareto(x, &sh, suite, bench, chart_at + 48);
+	chart_col = bench_bars(x, &sh, &v, bench, chart_at);
+	bench_scaling(x, &sh, suite, bench, chart_at + 24, chart_col);
+	bench_pareto(x, &sh, suite, bench, chart_at + 48, chart_col);
+	/* printing: one page wide, landscape */
+	worksheet_set_landscape(sh.ws);
+	worksheet_fit_to_pages(sh.ws, 1, 0);
 	worksheet_freeze_panes(sh.ws, 2 + (x->simulated ? 1 : 0), 1);
 	finish_widths(x, &sh);
 	check(x, worksheet_set_column(sh.ws, 0, 0, 30, NULL));
