@@ -55,3 +55,4 @@ echo "$CORPORA" | while read -r name size; do
 	tail -1 "$BENCH_DIR/$name.out" | sed 's/^/         /'
 done
 sh "$(dirname "$0")/realdata.sh"
+sh "$(dirname "$0")/pg.sh"
