@@ -55,6 +55,7 @@ struct db {
 	sqlite3 *sql;
 	struct strbuf path;
 	unsigned flags;
+	int immutable;        /* opened read-only as an immutable snapshot */
 	struct db_sink_state sink;
 };
 
