@@ -52,8 +52,18 @@ static const char stage_ddl[] =
 enum stage { STAGE_SOURCE, STAGE_SYSTEM, STAGE_BENCH, STAGE_RUN, STAGE_METRIC, STAGE_POWER,
 	     STAGE_COUNT };
 
+/* A connection with its staged batch: two of them overlap the COPY of one
+ * batch with the merge of the previous one (the server uses both cores). */
+struct lane {
+	PGconn *conn;
+	const struct pg_local_source *batch;
+	size_t nbatch;
+	int pending;               /* a CALL merge_batch() is running */
+};
+
 struct push {
 	struct pg *pg;
+	PGconn *conn;              /* the connection being served */
 	struct pg_local *local;
 	const struct pg_progress *prog;
 	struct pg_totals *t;
@@ -79,14 +89,23 @@ static void progress(struct push *p, int final)
 	p->prog->fn(p->prog->ctx, p->t, final);
 }
 
+static int conn_fail(PGconn *c, struct strbuf *err, const char *what)
+{
+	const char *msg = c ? PQerrorMessage(c) : "out of memory";
+
+	strbuf_reset(err);
+	strbuf_addf(err, "%s: %.*s", what, (int)strcspn(msg, "\n"), msg);
+	return -AB_EIO;
+}
+
 static int flush_copy(void *ctx, struct pg_copy *cp, struct strbuf *err)
 {
 	struct push *p = ctx;
 
 	if (!cp->buf.len)
 		return 0;
-	if (PQputCopyData(p->pg->conn, cp->buf.buf, (int)cp->buf.len) != 1)
-		return pg_fail(p->pg, err, "cannot send data to PostgreSQL");
+	if (PQputCopyData(p->conn, cp->buf.buf, (int)cp->buf.len) != 1)
+		return conn_fail(p->conn, err, "cannot send data to PostgreSQL");
 	p->t->bytes += cp->buf.len;
 	strbuf_reset(&cp->buf);
 	progress(p, 0);
@@ -147,13 +166,16 @@ static int send_stage(struct push *p, enum stage which, struct strbuf *err)
 	if (rc < 0) {
 		/* abort the COPY: the server fails the statement, the rest of
 		 * the query is skipped and the transaction rolled back */
-		PQputCopyEnd(p->pg->conn, "accelbench: local read failed");
+		PQputCopyEnd(p->conn, "accelbench: local read failed");
 		return rc;
 	}
-	if (PQputCopyEnd(p->pg->conn, NULL) != 1)
-		return pg_fail(p->pg, err, "cannot end COPY");
+	if (PQputCopyEnd(p->conn, NULL) != 1)
+		return conn_fail(p->conn, err, "cannot end COPY");
 	return 0;
 }
+
+static int drain(struct push *p, const enum stage *stages, size_t nstages, char *sqlstate,
+		 struct strbuf *err);
 
 /*
  * Send one query and serve its COPYs in order.  Returns 0, or negative
@@ -163,14 +185,24 @@ static int send_stage(struct push *p, enum stage which, struct strbuf *err)
 static int run_query(struct push *p, const char *sql, const enum stage *stages, size_t nstages,
 		     char *sqlstate, struct strbuf *err)
 {
-	PGconn *c = p->pg->conn;
+	PGconn *c = p->conn;
+
+	memset(sqlstate, 0, 6);
+	if (!PQsendQuery(c, sql))
+		return conn_fail(c, err, "cannot send to PostgreSQL");
+	return drain(p, stages, nstages, sqlstate, err);
+}
+
+/* Collect the results of the query running on p->conn, serving its COPYs. */
+static int drain(struct push *p, const enum stage *stages, size_t nstages, char *sqlstate,
+		 struct strbuf *err)
+{
+	PGconn *c = p->conn;
 	PGresult *res;
 	size_t k = 0;
 	int rc = 0;
 
 	memset(sqlstate, 0, 6);
-	if (!PQsendQuery(c, sql))
-		return pg_fail(p->pg, err, "cannot send to PostgreSQL");
 	while ((res = PQgetResult(c)) != NULL) {
 		switch (PQresultStatus(res)) {
 		case PGRES_COPY_IN:
@@ -190,14 +222,18 @@ static int run_query(struct push *p, const char *sql, const enum stage *stages, 
 		PQclear(res);
 		if (PQstatus(c) != CONNECTION_OK) {
 			if (rc == 0)
-				rc = pg_fail(p->pg, err, "lost the PostgreSQL connection");
+				rc = conn_fail(c, err, "lost the PostgreSQL connection");
 			break;
 		}
 	}
-	if (rc < 0 && PQstatus(c) == CONNECTION_OK && PQtransactionStatus(c) != PQTRANS_IDLE)
-		pg_exec(p->pg, "ROLLBACK", NULL);
+	if (rc < 0 && PQstatus(c) == CONNECTION_OK && PQtransactionStatus(c) != PQTRANS_IDLE) {
+		res = PQexec(c, "ROLLBACK");
+		PQclear(res);
+	}
 	return rc;
 }
+
+static int finish_batch(struct push *p, struct lane *l, struct strbuf *err);
 
 static int retryable(const char *sqlstate)
 {
@@ -227,7 +263,7 @@ static int push_dimensions(struct push *p, struct strbuf *err)
 static void name_failed_source(struct push *p, struct strbuf *err)
 {
 	struct strbuf msg = STRBUF_INIT;
-	PGresult *res = PQexec(p->pg->conn, "SELECT coalesce(max(src) + 1, 0) FROM pg_temp.sb_result");
+	PGresult *res = PQexec(p->conn, "SELECT coalesce(max(src) + 1, 0) FROM pg_temp.sb_result");
 	size_t k = 0;
 
 	if (res && PQresultStatus(res) == PGRES_TUPLES_OK)
@@ -241,14 +277,22 @@ static void name_failed_source(struct push *p, struct strbuf *err)
 	strbuf_release(&msg);
 }
 
-static int push_batch(struct push *p, struct strbuf *err)
+static void use_lane(struct push *p, struct lane *l)
+{
+	p->conn = l->conn;
+	p->batch = l->batch;
+	p->nbatch = l->nbatch;
+}
+
+/* Stage a lane's batch, then start merging it (CALL, not waited for). */
+static int start_batch(struct push *p, struct lane *l, struct lane *other, struct strbuf *err)
 {
 	static const enum stage stages[] = { STAGE_SOURCE, STAGE_SYSTEM, STAGE_BENCH, STAGE_RUN,
 					     STAGE_METRIC, STAGE_POWER };
 	char sqlstate[6];
-	PGresult *res;
-	int tries, rc, r;
+	int rc;
 
+	use_lane(p, l);
 	rc = run_query(p,
 		       "BEGIN; TRUNCATE pg_temp.sb_source, pg_temp.st_system, pg_temp.st_bench,"
 		       " pg_temp.sb_run, pg_temp.sb_metric, pg_temp.sb_power, pg_temp.sb_result;"
@@ -259,27 +303,48 @@ static int push_batch(struct push *p, struct strbuf *err)
 		       stages, STAGE_COUNT, sqlstate, err);
 	if (rc < 0)
 		return rc;
-	for (tries = 0;; tries++) {
-		rc = run_query(p, "CALL accelbench.merge_batch()", NULL, 0, sqlstate, err);
-		if (rc == 0 || !retryable(sqlstate) || tries >= PUSH_RETRIES)
-			break;
+	/* sources commit in local order: this batch merges after the other's */
+	if (other && other->pending) {
+		rc = finish_batch(p, other, err);
+		if (rc < 0)
+			return rc;
+	}
+	use_lane(p, l);
+	if (!PQsendQuery(l->conn, "CALL accelbench.merge_batch()"))
+		return conn_fail(l->conn, err, "cannot send to PostgreSQL");
+	l->pending = 1;
+	return 0;
+}
+
+/* Wait for a lane's merge (calling it again after a deadlock), count what it did. */
+static int finish_batch(struct push *p, struct lane *l, struct strbuf *err)
+{
+	char sqlstate[6];
+	PGresult *res;
+	int tries, rc, r;
+
+	use_lane(p, l);
+	l->pending = 0;
+	rc = drain(p, NULL, 0, sqlstate, err);
+	for (tries = 0; rc < 0 && retryable(sqlstate) && tries < PUSH_RETRIES; tries++) {
 		p->t->retries++;
+		rc = run_query(p, "CALL accelbench.merge_batch()", NULL, 0, sqlstate, err);
 	}
 	if (rc < 0) {
 		name_failed_source(p, err);
 		return rc;
 	}
-	res = PQexec(p->pg->conn, "SELECT source_id IS NULL, runs, deduped, metrics, power"
-				  " FROM pg_temp.sb_result");
+	res = PQexec(l->conn, "SELECT source_id IS NULL, runs, deduped, metrics, power"
+			      " FROM pg_temp.sb_result");
 	if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
 		rc = pg_fail_res(res, err, "cannot read what was merged", NULL);
 		PQclear(res);
 		return rc;
 	}
-	if ((size_t)PQntuples(res) != p->nbatch) {
+	if ((size_t)PQntuples(res) != l->nbatch) {
 		PQclear(res);
 		return ab_fail(err, AB_EINTERNAL, "merge_batch() merged %d of %zu sources",
-			       PQntuples(res), p->nbatch);
+			       PQntuples(res), l->nbatch);
 	}
 	for (r = 0; r < PQntuples(res); r++) {
 		if (!strcmp(PQgetvalue(res, r, 0), "t")) {
@@ -293,6 +358,8 @@ static int push_batch(struct push *p, struct strbuf *err)
 		p->t->power_samples += atol(PQgetvalue(res, r, 4));
 	}
 	PQclear(res);
+	p->t->sources_done += (long)l->nbatch;
+	progress(p, 0);
 	return 0;
 }
 
@@ -351,10 +418,12 @@ int pg_push(struct pg *pg, struct db *db, const struct pg_progress *prog,
 	    struct pg_totals *totals, struct strbuf *err)
 {
 	struct push p = { 0 };
+	struct lane lanes[2] = { { 0 }, { 0 } };
 	struct pg_local_source *v = NULL;
 	unsigned char *present = NULL;
+	PGconn *second = NULL;
 	size_t n = 0, i;
-	int rc;
+	int rc, cur = 0, nlanes = 1, k;
 
 	memset(totals, 0, sizeof(*totals));
 	p.pg = pg;
@@ -363,12 +432,24 @@ int pg_push(struct pg *pg, struct db *db, const struct pg_progress *prog,
 	strbuf_init(&p.cp.buf, PG_COPY_CHUNK + 65536);
 	p.cp.flush = flush_copy;
 	p.cp.ctx = &p;
+	p.conn = pg->conn;
+	lanes[0].conn = pg->conn;
 	rc = pg_check_schema(pg, err);
 	if (rc < 0)
 		goto out;
 	rc = pg_exec(pg, stage_ddl, err);
 	if (rc < 0)
 		goto out;
+	/* a second connection when the server grants one (else one lane) */
+	second = PQconnectdb(pg->url.buf);
+	if (second && PQstatus(second) == CONNECTION_OK) {
+		PGresult *res = PQexec(second, stage_ddl);
+		if (res && PQresultStatus(res) == PGRES_COMMAND_OK) {
+			lanes[1].conn = second;
+			nlanes = 2;
+		}
+		PQclear(res);
+	}
 	rc = pg_local_open(&p.local, db, err);
 	if (rc < 0)
 		goto out;
@@ -388,9 +469,11 @@ int pg_push(struct pg *pg, struct db *db, const struct pg_progress *prog,
 	rc = push_dimensions(&p, err);
 	if (rc < 0)
 		goto out;
-	/* batches of the missing sources, in local order */
+	/* batches of the missing sources, in local order; with two lanes the
+	 * COPY of one overlaps the merge of the previous */
 	for (i = 0; i < n;) {
 		size_t j = i, runs = 0;
+		struct lane *l = &lanes[cur];
 
 		if (present[i]) {
 			totals->sources_present++;
@@ -404,16 +487,33 @@ int pg_push(struct pg *pg, struct db *db, const struct pg_progress *prog,
 			runs += (size_t)v[j].nruns;
 			j++;
 		}
-		p.batch = &v[i];
-		p.nbatch = j - i;
-		rc = push_batch(&p, err);
+		l->batch = &v[i];
+		l->nbatch = j - i;
+		rc = start_batch(&p, l, nlanes == 2 ? &lanes[1 - cur] : NULL, err);
+		if (rc == 0 && nlanes == 1)
+			rc = finish_batch(&p, l, err);
 		if (rc < 0)
 			goto out;
-		totals->sources_done += (long)(j - i);
-		progress(&p, 0);
+		cur = nlanes == 2 ? 1 - cur : 0;
 		i = j;
 	}
+	for (k = 0; k < 2; k++) {
+		struct lane *l = &lanes[(cur + k) % 2];
+		if (l->pending) {
+			rc = finish_batch(&p, l, err);
+			if (rc < 0)
+				goto out;
+		}
+	}
 out:
+	for (k = 0; k < 2; k++)
+		if (lanes[k].pending) { /* after an error: let the other lane finish cleanly */
+			struct strbuf ignore = STRBUF_INIT;
+			finish_batch(&p, &lanes[k], &ignore);
+			strbuf_release(&ignore);
+		}
+	if (second)
+		PQfinish(second);
 	progress(&p, 1);
 	pg_local_sources_free(v, n);
 	free(present);
