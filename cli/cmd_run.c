@@ -74,6 +74,8 @@ static const struct cmd run_cmds[] = {
 	  "Run an MLPerf training command N times into the submission layout, ingest." },
 	{ "run reframe", NULL, 0, "[--reframe PATH] " RUN_COMMON_SYNOPSIS " [-- REFRAME_ARGS...]",
 	  "Run ReFrame with its report and perflogs in a run folder, ingest both." },
+	{ "run jube", NULL, 0, "CONFIG [--tag T]... [--outpath DIR] [--poll S] " RUN_COMMON_SYNOPSIS,
+	  "Run a JUBE benchmark, follow it to the end, ingest its result tables." },
 	{ NULL, NULL, 0, NULL, NULL }
 };
 
@@ -295,7 +297,7 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 		if (!strcmp(run_cmds[k].name + 4, runner))
 			rc_cmd = &run_cmds[k];
 	if (!rc_cmd)
-		return cli_error(AB_EUSAGE, "run: no runner '%s' (known: mlperf, reframe, exec)",
+		return cli_error(AB_EUSAGE, "run: no runner '%s' (known: jube, reframe, mlperf, exec)",
 				 runner);
 	orig = ab_calloc((size_t)argc + 1, sizeof(*orig));
 	for (i = 0; i < argc; i++)
@@ -401,6 +403,23 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 		o.args = cmdv;
 		o.nargs = (size_t)n;
 		rc = run_reframe(&c, &o, &res, &err);
+	} else {
+		struct run_jube_opts o = { 0 };
+		/* like jube's own --tag A B: words after the CONFIG are more tags */
+		if (n < 1 || (n > 1 && !tags.n)) {
+			rc = cli_error(AB_EUSAGE, "run jube: give exactly one CONFIG (see 'accelbench run jube -h')");
+			goto out;
+		}
+		for (i = 1; i < n; i++) {
+			tags.v = ab_realloc(tags.v, (tags.n + 1) * sizeof(*tags.v));
+			tags.v[tags.n++] = cmdv[i];
+		}
+		o.config = cmdv[0];
+		o.tags = tags.v;
+		o.ntags = tags.n;
+		o.outpath = outpath;
+		o.poll_s = poll;
+		rc = run_jube(&c, &o, &res, &err);
 	}
 	/* what finished is stored, whatever happened to the rest */
 	if (res.n) {
