@@ -49,6 +49,9 @@ struct db_sink_state {
 	struct db_intern pairs, kinds;
 	struct strbuf ids, kbuf;
 	struct sha256 fresh;       /* sha256_init()ed once, for db_key16 */
+	/* known(): a read-only connection of the parsing thread */
+	sqlite3 *ro;
+	sqlite3_stmt *ro_find;
 };
 
 struct db {
