@@ -61,7 +61,9 @@ static int ingest_result(struct ctx *ctx, const struct run_result *res, int verb
 	return rc;
 }
 
-#define RUN_COMMON_SYNOPSIS "[--system S] [--runs-dir DIR] [--timeout D] [--dry-run] [-v]"
+#define RUN_COMMON_SYNOPSIS                                                              \
+	"[--system S] [--runs-dir DIR] [--timeout D] [--dry-run] [-v] [--slurm [--nodes N] " \
+	"[--gpus-per-node G] [--time HH:MM:SS] [--partition P] [--account A] [--sbatch-arg ARG]...]"
 
 static const struct cmd run_cmds[] = {
 	{ "run exec", NULL, 0,
@@ -217,7 +219,7 @@ static char **job_argv(int argc, char **argv)
 		if (!rest && !strcmp(a, "--"))
 			rest = 1;
 		if (!rest) {
-			if (!strcmp(a, "--slurm"))
+			if (!strcmp(a, "--slurm") || !strcmp(a, "--dry-run"))
 				continue;
 			for (k = 0; k < AB_ARRAY_SIZE(with_arg); k++) {
 				size_t len = strlen(with_arg[k]);
@@ -255,6 +257,13 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 		{ 0, "timeout", OPT_STRING, &timeout, "D", "give up after D (90, 15m, 2h, HH:MM:SS)" },
 		{ 0, "dry-run", OPT_FLAG, &dry_run, NULL, "print what would run, run nothing" },
 		{ 'v', "verbose", OPT_FLAG, &verbose, NULL, "echo the tool's output on stderr" },
+		{ 0, "slurm", OPT_FLAG, &slurm, NULL, "submit through Slurm (sbatch) and follow the job" },
+		{ 0, "nodes", OPT_INT, &nodes, "N", "Slurm: nodes" },
+		{ 0, "gpus-per-node", OPT_INT, &gpn, "G", "Slurm: GPUs per node" },
+		{ 0, "time", OPT_STRING, &stime, "HH:MM:SS", "Slurm: time limit" },
+		{ 0, "partition", OPT_STRING, &partition, "P", "Slurm: partition" },
+		{ 0, "account", OPT_STRING, &account, "A", "Slurm: account" },
+		{ 0, "sbatch-arg", OPT_LIST, &sbatch, "ARG", "Slurm: extra sbatch argument (repeatable)" },
 		{ 0, "folder", OPT_STRING, &folder, "DIR", "use this run folder (set inside Slurm jobs)" },
 		{ 0, "no-ingest", OPT_FLAG, &no_ingest, NULL, "leave the run folder, ingest nothing" },
 		/* runner-specific options follow, each help saying "runner[,runner]: ..." */

@@ -472,10 +472,11 @@ static void wp_reason(struct jube_ctx *j, struct jwp *wp, struct strbuf *reason,
  * failed_<table>.csv for every table of the view's result/: the header
  * JUBE wrote, one row per failed workpackage with its parameters filled
  * in, derived values "nan" and patterns empty (what JUBE >= 2.6 prints).
- * Returns how many files were written (their names appended to list).
+ * Written into the view's result/ directory, which is ingested whole.
+ * Returns how many files were written.
  */
 static int write_failed_rows(struct jube_ctx *j, struct jwps *w, const char *result_dir,
-			     json_t *list, struct strbuf *err)
+			     struct strbuf *err)
 {
 	struct strbuf conf = STRBUF_INIT, path = STRBUF_INIT, dat = STRBUF_INIT,
 		      out = STRBUF_INIT, name = STRBUF_INIT, reason = STRBUF_INIT, tail = STRBUF_INIT;
@@ -543,15 +544,15 @@ static int write_failed_rows(struct jube_ctx *j, struct jwps *w, const char *res
 			strbuf_addch(&out, '\n');
 			json_decref(params);
 		}
+		/* beside the table, so the parser sees the same JUBE benchmark */
 		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/failed_%s.csv", j->folder, name.buf);
+		strbuf_addf(&path, "%s/failed_%s.csv", result_dir, name.buf);
 		if (ab_write_file(path.buf, out.buf, out.len, err) < 0) {
 			json_decref(titles);
 			json_decref(names);
 			written = -1;
 			break;
 		}
-		list_add(list, path.buf);
 		written++;
 next:
 		json_decref(titles);
@@ -669,7 +670,7 @@ static int result_without_failed(struct jube_ctx *j, json_t *list, json_t *manif
 			fprintf(stderr, "accelbench: %s; output ends:\n%s\n", reason.buf, tail.buf);
 	}
 	/* the failed ones as rows of the same tables, else as runs of run.json */
-	rc = ok && nfailed ? write_failed_rows(j, &w, res_dir.buf, list, err) : 0;
+	rc = ok && nfailed ? write_failed_rows(j, &w, res_dir.buf, err) : 0;
 	if (rc < 0)
 		goto out;
 	if (rc == 0) {

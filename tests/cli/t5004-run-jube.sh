@@ -4,7 +4,7 @@
 # jpwr-style energy files, asynchronous step followed with `jube continue`),
 # ingests the result table with its energy, and stores the failed
 # workpackage as failed, also with Debian's JUBE 2.5.1 whose `jube result`
-# aborts on it.  Ctrl-C leaves JUBE's state intact and says how to resume.
+# aborts on it; a site's own smaller table (tests/jube/site_bench.xml) too.  Ctrl-C leaves JUBE's state intact and says how to resume.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v jube >/dev/null 2>&1; then
@@ -48,6 +48,17 @@ test_expect_success 'the failed workpackage keeps its name, reason and provenanc
 	assert v["command"] == "jube run --hide-animation llm_fake.xml --tag A100 800M", v
 	assert v["started"].endswith("Z") and v["finished"].endswith("Z")
 	PYEOF
+'
+
+test_expect_success 'a site'"'"'s own JUBE table (System + Tokens/second, no JobID) is read by its header' '
+	rm -f "$ACCELBENCH_DB" &&
+	ab run jube site_bench.xml --poll 0.2 >out 2>err &&
+	grep -q "^  JUBE status: FINISHED$" out &&
+	grep -q "^ingested: 2 files, 0 rejected; added 2 runs, 4 metrics$" out &&
+	ab sql "SELECT b.name, y.name, r.nodes, r.devices, m.value, m.unit FROM run r JOIN benchmark b ON b.id = r.benchmark_id JOIN system y ON y.id = r.system_id JOIN metric m ON m.run_id = r.id AND m.name = \"throughput\" ORDER BY r.nodes" >rows &&
+	cat rows &&
+	grep -Eq "^mysite_llm-gpt +ACME1 +1 +8 +1500(\.0)? +tokens/s$" rows &&
+	grep -Eq "^mysite_llm-gpt +ACME1 +2 +16 +3000(\.0)? +tokens/s$" rows
 '
 
 test_expect_success 'a broken config lands as a failed run with the tail of JUBE output' '
