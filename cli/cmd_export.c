@@ -49,6 +49,7 @@ static int export_workbook(struct ctx *ctx, const char *output, const char *pric
 
 	report_spec_init(&spec);
 	if (spec_path) {
+		report_spec_release(&spec); /* report_spec_load() initialises it again */
 		rc = report_spec_load(spec_path, &spec, &err);
 		if (rc < 0) {
 			rc = cli_status(rc, &err);
