@@ -38,7 +38,8 @@ static int ingest_result(struct ctx *ctx, const struct run_result *res, int verb
 	struct strbuf err = STRBUF_INIT;
 	int rc;
 
-	rc = db_open(&ctx->db, ctx->db_path, 0, &err);
+	/* opened before the run when it ran here; inside --no-ingest never */
+	rc = ctx->db ? 0 : db_open(&ctx->db, ctx->db_path, 0, &err);
 	if (rc == 0) {
 		io.provenance = res->provenance;
 		io.notify = on_ingest_event;
