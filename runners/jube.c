@@ -742,9 +742,11 @@ int run_jube(const struct run_common *c, const struct run_jube_opts *o, struct r
 		return ab_fail(err, AB_EUSAGE, "run jube: cannot read the JUBE config '%s'%s%s",
 			       o->config ? o->config : "", errno ? ": " : "",
 			       errno ? strerror(errno) : "");
-	if (!run_which("jube", &exe))
+	if (!run_which("jube", &exe)) {
+		strbuf_release(&exe);
 		return ab_fail(err, AB_EUSAGE, "run jube: JUBE is not installed ('jube' is not in "
 			       "PATH); install it (Debian: apt-get install jube)");
+	}
 	base = strrchr(o->config, '/');
 	base = base ? base + 1 : o->config;
 	strbuf_add(&stem, base, strcspn(base, "."));
