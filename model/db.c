@@ -306,6 +306,7 @@ void db_free(struct db *db)
 	if (!db)
 		return;
 	db_sink_release(db);
+	db_configs_cache_free(db->configs_cache);
 	sqlite3_close(db->sql);
 	strbuf_release(&db->path);
 	free(db);
