@@ -118,12 +118,15 @@ static void pad_cell(struct strbuf *out, const char *s, size_t w, enum table_ali
 void table_render_text(const struct table *t, struct strbuf *out)
 {
 	size_t *w = ab_calloc(t->ncols ? t->ncols : 1, sizeof(size_t));
+	struct strbuf tmp = STRBUF_INIT;
 	size_t r, c;
 
+	/* human output: control characters in a cell (a file name with ESC
+	 * sequences or newlines) are shown escaped, never sent raw */
 	for (c = 0; c < t->ncols; c++) {
-		w[c] = width(t->titles[c]);
+		w[c] = width(strbuf_shown(&tmp, t->titles[c]));
 		for (r = 0; r < t->nrows; r++) {
-			size_t cw = width(table_get(t, r, c));
+			size_t cw = width(strbuf_shown(&tmp, table_get(t, r, c)));
 			if (cw > w[c])
 				w[c] = cw;
 		}
@@ -131,7 +134,8 @@ void table_render_text(const struct table *t, struct strbuf *out)
 	for (c = 0; c < t->ncols; c++) {
 		if (c)
 			strbuf_addstr(out, "  ");
-		pad_cell(out, t->titles[c], w[c], t->align[c], c + 1 == t->ncols);
+		pad_cell(out, strbuf_shown(&tmp, t->titles[c]), w[c], t->align[c],
+			 c + 1 == t->ncols);
 	}
 	strbuf_addch(out, '\n');
 	for (c = 0; c < t->ncols; c++) {
@@ -144,12 +148,14 @@ void table_render_text(const struct table *t, struct strbuf *out)
 		for (c = 0; c < t->ncols; c++) {
 			if (c)
 				strbuf_addstr(out, "  ");
-			pad_cell(out, table_get(t, r, c), w[c], t->align[c], c + 1 == t->ncols);
+			pad_cell(out, strbuf_shown(&tmp, table_get(t, r, c)), w[c], t->align[c],
+				 c + 1 == t->ncols);
 		}
 		strbuf_rtrim(out);
 		strbuf_addch(out, '\n');
 	}
 	free(w);
+	strbuf_release(&tmp);
 }
 
 void csv_add_field(struct strbuf *out, const char *s)
