@@ -47,8 +47,10 @@ static int export_workbook(struct ctx *ctx, const char *output, const char *pric
 	struct strbuf err = STRBUF_INIT;
 	int rc;
 
-	report_spec_init(&spec);
-	if (spec_path) {
+	if (!spec_path)
+		report_spec_init(&spec);
+	else {
+		/* it initialises spec itself (an init before it would leak) */
 		rc = report_spec_load(spec_path, &spec, &err);
 		if (rc < 0) {
 			rc = cli_status(rc, &err);

@@ -36,9 +36,12 @@ static int ingest_result(struct ctx *ctx, const struct run_result *res, int verb
 	struct ingest_opts io = { 0 };
 	struct ingest_totals t;
 	struct strbuf err = STRBUF_INIT;
-	int rc;
+	int rc = 0;
 
-	rc = db_open(&ctx->db, ctx->db_path, 0, &err);
+	/* cmd_run() opened it before running (to fail early); opening again
+	 * would drop that handle */
+	if (!ctx->db)
+		rc = db_open(&ctx->db, ctx->db_path, 0, &err);
 	if (rc == 0) {
 		io.provenance = res->provenance;
 		io.notify = on_ingest_event;

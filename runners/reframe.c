@@ -27,6 +27,7 @@ int run_reframe(const struct run_common *c, const struct run_reframe_opts *o,
 	int rc = 0;
 
 	if (!run_which(o->reframe ? o->reframe : "reframe", &exe)) {
+		strbuf_release(&exe); /* run_which() filled it while searching */
 		if (o->reframe)
 			return ab_fail(err, AB_EUSAGE, "run reframe: '%s' is not an executable",
 				       o->reframe);
