@@ -133,8 +133,120 @@ static void push_value(struct db_config *c, double v, int64_t id, size_t *cap)
 	c->n++;
 }
 
+struct cache_entry {
+	char *suite, *benchmark, *system, *metric;   /* NULL: any / headline */
+	struct db_configs cs;
+};
+
+struct db_configs_cache {
+	struct cache_entry *v;
+	size_t n;
+};
+
+static char *dup_or_null(const char *s)
+{
+	return s ? ab_strdup(s) : NULL;
+}
+
+static int same_key(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+static void *dup_mem(const void *p, size_t n)
+{
+	void *q = ab_malloc(n ? n : 1);
+
+	if (n)
+		memcpy(q, p, n);
+	return q;
+}
+
+static void configs_copy(const struct db_configs *from, struct db_configs *to)
+{
+	size_t i;
+
+	to->n = from->n;
+	to->v = ab_calloc(from->n ? from->n : 1, sizeof(*to->v));
+	for (i = 0; i < from->n; i++) {
+		const struct db_config *a = &from->v[i];
+		struct db_config *b = &to->v[i];
+
+		*b = *a;
+		b->suite = dup_or_null(a->suite);
+		b->benchmark = dup_or_null(a->benchmark);
+		b->system = dup_or_null(a->system);
+		b->display_name = dup_or_null(a->display_name);
+		b->vendor = dup_or_null(a->vendor);
+		b->accelerator = dup_or_null(a->accelerator);
+		b->precision = dup_or_null(a->precision);
+		b->metric = dup_or_null(a->metric);
+		b->unit = dup_or_null(a->unit);
+		b->boundary = dup_or_null(a->boundary);
+		b->values = dup_mem(a->values, a->n * sizeof(*a->values));
+		b->run_ids = dup_mem(a->run_ids, a->n * sizeof(*a->run_ids));
+	}
+}
+
+void db_configs_cache_enable(struct db *db)
+{
+	if (!db->configs_cache)
+		db->configs_cache = ab_calloc(1, sizeof(*db->configs_cache));
+}
+
+void db_configs_cache_free(struct db_configs_cache *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->n; i++) {
+		free(c->v[i].suite);
+		free(c->v[i].benchmark);
+		free(c->v[i].system);
+		free(c->v[i].metric);
+		db_configs_release(&c->v[i].cs);
+	}
+	free(c->v);
+	free(c);
+}
+
+static int load_configs(struct db *db, const struct db_config_query *q, struct db_configs *out,
+			struct strbuf *err);
+
 int db_load_configs(struct db *db, const struct db_config_query *q, struct db_configs *out,
 		    struct strbuf *err)
+{
+	struct db_configs_cache *c = db->configs_cache;
+	struct cache_entry *e;
+	size_t i;
+	int rc;
+
+	if (!c)
+		return load_configs(db, q, out, err);
+	for (i = 0; i < c->n; i++) {
+		e = &c->v[i];
+		if (same_key(e->suite, q->suite) && same_key(e->benchmark, q->benchmark) &&
+		    same_key(e->system, q->system) && same_key(e->metric, q->metric)) {
+			configs_copy(&e->cs, out);
+			return 0;
+		}
+	}
+	rc = load_configs(db, q, out, err);
+	if (rc < 0)
+		return rc;
+	c->v = ab_realloc(c->v, (c->n + 1) * sizeof(*c->v));
+	e = &c->v[c->n++];
+	e->suite = dup_or_null(q->suite);
+	e->benchmark = dup_or_null(q->benchmark);
+	e->system = dup_or_null(q->system);
+	e->metric = dup_or_null(q->metric);
+	configs_copy(out, &e->cs);
+	return rc;
+}
+
+static int load_configs(struct db *db, const struct db_config_query *q, struct db_configs *out,
+			struct strbuf *err)
 {
 	sqlite3_stmt *st;
 	struct db_config *cur = NULL;

@@ -41,6 +41,13 @@ struct db_config_query {
 
 int db_load_configs(struct db *db, const struct db_config_query *q, struct db_configs *out,
 		    struct strbuf *err);
+/*
+ * Remember every db_load_configs() result on this connection from now on,
+ * so a reader that asks for the same configurations many times (the report:
+ * a table, a comparison, a chart of one benchmark) runs each query once and
+ * gets copies.  Only for connections that do not write meanwhile.
+ */
+void db_configs_cache_enable(struct db *db);
 void db_configs_release(struct db_configs *c);
 
 /* Whether smaller is better for a metric (by name and unit): times,

@@ -309,6 +309,7 @@ void db_free(struct db *db)
 	if (!db)
 		return;
 	db_sink_release(db);
+	db_configs_cache_free(db->configs_cache);
 	/* A writer leaving: fold the WAL back into the database and cut it to
 	 * nothing when no reader still needs it, so it does not stay on disk
 	 * at its high-water mark while other connections keep the file open.

@@ -60,7 +60,11 @@ struct db {
 	unsigned flags;
 	int immutable;        /* opened read-only as an immutable snapshot */
 	struct db_sink_state sink;
+	struct db_configs_cache *configs_cache; /* dataset.c; NULL: off */
 };
+
+struct db_configs_cache;
+void db_configs_cache_free(struct db_configs_cache *c);
 
 /* "sqlite says why" message helper: returns -AB_EIO. */
 int db_fail(struct db *db, struct strbuf *err, const char *what);

@@ -1817,6 +1817,9 @@ int report_write_pdf(struct db *db, const struct report_spec *spec, const struct
 	struct rep r;
 	int rc, pass;
 
+	/* the report asks for the same configurations for tables, comparisons
+	 * and charts: each query runs once */
+	db_configs_cache_enable(db);
 	rc = load(db, spec, o, &r, err);
 	if (rc < 0)
 		return rc;
