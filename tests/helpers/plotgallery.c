@@ -211,14 +211,14 @@ static void make_devices(struct plot_devices_spec *s)
 /* ---- 4. Pareto ---------------------------------------------------------- */
 
 static const struct plot_pareto_point pareto_pts[] = {
-	{ "A100", "NVIDIA", NULL, 61200, 81626 },
-	{ "H100", "NVIDIA", NULL, 70400, 98288 },
-	{ "WAIH100", "NVIDIA", NULL, 78900, 124930 },
-	{ "JEDI", "NVIDIA", NULL, 98600, 158153 },
-	{ "GH200", "NVIDIA", NULL, 101700, 47505 },
-	{ "MI250", "AMD", NULL, 52300, 88621 },
-	{ "MI300X", "AMD", NULL, 73800, 142880 },
-	{ "archer2:compute-cpu-rome", "CPU", NULL, 4100, 2210 },
+	{ "A100", "NVIDIA", NULL, 61200, 81626, PLOT_FRONT_AUTO },
+	{ "H100", "NVIDIA", NULL, 70400, 98288, PLOT_FRONT_AUTO },
+	{ "WAIH100", "NVIDIA", NULL, 78900, 124930, PLOT_FRONT_AUTO },
+	{ "JEDI", "NVIDIA", NULL, 98600, 158153, PLOT_FRONT_AUTO },
+	{ "GH200", "NVIDIA", NULL, 101700, 47505, PLOT_FRONT_AUTO },
+	{ "MI250", "AMD", NULL, 52300, 88621, PLOT_FRONT_AUTO },
+	{ "MI300X", "AMD", NULL, 73800, 142880, PLOT_FRONT_AUTO },
+	{ "archer2:compute-cpu-rome", "CPU", NULL, 4100, 2210, PLOT_FRONT_AUTO },
 };
 
 static const struct plot_pareto_spec pareto_spec = {

@@ -62,8 +62,8 @@ static const struct plot_devices_spec devices_spec = {
 };
 
 static const struct plot_pareto_point ppts[] = {
-	{ "A100", "NVIDIA", NULL, 61200, 81626 }, { "JEDI", "NVIDIA", NULL, 98600, 158153 },
-	{ "MI250", "AMD", NULL, 52300, 88621 },   { "GH200", "NVIDIA", NULL, 101700, 47505 },
+	{ "A100", "NVIDIA", NULL, 61200, 81626, PLOT_FRONT_AUTO }, { "JEDI", "NVIDIA", NULL, 98600, 158153, PLOT_FRONT_AUTO },
+	{ "MI250", "AMD", NULL, 52300, 88621, PLOT_FRONT_AUTO },   { "GH200", "NVIDIA", NULL, 101700, 47505, PLOT_FRONT_AUTO },
 };
 static const struct plot_pareto_spec pareto_spec = {
 	.labels = { .title = "Pareto", .x_title = "Energy efficiency", .x_unit = "tokens/Wh",

@@ -1,6 +1,8 @@
 /*
- * figures.c - from database to chart: pick configurations, compute the
- * statistics and fits, write labels with units; see figures.h.
+ * chart.c - what each chart shows, from the database: pick configurations,
+ * take statistics, fits, the Pareto front and pairings from the other
+ * views, write titles and labels with units, into the cairo-free specs
+ * that plots/ draws.  One table of chart kinds.
  *
  * Selection rules (stated in each chart's subtitle):
  *  - bar, pareto, heatmap: one configuration per system, its best by
@@ -10,41 +12,37 @@
  *    model/series.c.
  */
 #include "core/compat.h"
-#include "figures.h"
-#include "model/compare.h"
-#include "model/dataset.h"
 #include "model/power.h"
-#include "model/scaling.h"
-#include "model/series.h"
-#include "model/stats.h"
+#include "views/views.h"
 
 #include <ctype.h>
 #include <math.h>
 
-struct figure {
+struct views_chart {
 	struct plot_chart chart;
 	struct db_configs cs, cs2;
 	struct series_set ss;
 	struct db_power power;
+	struct views_pareto pareto;
 	struct plot_palette *own_palette;
 	void **allocs;
 	size_t nallocs;
 };
 
-static void *keep(struct figure *f, void *p)
+static void *keep(struct views_chart *f, void *p)
 {
 	f->allocs = ab_realloc(f->allocs, (f->nallocs + 1) * sizeof(*f->allocs));
 	f->allocs[f->nallocs++] = p;
 	return p;
 }
 
-static void *kalloc(struct figure *f, size_t n, size_t size)
+static void *kalloc(struct views_chart *f, size_t n, size_t size)
 {
 	return keep(f, ab_calloc(n ? n : 1, size));
 }
 
-static const char *kstr(struct figure *f, const char *fmt, ...) AB_PRINTF(2, 3);
-static const char *kstr(struct figure *f, const char *fmt, ...)
+static const char *kstr(struct views_chart *f, const char *fmt, ...) AB_PRINTF(2, 3);
+static const char *kstr(struct views_chart *f, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
@@ -56,7 +54,7 @@ static const char *kstr(struct figure *f, const char *fmt, ...)
 }
 
 /* "energy_efficiency" -> "Energy efficiency" */
-static const char *pretty_metric(struct figure *f, const char *m)
+static const char *pretty_metric(struct views_chart *f, const char *m)
 {
 	char *s = keep(f, ab_strdup(m));
 	size_t i;
@@ -68,24 +66,64 @@ static const char *pretty_metric(struct figure *f, const char *m)
 	return s;
 }
 
-int figure_kind_parse(const char *name)
+/* The one table of chart kinds: every list of them is made from it. */
+static const struct views_chart_kind_info kinds[] = {
+	{ VIEWS_CHART_BAR, "bar", PLOT_BAR, "one bar per system (its best configuration)",
+	  VIEWS_NEEDS_BENCHMARK },
+	{ VIEWS_CHART_BARGROUP, "bargroup", PLOT_BARGROUP,
+	  "systems by global batch; without a benchmark, speedups by benchmark",
+	  VIEWS_NEEDS_EITHER },
+	{ VIEWS_CHART_SCALING, "scaling", PLOT_BATCH, "throughput vs global batch with the fit",
+	  VIEWS_NEEDS_BENCHMARK },
+	{ VIEWS_CHART_DEVICES, "devices", PLOT_DEVICES, "speedup and efficiency vs devices or nodes",
+	  VIEWS_NEEDS_BENCHMARK },
+	{ VIEWS_CHART_PARETO, "pareto", PLOT_PARETO, "throughput vs energy efficiency, the front",
+	  VIEWS_NEEDS_BENCHMARK },
+	{ VIEWS_CHART_HEATMAP, "heatmap", PLOT_HEATMAP, "systems x benchmarks, ratio to a baseline",
+	  VIEWS_NEEDS_BASELINE },
+	{ VIEWS_CHART_POWER, "power", PLOT_POWER, "watts over time of one run", 0 },
+};
+
+const struct views_chart_kind_info *views_chart_kinds(size_t *n)
 {
-	static const char *const names[] = { NULL, "bar", "bargroup", "scaling", "devices",
-					     "pareto", "heatmap", "power" };
+	*n = AB_ARRAY_SIZE(kinds);
+	return kinds;
+}
+
+int views_chart_kind_parse(const char *name)
+{
 	size_t i;
 
-	for (i = 1; i < AB_ARRAY_SIZE(names); i++)
-		if (!strcmp(name, names[i]))
-			return (int)i;
+	for (i = 0; name && i < AB_ARRAY_SIZE(kinds); i++)
+		if (!strcmp(name, kinds[i].name))
+			return (int)kinds[i].kind;
 	return -1;
 }
 
-const struct plot_chart *figure_chart(const struct figure *f)
+const char *views_chart_kind_name(enum views_chart_kind kind)
+{
+	size_t i;
+
+	for (i = 0; i < AB_ARRAY_SIZE(kinds); i++)
+		if (kinds[i].kind == kind)
+			return kinds[i].name;
+	return "unknown";
+}
+
+void views_chart_kind_list(struct strbuf *sb, const char *sep, const char *last)
+{
+	size_t i, n = AB_ARRAY_SIZE(kinds);
+
+	for (i = 0; i < n; i++)
+		strbuf_addf(sb, "%s%s", i == 0 ? "" : i + 1 == n ? last : sep, kinds[i].name);
+}
+
+const struct plot_chart *views_chart_spec(const struct views_chart *f)
 {
 	return &f->chart;
 }
 
-void figure_free(struct figure *f)
+void views_chart_free(struct views_chart *f)
 {
 	size_t i;
 
@@ -98,11 +136,12 @@ void figure_free(struct figure *f)
 	db_configs_release(&f->cs);
 	db_configs_release(&f->cs2);
 	db_power_release(&f->power);
+	views_pareto_release(&f->pareto);
 	plot_palette_free(f->own_palette);
 	free(f);
 }
 
-static int wanted(const struct figure_opts *o, const struct db_config *c)
+static int wanted(const struct views_chart_opts *o, const struct db_config *c)
 {
 	size_t i;
 
@@ -130,13 +169,13 @@ static int keep_wanted(const struct db_config *c, void *ctx)
 }
 
 /* Per system (in cs order) the wanted configuration with the best median. */
-static size_t pick_best(const struct db_configs *cs, const struct figure_opts *o,
+static size_t pick_best(const struct db_configs *cs, const struct views_chart_opts *o,
 			const char *benchmark, const struct db_config **out)
 {
 	return db_configs_best(cs, benchmark, keep_wanted, (void *)o, out);
 }
 
-static const struct plot_palette *palette(struct figure *f, const struct figure_opts *o,
+static const struct plot_palette *palette(struct views_chart *f, const struct views_chart_opts *o,
 					  const struct db_configs *cs)
 {
 	size_t i;
@@ -162,7 +201,7 @@ static void summary_ci(const struct db_config *c, double *med, double *lo, doubl
 	*hi = s.has_ci ? s.ci_high : NAN;
 }
 
-static const char *shape_note(struct figure *f, const struct figure_opts *o)
+static const char *shape_note(struct views_chart *f, const struct views_chart_opts *o)
 {
 	if (o->batch > 0 && o->devices > 0)
 		return kstr(f, "global batch %ld, %ld devices", o->batch, o->devices);
@@ -173,7 +212,7 @@ static const char *shape_note(struct figure *f, const struct figure_opts *o)
 	return "best configuration per system";
 }
 
-static int load(struct figure *f, struct db *db, const struct figure_opts *o, const char *metric,
+static int load(struct views_chart *f, struct db *db, const struct views_chart_opts *o, const char *metric,
 		struct db_configs *cs, struct strbuf *err)
 {
 	struct db_config_query q = { o->suite, o->benchmark, NULL, metric };
@@ -189,7 +228,7 @@ static int load(struct figure *f, struct db *db, const struct figure_opts *o, co
 	return 0;
 }
 
-static int build_bar(struct figure *f, struct db *db, const struct figure_opts *o,
+static int build_bar(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
 		     struct strbuf *err)
 {
 	const struct db_config **pick;
@@ -237,7 +276,7 @@ static int cmp_long(const void *a, const void *b)
 
 /* Bars grouped by benchmark: each system's speedup over the baseline (best
  * configurations), with the bootstrap CI of the ratio; reference line at 1. */
-static int build_bargroup_bench(struct figure *f, struct db *db, const struct figure_opts *o,
+static int build_bargroup_bench(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
 				struct strbuf *err)
 {
 	struct plot_bargroup_spec *sp = kalloc(f, 1, sizeof(*sp));
@@ -250,7 +289,7 @@ static int build_bargroup_bench(struct figure *f, struct db *db, const struct fi
 	int rc;
 
 	if (!o->baseline)
-		return ab_fail(err, AB_EUSAGE, "bargroup across benchmarks needs --baseline SYS");
+		return ab_fail(err, AB_EUSAGE, "a bargroup across benchmarks needs a baseline system");
 	rc = db_load_configs(db, &q, &f->cs, err);
 	if (rc < 0)
 		return rc;
@@ -330,7 +369,7 @@ static int build_bargroup_bench(struct figure *f, struct db *db, const struct fi
 	return 0;
 }
 
-static int build_bargroup(struct figure *f, struct db *db, const struct figure_opts *o,
+static int build_bargroup(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
 			  struct strbuf *err)
 {
 	struct plot_bargroup_spec *sp = kalloc(f, 1, sizeof(*sp));
@@ -426,7 +465,7 @@ static int build_bargroup(struct figure *f, struct db *db, const struct figure_o
 
 /* The system's label in a multi-series chart: the name, plus the shape
  * when the system has several series. */
-static const char *series_name(struct figure *f, const struct series *s, enum series_axis axis)
+static const char *series_name(struct views_chart *f, const struct series *s, enum series_axis axis)
 {
 	size_t i, same = 0;
 	struct strbuf sb = STRBUF_INIT;
@@ -442,15 +481,15 @@ static const char *series_name(struct figure *f, const struct series *s, enum se
 	return keep(f, strbuf_detach(&sb, NULL));
 }
 
-static int series_wanted(const struct figure_opts *o, const struct series *s)
+static int series_wanted(const struct views_chart_opts *o, const struct series *s)
 {
-	struct figure_opts any = *o;
+	struct views_chart_opts any = *o;
 
 	any.batch = any.devices = 0; /* the shape varies along the axis */
 	return wanted(&any, s->first);
 }
 
-static int build_scaling(struct figure *f, struct db *db, const struct figure_opts *o,
+static int build_scaling(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
 			 struct strbuf *err)
 {
 	struct plot_batch_spec *sp = kalloc(f, 1, sizeof(*sp));
@@ -467,41 +506,24 @@ static int build_scaling(struct figure *f, struct db *db, const struct figure_op
 		struct plot_batch_series *ps = &ser[n];
 		struct plot_point *pts = kalloc(f, s->n, sizeof(*pts));
 		double *failed = kalloc(f, s->n, sizeof(double));
-		double *b, *x;
-		unsigned char *cens;
 		struct scaling_sat fit;
-		size_t np = 0, nf = 0, m = 0, total = 0;
+		size_t np = 0, nf = 0;
 
 		if (!series_wanted(o, s) || (o->devices > 0 && s->devices != o->devices))
 			continue;
-		for (k = 0; k < s->n; k++)
-			total += s->pts[k].censored ? 1 : s->pts[k].config->n;
-		b = ab_calloc(total, sizeof(double));
-		x = ab_calloc(total, sizeof(double));
-		cens = ab_calloc(total, 1);
 		for (k = 0; k < s->n; k++) {
 			const struct series_point *p = &s->pts[k];
-			size_t j;
 			if (p->censored) {
 				failed[nf++] = p->x;
-				b[m] = p->x;
-				x[m] = NAN;
-				cens[m++] = 1;
 				continue;
 			}
 			pts[np].x = p->x;
 			summary_ci(p->config, &pts[np].y, &pts[np].lo, &pts[np].hi);
 			np++;
 			runs += p->config->n;
-			for (j = 0; j < p->config->n; j++) {
-				b[m] = p->x;
-				x[m++] = p->config->values[j];
-			}
 		}
-		rc = scaling_saturation_fit(b, x, cens, m, &fit, err);
-		free(b);
-		free(x);
-		free(cens);
+		/* the same fit as `accelbench scaling`: one place assembles it */
+		rc = views_scaling_sat_fit(s, &fit, err);
 		if (rc < 0)
 			return rc;
 		ps->system = series_name(f, s, SERIES_BATCH);
@@ -533,7 +555,7 @@ static int build_scaling(struct figure *f, struct db *db, const struct figure_op
 	return 0;
 }
 
-static int build_devices(struct figure *f, struct db *db, const struct figure_opts *o,
+static int build_devices(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
 			 struct strbuf *err)
 {
 	enum series_axis axis = o->by_nodes ? SERIES_NODES : SERIES_DEVICES;
@@ -613,55 +635,57 @@ static int build_devices(struct figure *f, struct db *db, const struct figure_op
 	return 0;
 }
 
-static int build_pareto(struct figure *f, struct db *db, const struct figure_opts *o,
+static int build_pareto(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
 			struct strbuf *err)
 {
 	struct plot_pareto_spec *sp = kalloc(f, 1, sizeof(*sp));
+	struct db_config_query q = { o->suite, o->benchmark, NULL, o->metric };
 	struct plot_pareto_point *pts;
-	const struct db_config **pick;
-	size_t i, n, np = 0;
+	const struct views_pareto *pv = &f->pareto;
+	const struct db_config *c0;
+	size_t i;
 	int rc = load(f, db, o, o->metric, &f->cs, err);
 
-	if (rc == 0)
-		rc = load(f, db, o, "energy_efficiency", &f->cs2, err);
 	if (rc < 0)
 		return rc;
-	pick = kalloc(f, f->cs.n, sizeof(*pick));
-	n = pick_best(&f->cs, o, NULL, pick);
-	pts = kalloc(f, n, sizeof(*pts));
-	for (i = 0; i < n; i++) {
-		const struct db_config *e = db_configs_find(&f->cs2, pick[i]);
-		if (!e || !e->n)
-			continue;
-		pts[np].system = pick[i]->system;
-		pts[np].vendor = pick[i]->vendor;
-		pts[np].x = stats_median(e->values, e->n);
-		pts[np].y = stats_median(pick[i]->values, pick[i]->n);
-		if (pick[i]->global_batch > 0 && !(o->batch > 0))
-			pts[np].label = kstr(f, "%s (b=%ld)", pick[i]->system, pick[i]->global_batch);
-		np++;
+	/* the front is the pareto view's (best configuration per system) */
+	rc = views_pareto_build(db, &q, "energy_efficiency", keep_wanted, (void *)o, 1, &f->pareto,
+				err);
+	if (rc < 0)
+		return rc == -AB_EDATA ? ab_fail(err, AB_EDATA, "nothing to plot: no configuration "
+								 "of '%s' has both %s and energy_efficiency",
+						 o->benchmark, f->cs.v[0].metric)
+				       : rc;
+	c0 = pv->rows[0].x;
+	pts = kalloc(f, pv->n, sizeof(*pts));
+	for (i = 0; i < pv->n; i++) {
+		const struct views_pareto_row *r = &pv->rows[i];
+		pts[i].system = r->x->system;
+		pts[i].vendor = r->x->vendor;
+		pts[i].x = r->yv;
+		pts[i].y = r->xv;
+		pts[i].front = r->state == PARETO_FRONT ? PLOT_FRONT_ON : PLOT_FRONT_OFF;
+		if (r->x->global_batch > 0 && !(o->batch > 0))
+			pts[i].label = kstr(f, "%s (b=%ld)", r->x->system, r->x->global_batch);
 	}
-	if (!np)
-		return ab_fail(err, AB_EDATA, "nothing to plot: no configuration of '%s' has both "
-					      "%s and energy_efficiency", o->benchmark,
-			       f->cs.v[0].metric);
 	sp->points = pts;
-	sp->n_points = np;
-	sp->y_lower_better = f->cs.v[0].lower_is_better;
+	sp->n_points = pv->n;
+	sp->x_lower_better = pv->y_lower_better;
+	sp->y_lower_better = pv->x_lower_better;
 	sp->palette = palette(f, o, &f->cs);
 	sp->labels.title = o->title ? o->title : kstr(f, "%s: %s vs energy efficiency",
-						       f->cs.v[0].benchmark, f->cs.v[0].metric);
-	sp->labels.subtitle = kstr(f, "%s · %s · medians", f->cs.v[0].suite, shape_note(f, o));
+						       c0->benchmark, c0->metric);
+	sp->labels.subtitle = kstr(f, "%s · %s · medians", c0->suite, shape_note(f, o));
 	sp->labels.x_title = "Energy efficiency";
-	sp->labels.x_unit = f->cs2.n ? f->cs2.v[0].unit : "";
-	sp->labels.y_title = pretty_metric(f, f->cs.v[0].metric);
-	sp->labels.y_unit = f->cs.v[0].unit;
+	sp->labels.x_unit = pv->y_unit;
+	sp->labels.y_title = pretty_metric(f, c0->metric);
+	sp->labels.y_unit = c0->unit;
 	f->chart.kind = PLOT_PARETO;
 	f->chart.u.pareto = sp;
 	return 0;
 }
 
-static int build_heatmap(struct figure *f, struct db *db, const struct figure_opts *o,
+static int build_heatmap(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
 			 struct strbuf *err)
 {
 	struct plot_heatmap_spec *sp = kalloc(f, 1, sizeof(*sp));
@@ -673,7 +697,7 @@ static int build_heatmap(struct figure *f, struct db *db, const struct figure_op
 	int rc;
 
 	if (!o->baseline)
-		return ab_fail(err, AB_EUSAGE, "heatmap: --baseline SYS is required");
+		return ab_fail(err, AB_EUSAGE, "a heatmap needs a baseline system");
 	rc = db_load_configs(db, &q, &f->cs, err);
 	if (rc < 0)
 		return rc;
@@ -739,7 +763,17 @@ static int build_heatmap(struct figure *f, struct db *db, const struct figure_op
 	 * (as compare's): with holes in the matrix, leave the column out */
 	for (i = 0; i < nr * nc && !isnan(ratios[i]); i++)
 		;
-	if (i < nr * nc) {
+	if (i == nr * nc) {
+		/* the geometric mean of each row, decided here, not by the painter */
+		double *gm = kalloc(f, nr, sizeof(double));
+		for (r = 0; r < nr; r++) {
+			double sum = 0;
+			for (c = 0; c < nc; c++)
+				sum += log(ratios[r * nc + c]);
+			gm[r] = exp(sum / (double)nc);
+		}
+		sp->geomeans = gm;
+	} else {
 		sp->no_geomean = 1;
 		sp->labels.caption = "Cells: ratio of medians to the baseline; hatched: not measured. "
 				     "No geometric-mean column: not every system ran every benchmark "
@@ -757,7 +791,7 @@ static int build_heatmap(struct figure *f, struct db *db, const struct figure_op
 	return 0;
 }
 
-static int build_power(struct figure *f, struct db *db, const struct figure_opts *o,
+static int build_power(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
 		       struct strbuf *err)
 {
 	struct plot_power_spec *sp = kalloc(f, 1, sizeof(*sp));
@@ -804,32 +838,41 @@ static int build_power(struct figure *f, struct db *db, const struct figure_opts
 	return 0;
 }
 
-int figure_build(struct db *db, enum figure_kind kind, const struct figure_opts *o,
-		 struct figure **out, struct strbuf *err)
+int views_chart_build(struct db *db, enum views_chart_kind kind, const struct views_chart_opts *o,
+		 struct views_chart **out, struct strbuf *err)
 {
-	struct figure *f = ab_calloc(1, sizeof(*f));
+	struct views_chart *f = ab_calloc(1, sizeof(*f));
+	unsigned needs;
+	size_t i;
 	int rc;
 
 	*out = NULL;
-	if (!o->benchmark && kind != FIGURE_HEATMAP && kind != FIGURE_POWER &&
-	    kind != FIGURE_BARGROUP) {
+	for (i = 0; i < AB_ARRAY_SIZE(kinds) && kinds[i].kind != kind; i++)
+		;
+	needs = i < AB_ARRAY_SIZE(kinds) ? kinds[i].needs : 0;
+	if (((needs & VIEWS_NEEDS_BENCHMARK) && !o->benchmark) ||
+	    ((needs & VIEWS_NEEDS_BASELINE) && !o->baseline) ||
+	    ((needs & VIEWS_NEEDS_EITHER) && !o->benchmark && !o->baseline)) {
 		free(f);
-		return ab_fail(err, AB_EUSAGE, "this chart needs a benchmark (-b)");
+		return ab_fail(err, AB_EUSAGE, "a %s chart needs %s", views_chart_kind_name(kind),
+			       needs & VIEWS_NEEDS_BENCHMARK ? "a benchmark"
+			       : needs & VIEWS_NEEDS_BASELINE ? "a baseline system"
+							      : "a benchmark or a baseline system");
 	}
 	switch (kind) {
-	case FIGURE_BAR: rc = build_bar(f, db, o, err); break;
-	case FIGURE_BARGROUP:
+	case VIEWS_CHART_BAR: rc = build_bar(f, db, o, err); break;
+	case VIEWS_CHART_BARGROUP:
 		rc = o->benchmark ? build_bargroup(f, db, o, err) : build_bargroup_bench(f, db, o, err);
 		break;
-	case FIGURE_SCALING: rc = build_scaling(f, db, o, err); break;
-	case FIGURE_DEVICES: rc = build_devices(f, db, o, err); break;
-	case FIGURE_PARETO: rc = build_pareto(f, db, o, err); break;
-	case FIGURE_HEATMAP: rc = build_heatmap(f, db, o, err); break;
-	case FIGURE_POWER: rc = build_power(f, db, o, err); break;
-	default: rc = ab_fail(err, AB_EINTERNAL, "unknown figure kind %d", (int)kind); break;
+	case VIEWS_CHART_SCALING: rc = build_scaling(f, db, o, err); break;
+	case VIEWS_CHART_DEVICES: rc = build_devices(f, db, o, err); break;
+	case VIEWS_CHART_PARETO: rc = build_pareto(f, db, o, err); break;
+	case VIEWS_CHART_HEATMAP: rc = build_heatmap(f, db, o, err); break;
+	case VIEWS_CHART_POWER: rc = build_power(f, db, o, err); break;
+	default: rc = ab_fail(err, AB_EINTERNAL, "unknown chart kind %d", (int)kind); break;
 	}
 	if (rc < 0) {
-		figure_free(f);
+		views_chart_free(f);
 		return rc;
 	}
 	*out = f;
