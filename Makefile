@@ -117,6 +117,7 @@ demo: deps-if-missing
 
 demo-run: $(BIN)
 	@./$(BIN) demo -o out
+	@./$(BIN) --db out/accelbench.db report -o out/report.pdf
 
 bench: deps-if-missing
 	@$(MAKE) --no-print-directory bench-run

@@ -30,6 +30,7 @@ const char *pg_cli_url(const char *opt);
 int pg_cli_connect(struct pg **pg, const char *url, const char *cmd);
 void pg_cli_progress(void *ctx, const struct pg_totals *t, int final);
 int cmd_rm(int argc, char **argv, struct ctx *ctx);
+int cmd_report(int argc, char **argv, struct ctx *ctx);
 int cmd_run(int argc, char **argv, struct ctx *ctx);
 /* COMMAND-DECLS */
 

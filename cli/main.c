@@ -45,6 +45,8 @@ const struct cmd cli_commands[] = {
 	  "Create or upgrade the central PostgreSQL schema and its reader role." },
 	{ "rm", cmd_rm, NEED_DB_WRITE, "source ID|PATH...",
 	  "Remove ingested sources with their runs and metrics." },
+	{ "report", cmd_report, NEED_DB_READ, "-o FILE [--spec FILE] [--prices FILE]",
+	  "Write the procurement report (PDF)." },
 	{ "run", cmd_run, NO_DB, "exec [OPTIONS] -- CMD...",
 	  "Run a suite (JUBE, ReFrame, MLPerf, any command), locally or via Slurm; ingest." },
 	/* COMMAND-ENTRIES */

@@ -690,15 +690,23 @@ static void finish_layout(struct rfm_layout *l)
 	char d = 0;
 
 	l->delim = 0;
+	l->prefixed = 0;
 	if (!l->n || l->lit[0][0] || (l->lit[l->n][0] && l->lit[l->n][1]))
 		return;
+	/* inner literals: the delimiter, maybe followed by fixed text without
+	 * it ("|reframe ", "|jobid="), which the fast path checks and strips */
 	for (i = 1; i < l->n; i++) {
-		if (strlen(l->lit[i]) != 1)
+		if (!l->lit[i][0])
 			return;
 		if (!d)
 			d = l->lit[i][0];
 		else if (l->lit[i][0] != d)
 			return;
+		if (l->lit[i][1]) {
+			if (strchr(l->lit[i] + 1, d))
+				return;
+			l->prefixed = 1;
+		}
 	}
 	if (l->lit[l->n][0] && l->lit[l->n][0] != d)
 		return;
@@ -771,7 +779,7 @@ int rfm_layout_build(struct rfm_layout *l, const struct rfm_fmt *f, const char *
 			if (l->col[i].perf < 0)
 				l->per_var = 1;
 	/* a header that splits cleanly must name exactly our columns */
-	if (header && l->delim) {
+	if (header && l->delim && !l->prefixed) {
 		char **ht = NULL;
 		size_t nh = split_header(header, l->delim, &ht), want = l->n;
 		if (l->lit[l->n][0])
@@ -1169,6 +1177,15 @@ int rfm_layout_match(const struct rfm_layout *l, const char *line, size_t len,
 			}
 			m->off[k] = start;
 			m->len[k] = end - start;
+			for (k = 1; l->prefixed && k < n; k++) {
+				size_t pl = strlen(l->lit[k]) - 1;
+				if (!pl)
+					continue;
+				if (m->len[k] < pl || memcmp(line + m->off[k], l->lit[k] + 1, pl))
+					goto slow;
+				m->off[k] += pl;
+				m->len[k] -= pl;
+			}
 			return RFM_MATCH_OK;
 		}
 	}

@@ -161,7 +161,8 @@ struct rfm_layout {
 	struct rfm_col *col;
 	size_t n;
 	char **lit;         /* n + 1 literals */
-	char delim;         /* every inner literal is this one character (fast split) */
+	char delim;         /* every inner literal is this character (fast split), */
+	int prefixed;       /* ...some followed by fixed text that starts the field */
 	char **perf_names;  /* perf variables named by the header, in order */
 	size_t nperf;
 	int per_var;        /* one perf variable per line (3.x, compat/multiline mode) */

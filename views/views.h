@@ -31,6 +31,7 @@
 #include "model/compare.h"
 #include "model/cost.h"
 #include "model/dataset.h"
+#include "model/inventory.h"
 #include "model/pareto.h"
 #include "model/scaling.h"
 #include "model/series.h"
@@ -86,6 +87,22 @@ void views_rec_bool(struct views_record *r, const char *key, int b);
 void views_rec_strs(struct views_record *r, const char *key, const char *const *strs, size_t n);
 /* Whether field f holds no value (JSON null, an empty CSV cell). */
 int views_field_missing(const struct views_field *f);
+
+/* ---- inventory (the report's systems, provenance and appendix) -------- */
+
+#define VIEWS_SIMULATED_NOTE "simulated example data"
+
+struct views_inventory {
+	struct db_inventory inv;   /* owned */
+	const char *data_note;     /* VIEWS_SIMULATED_NOTE when any system is
+				    * simulated, else NULL */
+};
+
+/* Systems, sources and run counts q selects (NULL: all), and every run
+ * when with_runs.  0, or -AB_EDATA when nothing matches. */
+int views_inventory_build(struct db *db, const struct db_inv_query *q, int with_runs,
+			  struct views_inventory *out, struct strbuf *err);
+void views_inventory_release(struct views_inventory *v);
 
 /* ---- statistics table (`stats`) -------------------------------------- */
 

@@ -54,3 +54,4 @@ echo "$CORPORA" | while read -r name size; do
 		printf "%-8s %9.1f %9.2f %10.1f %12.0f %9.1f %10.2f\n", n, b / 1e6, s, b / 1e6 / s, r / s, k / 1024, s2 }'
 	tail -1 "$BENCH_DIR/$name.out" | sed 's/^/         /'
 done
+sh "$(dirname "$0")/realdata.sh"

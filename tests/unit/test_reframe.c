@@ -310,7 +310,26 @@ static void test_header_layouts(void **state)
 	assert_int_equal(l.col[6].attr, RA_PERF_REF);
 	assert_string_equal(l.perf_names[0], "x y");
 	assert_int_equal(l.col[8].attr, RA_OTHER);
-	assert_int_equal(l.delim, 0);
+	/* the fast split checks and strips the literal text starting a field */
+	assert_int_equal(l.delim, '|');
+	assert_int_equal(l.prefixed, 1);
+	{
+		static const char line[] = "2024-01-01T00:00:00|reframe 4.6.2|jobid=77|"
+					   "T /0a1b2c3d @s:p+e|1.5|s|0|4|x|y";
+		struct rfm_match m;
+		size_t a = 0, b = 0;
+
+		rfm_match_init(&m);
+		assert_int_equal(rfm_layout_match(&l, line, strlen(line), &m, &a, &b), RFM_MATCH_OK);
+		assert_int_equal(m.len[1], 5);
+		assert_memory_equal(line + m.off[1], "4.6.2", 5);
+		assert_memory_equal(line + m.off[2], "77", 2);
+		assert_int_equal(m.len[2], 2);
+		/* the text is not there: no fast split, and the line does not fit */
+		assert_int_equal(rfm_layout_match(&l, "t|4.6.2|jobid=77|T @s:p+e|1|s|0|4|x|y", 37,
+						  &m, &a, &b), RFM_MATCH_NONE);
+		rfm_match_release(&m);
+	}
 	/* "system:partition" in one field; a trailing delimiter */
 	assert_int_equal(rfm_layout_from_header(&l, "result,system:partition,bw_value,bw_unit,", &err),
 			 0);

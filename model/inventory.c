@@ -1,0 +1,284 @@
+/*
+ * inventory.c - systems, sources and runs for a report (inventory.h).
+ * Filters are bound parameters, as in query.c.
+ */
+#include "core/compat.h"
+#include "core/sha256.h"
+#include "db_priv.h"
+#include "model/inventory.h"
+
+#include <math.h>
+
+/* ?1 suites, ?2 benchmarks, ?3 systems: JSON arrays of names, NULL = all */
+#define FILTER_RUN \
+	" (?1 IS NULL OR b.suite IN (SELECT value FROM json_each(?1)))" \
+	" AND (?2 IS NULL OR b.name IN (SELECT value FROM json_each(?2)))" \
+	" AND (?3 IS NULL OR y.name IN (SELECT value FROM json_each(?3))" \
+	"  OR y.display_name IN (SELECT value FROM json_each(?3)))"
+
+static const char sql_systems[] =
+	"SELECT y.name, y.display_name, y.vendor, y.accelerator, y.accelerators_per_node,"
+	" y.host_cpu, y.interconnect, y.site, y.tdp_w,"
+	" CASE WHEN json_valid(y.meta) THEN json_extract(y.meta, '$.described') END,"
+	" CASE WHEN json_valid(y.meta) THEN json_extract(y.meta, '$.simulated') END,"
+	" count(r.id), max(r.nodes), max(r.devices),"
+	" (SELECT group_concat(f, ', ') FROM (SELECT DISTINCT r2.framework AS f FROM run r2"
+	"   WHERE r2.system_id = y.id AND r2.framework IS NOT NULL ORDER BY r2.framework)),"
+	" (SELECT s.path FROM run r3 JOIN source s ON s.id = r3.source_id"
+	"   WHERE r3.system_id = y.id ORDER BY r3.id LIMIT 1)"
+	" FROM system y JOIN run r ON r.system_id = y.id JOIN benchmark b ON b.id = r.benchmark_id"
+	" WHERE" FILTER_RUN
+	" GROUP BY y.id ORDER BY y.vendor, y.name";
+
+static const char sql_sources[] =
+	"SELECT DISTINCT s.sha256 FROM source s JOIN run r ON r.source_id = s.id"
+	" JOIN benchmark b ON b.id = r.benchmark_id JOIN system y ON y.id = r.system_id"
+	" WHERE" FILTER_RUN " ORDER BY s.sha256";
+
+static const char sql_runs[] =
+	"SELECT r.id, b.suite, b.name, y.name, r.status, r.job_id, r.precision, s.path, s.sha256,"
+	" r.excluded_reason, b.unit, r.line, r.nodes, r.devices, r.global_batch,"
+	" (SELECT m.value FROM metric m WHERE m.run_id = r.id AND m.name = b.metric)"
+	" FROM run r JOIN source s ON s.id = r.source_id"
+	" JOIN benchmark b ON b.id = r.benchmark_id JOIN system y ON y.id = r.system_id"
+	" WHERE" FILTER_RUN " ORDER BY b.suite, b.name, y.name, r.id";
+
+static const char sql_counts[] =
+	"SELECT r.status, count(*), sum(r.excluded_reason IS NOT NULL)"
+	" FROM run r JOIN benchmark b ON b.id = r.benchmark_id JOIN system y ON y.id = r.system_id"
+	" WHERE" FILTER_RUN " GROUP BY r.status";
+
+static char *col_str(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return s ? ab_strdup((const char *)s) : NULL;
+}
+
+static long col_long(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? 0 : (long)sqlite3_column_int64(st, i);
+}
+
+static double col_num(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+/* A JSON array of the names, bound as text; NULL when there are none. */
+static void bind_list(sqlite3_stmt *st, int idx, const char *const *v, size_t n)
+{
+	json_t *a;
+	char *text;
+	size_t i;
+
+	if (!n) {
+		sqlite3_bind_null(st, idx);
+		return;
+	}
+	a = json_array();
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_string(v[i]));
+	text = json_dumps(a, JSON_COMPACT);
+	json_decref(a);
+	sqlite3_bind_text(st, idx, text ? text : "[]", -1, SQLITE_TRANSIENT);
+	free(text);
+}
+
+static int prep(struct db *db, sqlite3_stmt **st, const char *sql, const struct db_inv_query *q,
+		struct strbuf *err)
+{
+	int rc = db_prepare(db, st, sql, err);
+
+	if (rc)
+		return rc;
+	bind_list(*st, 1, q ? q->suites : NULL, q ? q->nsuites : 0);
+	bind_list(*st, 2, q ? q->benchmarks : NULL, q ? q->nbenchmarks : 0);
+	bind_list(*st, 3, q ? q->systems : NULL, q ? q->nsystems : 0);
+	return 0;
+}
+
+static int load_systems(struct db *db, const struct db_inv_query *q, struct db_inventory *inv,
+			struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	size_t alloc = 0;
+	int rc = prep(db, &st, sql_systems, q, err);
+
+	if (rc)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_inv_system *y;
+
+		if (inv->nsystems == alloc) {
+			alloc = alloc ? 2 * alloc : 16;
+			inv->systems = ab_realloc(inv->systems, alloc * sizeof(*inv->systems));
+		}
+		y = &inv->systems[inv->nsystems++];
+		memset(y, 0, sizeof(*y));
+		y->name = col_str(st, 0);
+		y->display_name = col_str(st, 1);
+		y->vendor = col_str(st, 2);
+		y->accelerator = col_str(st, 3);
+		y->per_node = col_long(st, 4);
+		y->host_cpu = col_str(st, 5);
+		y->interconnect = col_str(st, 6);
+		y->site = col_str(st, 7);
+		y->tdp_w = col_num(st, 8);
+		y->described_by = sqlite3_column_type(st, 9) == SQLITE_TEXT ? col_str(st, 9) : NULL;
+		y->simulated = sqlite3_column_type(st, 10) == SQLITE_INTEGER &&
+			       sqlite3_column_int(st, 10) != 0;
+		y->runs = (size_t)col_long(st, 11);
+		y->max_nodes = col_long(st, 12);
+		y->max_devices = col_long(st, 13);
+		y->frameworks = col_str(st, 14);
+		y->first_source = col_str(st, 15);
+		if (y->simulated)
+			inv->simulated = 1;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(db, err, "cannot list systems");
+}
+
+static int load_sources(struct db *db, const struct db_inv_query *q, struct db_inventory *inv,
+			struct strbuf *err)
+{
+	struct sha256 h;
+	unsigned char dig[32];
+	sqlite3_stmt *st;
+	int rc = prep(db, &st, sql_sources, q, err);
+
+	if (rc)
+		return rc;
+	sha256_init(&h);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char *s = sqlite3_column_text(st, 0);
+
+		if (!s)
+			continue;
+		sha256_update(&h, s, strlen((const char *)s));
+		sha256_update(&h, "\n", 1);
+		inv->nsources++;
+	}
+	sqlite3_finalize(st);
+	sha256_final(&h, dig);
+	sha256_hex(dig, inv->provenance);
+	return rc == SQLITE_DONE ? 0 : db_fail(db, err, "cannot list sources");
+}
+
+static int load_counts(struct db *db, const struct db_inv_query *q, struct db_inventory *inv,
+		       struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	int rc = prep(db, &st, sql_counts, q, err);
+
+	if (rc)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *s = (const char *)sqlite3_column_text(st, 0);
+		size_t n = (size_t)col_long(st, 1);
+
+		inv->n_excluded += (size_t)col_long(st, 2);
+		if (!s)
+			continue;
+		if (!strcmp(s, "ok"))
+			inv->n_ok += n;
+		else if (!strcmp(s, "failed"))
+			inv->n_failed += n;
+		else if (!strcmp(s, "aborted"))
+			inv->n_aborted += n;
+		else
+			inv->n_invalid += n;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(db, err, "cannot count runs");
+}
+
+static int load_runs(struct db *db, const struct db_inv_query *q, struct db_inventory *inv,
+		     struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	size_t alloc = 0;
+	int rc = prep(db, &st, sql_runs, q, err);
+
+	if (rc)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_inv_run *r;
+
+		if (inv->nruns == alloc) {
+			alloc = alloc ? 2 * alloc : 256;
+			inv->runs = ab_realloc(inv->runs, alloc * sizeof(*inv->runs));
+		}
+		r = &inv->runs[inv->nruns++];
+		r->id = sqlite3_column_int64(st, 0);
+		r->suite = col_str(st, 1);
+		r->benchmark = col_str(st, 2);
+		r->system = col_str(st, 3);
+		r->status = col_str(st, 4);
+		r->job_id = col_str(st, 5);
+		r->precision = col_str(st, 6);
+		r->source = col_str(st, 7);
+		r->sha256 = col_str(st, 8);
+		r->excluded_reason = col_str(st, 9);
+		r->unit = col_str(st, 10);
+		r->line = col_long(st, 11);
+		r->nodes = col_long(st, 12);
+		r->devices = col_long(st, 13);
+		r->global_batch = col_long(st, 14);
+		r->value = col_num(st, 15);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(db, err, "cannot list runs");
+}
+
+int db_inventory_load(struct db *db, const struct db_inv_query *q, int with_runs,
+		      struct db_inventory *out, struct strbuf *err)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = load_systems(db, q, out, err)) || (rc = load_sources(db, q, out, err)) ||
+	    (rc = load_counts(db, q, out, err)) || (with_runs && (rc = load_runs(db, q, out, err)))) {
+		db_inventory_release(out);
+		return rc;
+	}
+	return 0;
+}
+
+void db_inventory_release(struct db_inventory *inv)
+{
+	size_t i;
+
+	for (i = 0; i < inv->nsystems; i++) {
+		struct db_inv_system *y = &inv->systems[i];
+
+		free(y->name);
+		free(y->display_name);
+		free(y->vendor);
+		free(y->accelerator);
+		free(y->host_cpu);
+		free(y->interconnect);
+		free(y->site);
+		free(y->frameworks);
+		free(y->described_by);
+		free(y->first_source);
+	}
+	for (i = 0; i < inv->nruns; i++) {
+		struct db_inv_run *r = &inv->runs[i];
+
+		free(r->suite);
+		free(r->benchmark);
+		free(r->system);
+		free(r->status);
+		free(r->job_id);
+		free(r->precision);
+		free(r->source);
+		free(r->sha256);
+		free(r->excluded_reason);
+		free(r->unit);
+	}
+	free(inv->systems);
+	free(inv->runs);
+	memset(inv, 0, sizeof(*inv));
+}

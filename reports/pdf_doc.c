@@ -1,0 +1,929 @@
+/*
+ * pdf_doc.c - the document engine of the PDF report (pdf_priv.h): pages,
+ * running header and footer, wrapped pango text, headings with outline
+ * entries and destinations, a clickable table of contents, tables that
+ * continue across pages, and figures drawn by callbacks.
+ *
+ * Metrics are made independent of the surface (hinting off, 72 dpi), so
+ * the dry run on a 1x1 image surface breaks lines and pages exactly as the
+ * PDF surface does.
+ */
+#include "core/compat.h"
+#include "core/error.h"
+#include "reports/pdf_priv.h"
+
+#include <cairo-pdf.h>
+#include <pango/pangocairo.h>
+#include <math.h>
+#include <time.h>
+
+#define MARGIN_L 56.0
+#define MARGIN_R 56.0
+#define MARGIN_T 62.0
+#define MARGIN_B 58.0
+#define PARA_GAP 5.0
+#define CELL_PAD_X 3.0
+#define CELL_PAD_Y 2.2
+#define CELL_MAX_LINES 8
+#define FONT "DejaVu Sans"
+#define FONT_MONO "DejaVu Sans Mono"
+
+struct heading {
+	char *text, *dest;
+	int level, page, in_toc;
+};
+
+struct pdf_doc {
+	cairo_surface_t *surf;
+	cairo_t *cr;
+	PangoContext *pc;
+	int dry;
+	struct pdf_doc_opts o;
+	char *title, *header, *footer, *section;
+	double y;                 /* cursor, from the page top */
+	int page;                 /* pages begun */
+	int in_page;              /* the current page has been begun */
+	int outline_l1;           /* outline id of the last level-1 heading */
+	struct heading *h;
+	size_t nh, ah;
+	const struct heading *known;  /* from the dry run */
+	size_t nknown;
+	int total_pages;          /* from the dry run, 0 unknown */
+};
+
+static const struct {
+	double size;
+	int bold;
+	const char *family;
+	double grey;
+} styles[] = {
+	[PDF_BODY] = { 9.5, 0, FONT, 0.13 },
+	[PDF_SMALL] = { 7.5, 0, FONT, 0.35 },
+	[PDF_TITLE] = { 24.0, 1, FONT, 0.10 },
+	[PDF_SUBTITLE] = { 12.0, 0, FONT, 0.20 },
+	[PDF_MONO] = { 7.5, 0, FONT_MONO, 0.13 },
+};
+
+static double bottom(const struct pdf_doc *d)
+{
+	return d->o.page_h - MARGIN_B;
+}
+
+double pdf_text_width(const struct pdf_doc *d)
+{
+	return d->o.page_w - MARGIN_L - MARGIN_R;
+}
+
+int pdf_doc_same_pages(const struct pdf_doc *d, const struct pdf_doc *prev)
+{
+	size_t i;
+
+	if (d->nh != prev->nh || d->page != prev->page)
+		return 0;
+	for (i = 0; i < d->nh; i++)
+		if (d->h[i].page != prev->h[i].page)
+			return 0;
+	return 1;
+}
+
+int pdf_doc_is_dry(const struct pdf_doc *d)
+{
+	return d->dry;
+}
+
+int pdf_doc_page(const struct pdf_doc *d)
+{
+	return d->page;
+}
+
+int pdf_doc_pages(const struct pdf_doc *d)
+{
+	return d->total_pages;
+}
+
+void pdf_esc(struct strbuf *sb, const char *text)
+{
+	const char *p;
+
+	for (p = text ? text : ""; *p; p++) {
+		switch (*p) {
+		case '&':
+			strbuf_addstr(sb, "&amp;");
+			break;
+		case '<':
+			strbuf_addstr(sb, "&lt;");
+			break;
+		case '>':
+			strbuf_addstr(sb, "&gt;");
+			break;
+		case '"':
+			strbuf_addstr(sb, "&quot;");
+			break;
+		case '\'':
+			strbuf_addstr(sb, "&#39;");
+			break;
+		default:
+			/* control characters would make the markup invalid */
+			if ((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t')
+				strbuf_addch(sb, ' ');
+			else
+				strbuf_addch(sb, *p);
+		}
+	}
+}
+
+/* "YYYY-MM-DDThh:mm:ssZ" for the PDF metadata. */
+static void iso_date(char *buf, size_t len, long long t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!gmtime_r(&tt, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, len, "1970-01-01T00:00:00Z");
+}
+
+static cairo_status_t write_fp(void *closure, const unsigned char *data, unsigned int len)
+{
+	FILE *fp = closure;
+
+	return fwrite(data, 1, len, fp) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+int pdf_doc_new(struct pdf_doc **out, FILE *fp, const struct pdf_doc_opts *o,
+		struct strbuf *err)
+{
+	struct pdf_doc *d = ab_calloc(1, sizeof(*d));
+	cairo_font_options_t *fo;
+	char date[40];
+
+	*out = NULL;
+	d->o = *o;
+	d->dry = fp == NULL;
+	d->title = ab_strdup(o->title ? o->title : "");
+	d->header = ab_strdup(o->header ? o->header : "");
+	d->footer = ab_strdup(o->footer ? o->footer : "");
+	if (d->dry)
+		d->surf = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
+	else
+		d->surf = cairo_pdf_surface_create_for_stream(write_fp, fp, o->page_w, o->page_h);
+	if (cairo_surface_status(d->surf)) {
+		int rc = ab_fail(err, AB_EINTERNAL, "cannot create a PDF surface: %s",
+				 cairo_status_to_string(cairo_surface_status(d->surf)));
+		pdf_doc_free(d);
+		return rc;
+	}
+	if (!d->dry) {
+		cairo_pdf_surface_restrict_to_version(d->surf, CAIRO_PDF_VERSION_1_5);
+		cairo_pdf_surface_set_metadata(d->surf, CAIRO_PDF_METADATA_TITLE, d->title);
+		if (o->author)
+			cairo_pdf_surface_set_metadata(d->surf, CAIRO_PDF_METADATA_AUTHOR, o->author);
+		if (o->subject)
+			cairo_pdf_surface_set_metadata(d->surf, CAIRO_PDF_METADATA_SUBJECT, o->subject);
+		if (o->keywords)
+			cairo_pdf_surface_set_metadata(d->surf, CAIRO_PDF_METADATA_KEYWORDS,
+						       o->keywords);
+		if (o->creator)
+			cairo_pdf_surface_set_metadata(d->surf, CAIRO_PDF_METADATA_CREATOR, o->creator);
+		iso_date(date, sizeof(date), o->date);
+		cairo_pdf_surface_set_metadata(d->surf, CAIRO_PDF_METADATA_CREATE_DATE, date);
+		cairo_pdf_surface_set_metadata(d->surf, CAIRO_PDF_METADATA_MOD_DATE, date);
+	}
+	d->cr = cairo_create(d->surf);
+	d->pc = pango_font_map_create_context(pango_cairo_font_map_get_default());
+	fo = cairo_font_options_create();
+	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+	cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+	pango_cairo_context_set_font_options(d->pc, fo);
+	cairo_font_options_destroy(fo);
+	pango_cairo_context_set_resolution(d->pc, 72.0);
+	d->y = MARGIN_T;
+	*out = d;
+	return 0;
+}
+
+void pdf_doc_pages_from(struct pdf_doc *d, const struct pdf_doc *dry)
+{
+	d->known = dry->h;
+	d->nknown = dry->nh;
+	d->total_pages = dry->page;
+}
+
+void pdf_doc_free(struct pdf_doc *d)
+{
+	size_t i;
+
+	if (!d)
+		return;
+	if (d->pc)
+		g_object_unref(d->pc);
+	if (d->cr)
+		cairo_destroy(d->cr);
+	if (d->surf)
+		cairo_surface_destroy(d->surf);
+	for (i = 0; i < d->nh; i++) {
+		free(d->h[i].text);
+		free(d->h[i].dest);
+	}
+	free(d->h);
+	free(d->title);
+	free(d->header);
+	free(d->footer);
+	free(d->section);
+	free(d);
+}
+
+/* ---- text ------------------------------------------------------------ */
+
+static PangoLayout *layout_new(struct pdf_doc *d, const char *family, double size, int bold,
+			       const char *markup, double width)
+{
+	PangoLayout *l = pango_layout_new(d->pc);
+	PangoFontDescription *fd = pango_font_description_new();
+
+	pango_font_description_set_family(fd, family);
+	pango_font_description_set_absolute_size(fd, size * PANGO_SCALE);
+	if (bold)
+		pango_font_description_set_weight(fd, PANGO_WEIGHT_BOLD);
+	pango_layout_set_font_description(l, fd);
+	pango_font_description_free(fd);
+	if (width > 0) {
+		pango_layout_set_width(l, (int)(width * PANGO_SCALE));
+		pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
+	}
+	pango_layout_set_markup(l, markup, -1);
+	return l;
+}
+
+static void set_grey(cairo_t *cr, double g)
+{
+	cairo_set_source_rgb(cr, g, g, g);
+}
+
+static void show_at(struct pdf_doc *d, PangoLayout *l, double x, double y)
+{
+	cairo_move_to(d->cr, x, y);
+	pango_cairo_show_layout(d->cr, l);
+}
+
+static void draw_decor(struct pdf_doc *d)
+{
+	struct strbuf sb = STRBUF_INIT;
+	double w = pdf_text_width(d);
+	PangoLayout *l;
+	int lw, lh;
+
+	if (d->page == 1)
+		return;   /* the cover has no running header */
+	cairo_save(d->cr);
+	set_grey(d->cr, 0.45);
+	pdf_esc(&sb, d->header);
+	l = layout_new(d, FONT, 7.5, 0, sb.buf, -1);
+	show_at(d, l, MARGIN_L, MARGIN_T - 30);
+	g_object_unref(l);
+	if (d->section) {
+		strbuf_reset(&sb);
+		pdf_esc(&sb, d->section);
+		l = layout_new(d, FONT, 7.5, 0, sb.buf, -1);
+		pango_layout_get_size(l, &lw, &lh);
+		show_at(d, l, MARGIN_L + w - (double)lw / PANGO_SCALE, MARGIN_T - 30);
+		g_object_unref(l);
+	}
+	cairo_set_line_width(d->cr, 0.5);
+	cairo_move_to(d->cr, MARGIN_L, MARGIN_T - 18);
+	cairo_line_to(d->cr, MARGIN_L + w, MARGIN_T - 18);
+	cairo_stroke(d->cr);
+	strbuf_reset(&sb);
+	pdf_esc(&sb, d->footer);
+	l = layout_new(d, FONT, 7.5, 0, sb.buf, -1);
+	show_at(d, l, MARGIN_L, d->o.page_h - MARGIN_B + 22);
+	g_object_unref(l);
+	strbuf_reset(&sb);
+	if (d->total_pages)
+		strbuf_addf(&sb, "page %d of %d", d->page, d->total_pages);
+	else
+		strbuf_addf(&sb, "page %d", d->page);
+	l = layout_new(d, FONT, 7.5, 0, sb.buf, -1);
+	pango_layout_get_size(l, &lw, &lh);
+	show_at(d, l, MARGIN_L + w - (double)lw / PANGO_SCALE, d->o.page_h - MARGIN_B + 22);
+	g_object_unref(l);
+	cairo_restore(d->cr);
+	strbuf_release(&sb);
+}
+
+/* Begin the current page if it has not been begun. */
+static void ensure_page(struct pdf_doc *d)
+{
+	if (d->in_page)
+		return;
+	if (d->page > 0)
+		cairo_show_page(d->cr);
+	d->page++;
+	d->in_page = 1;
+	d->y = MARGIN_T;
+	draw_decor(d);
+}
+
+void pdf_new_page(struct pdf_doc *d)
+{
+	if (d->in_page && d->y > MARGIN_T)
+		d->in_page = 0;
+}
+
+void pdf_set_section(struct pdf_doc *d, const char *text)
+{
+	free(d->section);
+	d->section = text ? ab_strdup(text) : NULL;
+}
+
+void pdf_goto(struct pdf_doc *d, double y)
+{
+	ensure_page(d);
+	if (y > d->y && y < bottom(d))
+		d->y = y;
+}
+
+void pdf_space(struct pdf_doc *d, double pt)
+{
+	if (d->in_page && d->y > MARGIN_T)
+		d->y += pt;
+}
+
+void pdf_need(struct pdf_doc *d, double pt)
+{
+	ensure_page(d);
+	if (d->y + pt > bottom(d) && d->y > MARGIN_T) {
+		d->in_page = 0;
+		ensure_page(d);
+	}
+}
+
+/* Draw a layout at x, breaking between lines across pages. */
+static void flow_layout(struct pdf_doc *d, PangoLayout *l, double x)
+{
+	PangoLayoutIter *it = pango_layout_get_iter(l);
+	double offset = 0.0;   /* layout y that maps to the cursor */
+
+	ensure_page(d);
+	do {
+		PangoRectangle ink, logical;
+		double top, bot, base;
+
+		pango_layout_iter_get_line_extents(it, &ink, &logical);
+		top = (double)logical.y / PANGO_SCALE;
+		bot = (double)(logical.y + logical.height) / PANGO_SCALE;
+		base = (double)pango_layout_iter_get_baseline(it) / PANGO_SCALE;
+		if (d->y + (bot - offset) > bottom(d) && top > offset) {
+			/* the rest goes on the next page */
+			d->y += top - offset;
+			d->in_page = 0;
+			ensure_page(d);
+			offset = top;
+		}
+		cairo_move_to(d->cr, x, d->y + base - offset);
+		pango_cairo_show_layout_line(d->cr, pango_layout_iter_get_line_readonly(it));
+	} while (pango_layout_iter_next_line(it));
+	{
+		int w, h;
+
+		pango_layout_get_size(l, &w, &h);
+		d->y += (double)h / PANGO_SCALE - offset;
+	}
+	pango_layout_iter_free(it);
+}
+
+void pdf_para(struct pdf_doc *d, enum pdf_style style, const char *markup)
+{
+	PangoLayout *l = layout_new(d, styles[style].family, styles[style].size, styles[style].bold,
+				    markup, pdf_text_width(d));
+
+	if (style == PDF_BODY || style == PDF_SMALL)
+		pango_layout_set_spacing(l, (int)(1.2 * PANGO_SCALE));
+	cairo_save(d->cr);
+	set_grey(d->cr, styles[style].grey);
+	flow_layout(d, l, MARGIN_L);
+	cairo_restore(d->cr);
+	g_object_unref(l);
+	d->y += PARA_GAP;
+}
+
+void pdf_bullet(struct pdf_doc *d, const char *markup)
+{
+	PangoLayout *l = layout_new(d, FONT, styles[PDF_BODY].size, 0, markup,
+				    pdf_text_width(d) - 14);
+	PangoLayout *b = layout_new(d, FONT, styles[PDF_BODY].size, 0, "\xe2\x80\xa2", -1);
+
+	pango_layout_set_spacing(l, (int)(1.2 * PANGO_SCALE));
+	pdf_need(d, 14);
+	cairo_save(d->cr);
+	set_grey(d->cr, styles[PDF_BODY].grey);
+	show_at(d, b, MARGIN_L + 3, d->y);
+	flow_layout(d, l, MARGIN_L + 14);
+	cairo_restore(d->cr);
+	g_object_unref(l);
+	g_object_unref(b);
+	d->y += 3.0;
+}
+
+/* ---- headings, outline, TOC ------------------------------------------ */
+
+static void tag_attr(struct strbuf *sb, const char *key, const char *value)
+{
+	const char *p;
+
+	strbuf_addf(sb, "%s='", key);
+	for (p = value; *p; p++) {
+		if (*p == '\'' || *p == '\\')
+			strbuf_addch(sb, '\\');
+		strbuf_addch(sb, *p);
+	}
+	strbuf_addch(sb, '\'');
+}
+
+void pdf_dest(struct pdf_doc *d, const char *dest)
+{
+	struct strbuf a = STRBUF_INIT;
+
+	ensure_page(d);
+	if (d->dry)
+		return;
+	tag_attr(&a, "name", dest);
+	cairo_tag_begin(d->cr, CAIRO_TAG_DEST, a.buf);
+	/* an invisible mark gives the destination its position */
+	cairo_save(d->cr);
+	cairo_set_source_rgba(d->cr, 1, 1, 1, 0);
+	cairo_rectangle(d->cr, MARGIN_L, d->y, 1, 1);
+	cairo_fill(d->cr);
+	cairo_restore(d->cr);
+	cairo_tag_end(d->cr, CAIRO_TAG_DEST);
+	strbuf_release(&a);
+}
+
+int pdf_heading(struct pdf_doc *d, int level, const char *text, const char *dest, int in_toc)
+{
+	static const double size[] = { 0, 16.0, 12.0, 10.0 };
+	struct strbuf sb = STRBUF_INIT, a = STRBUF_INIT;
+	struct heading *h;
+	PangoLayout *l;
+	int idx;
+
+	if (level < 1)
+		level = 1;
+	if (level > 3)
+		level = 3;
+	if (level == 1) {
+		pdf_new_page(d);
+		pdf_set_section(d, text);
+	} else {
+		pdf_space(d, level == 2 ? 10.0 : 6.0);
+		pdf_need(d, level == 2 ? 90.0 : 50.0);
+	}
+	ensure_page(d);
+	if (d->nh == d->ah) {
+		d->ah = d->ah ? 2 * d->ah : 32;
+		d->h = ab_realloc(d->h, d->ah * sizeof(*d->h));
+	}
+	idx = (int)d->nh;
+	h = &d->h[d->nh++];
+	h->text = ab_strdup(text);
+	h->dest = dest ? ab_strdup(dest) : NULL;
+	h->level = level;
+	h->page = d->page;
+	h->in_toc = in_toc;
+
+	if (dest && !d->dry) {
+		tag_attr(&a, "name", dest);
+		cairo_tag_begin(d->cr, CAIRO_TAG_DEST, a.buf);
+	}
+	pdf_esc(&sb, text);
+	l = layout_new(d, FONT, size[level], 1, sb.buf, pdf_text_width(d));
+	cairo_save(d->cr);
+	cairo_set_source_rgb(d->cr, 0.12, 0.23, 0.37);
+	flow_layout(d, l, MARGIN_L);
+	cairo_restore(d->cr);
+	g_object_unref(l);
+	if (dest && !d->dry)
+		cairo_tag_end(d->cr, CAIRO_TAG_DEST);
+	if (dest && !d->dry && level <= 2) {
+		strbuf_reset(&a);
+		tag_attr(&a, "dest", dest);
+		if (level == 1)
+			d->outline_l1 = cairo_pdf_surface_add_outline(d->surf, CAIRO_PDF_OUTLINE_ROOT,
+								      text, a.buf, 0);
+		else
+			cairo_pdf_surface_add_outline(d->surf, d->outline_l1, text, a.buf, 0);
+	}
+	if (level == 1) {
+		cairo_save(d->cr);
+		cairo_set_source_rgb(d->cr, 0.12, 0.23, 0.37);
+		cairo_set_line_width(d->cr, 1.0);
+		cairo_move_to(d->cr, MARGIN_L, d->y + 3);
+		cairo_line_to(d->cr, MARGIN_L + pdf_text_width(d), d->y + 3);
+		cairo_stroke(d->cr);
+		cairo_restore(d->cr);
+		d->y += 12.0;
+	} else {
+		d->y += 4.0;
+	}
+	strbuf_release(&sb);
+	strbuf_release(&a);
+	return idx;
+}
+
+void pdf_toc(struct pdf_doc *d)
+{
+	const struct heading *hs = d->known ? d->known : d->h;
+	size_t n = d->known ? d->nknown : 0, i;
+	struct strbuf sb = STRBUF_INIT, a = STRBUF_INIT;
+
+	/* In the dry run the headings are not known yet: the caller puts the
+	 * TOC on pages of its own (a level-1 heading follows), so the space it
+	 * takes cannot move anything after it. */
+	for (i = 0; i < n; i++) {
+		PangoLayout *l, *pl;
+		int lw, lh, pw, ph;
+		double indent = hs[i].level == 1 ? 0.0 : 14.0, rowh;
+
+		if (!hs[i].in_toc)
+			continue;
+		strbuf_reset(&sb);
+		if (hs[i].level == 1)
+			strbuf_addstr(&sb, "<b>");
+		pdf_esc(&sb, hs[i].text);
+		if (hs[i].level == 1)
+			strbuf_addstr(&sb, "</b>");
+		l = layout_new(d, FONT, hs[i].level == 1 ? 10.0 : 9.0, 0, sb.buf,
+			       pdf_text_width(d) - indent - 40);
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%d", hs[i].page);
+		pl = layout_new(d, FONT, 9.0, 0, sb.buf, -1);
+		pango_layout_get_size(l, &lw, &lh);
+		pango_layout_get_size(pl, &pw, &ph);
+		rowh = (double)lh / PANGO_SCALE + (hs[i].level == 1 ? 5.0 : 2.5);
+		if (hs[i].level == 1)
+			pdf_need(d, rowh + 20);
+		else
+			pdf_need(d, rowh);
+		cairo_save(d->cr);
+		set_grey(d->cr, 0.13);
+		if (hs[i].dest && !d->dry) {
+			strbuf_reset(&a);
+			tag_attr(&a, "dest", hs[i].dest);
+			strbuf_addf(&a, " rect=[%.2f %.2f %.2f %.2f]", MARGIN_L + indent, d->y,
+				    pdf_text_width(d) - indent, (double)lh / PANGO_SCALE);
+			cairo_tag_begin(d->cr, CAIRO_TAG_LINK, a.buf);
+		}
+		show_at(d, l, MARGIN_L + indent, d->y);
+		show_at(d, pl, MARGIN_L + pdf_text_width(d) - (double)pw / PANGO_SCALE, d->y);
+		if (hs[i].dest && !d->dry)
+			cairo_tag_end(d->cr, CAIRO_TAG_LINK);
+		cairo_restore(d->cr);
+		g_object_unref(l);
+		g_object_unref(pl);
+		d->y += rowh;
+	}
+	strbuf_release(&sb);
+	strbuf_release(&a);
+}
+
+/* ---- figures --------------------------------------------------------- */
+
+int pdf_figure(struct pdf_doc *d, double height, pdf_draw_fn fn, void *ctx, struct strbuf *err)
+{
+	double maxh = bottom(d) - MARGIN_T;
+	int rc = 0;
+
+	if (height > maxh)
+		height = maxh;
+	pdf_need(d, height);
+	if (!d->dry) {
+		cairo_save(d->cr);
+		cairo_rectangle(d->cr, MARGIN_L, d->y, pdf_text_width(d), height);
+		cairo_clip(d->cr);
+		rc = fn(d->cr, MARGIN_L, d->y, pdf_text_width(d), height, ctx, err);
+		cairo_restore(d->cr);
+	}
+	d->y += height + PARA_GAP;
+	return rc;
+}
+
+/* ---- tables ---------------------------------------------------------- */
+
+struct trow {
+	char **cells;
+	char *link, *dest;
+	int emph;
+};
+
+struct pdf_table {
+	size_t ncols;
+	double font;
+	char **titles;
+	enum pdf_align *align;
+	struct trow *rows;
+	size_t nrows, arows;
+};
+
+struct pdf_table *pdf_table_new(size_t ncols, double font_size)
+{
+	struct pdf_table *t = ab_calloc(1, sizeof(*t));
+
+	t->ncols = ncols ? ncols : 1;
+	t->font = font_size > 0 ? font_size : 8.0;
+	t->titles = ab_calloc(t->ncols, sizeof(*t->titles));
+	t->align = ab_calloc(t->ncols, sizeof(*t->align));
+	return t;
+}
+
+void pdf_table_free(struct pdf_table *t)
+{
+	size_t i, c;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nrows; i++) {
+		for (c = 0; c < t->ncols; c++)
+			free(t->rows[i].cells[c]);
+		free(t->rows[i].cells);
+		free(t->rows[i].link);
+		free(t->rows[i].dest);
+	}
+	for (c = 0; c < t->ncols; c++)
+		free(t->titles[c]);
+	free(t->rows);
+	free(t->titles);
+	free(t->align);
+	free(t);
+}
+
+void pdf_table_col(struct pdf_table *t, size_t col, const char *title, enum pdf_align align)
+{
+	if (col >= t->ncols)
+		return;
+	free(t->titles[col]);
+	t->titles[col] = ab_strdup(title ? title : "");
+	t->align[col] = align;
+}
+
+void pdf_table_row(struct pdf_table *t, const char *link_dest, const char *dest)
+{
+	struct trow *r;
+
+	if (t->nrows == t->arows) {
+		t->arows = t->arows ? 2 * t->arows : 16;
+		t->rows = ab_realloc(t->rows, t->arows * sizeof(*t->rows));
+	}
+	r = &t->rows[t->nrows++];
+	r->cells = ab_calloc(t->ncols, sizeof(*r->cells));
+	r->link = link_dest ? ab_strdup(link_dest) : NULL;
+	r->dest = dest ? ab_strdup(dest) : NULL;
+	r->emph = 0;
+}
+
+void pdf_table_cell(struct pdf_table *t, size_t col, const char *markup)
+{
+	struct trow *r;
+
+	if (!t->nrows || col >= t->ncols)
+		return;
+	r = &t->rows[t->nrows - 1];
+	free(r->cells[col]);
+	r->cells[col] = markup ? ab_strdup(markup) : NULL;
+}
+
+void pdf_table_cellf(struct pdf_table *t, size_t col, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	pdf_table_cell(t, col, sb.buf);
+	strbuf_release(&sb);
+}
+
+void pdf_table_emph(struct pdf_table *t)
+{
+	if (t->nrows)
+		t->rows[t->nrows - 1].emph = 1;
+}
+
+/* Widest line without wrapping (max) and widest word (min, capped so a
+ * long path can still break anywhere). */
+#define MIN_CONTENT_CAP 90.0
+
+static void content_widths(struct pdf_doc *d, const char *markup, double font, int bold,
+			   double *mn, double *mx)
+{
+	PangoLayout *l;
+	PangoRectangle ink, logical;
+
+	*mn = *mx = 0.0;
+	if (!markup || !*markup)
+		return;
+	l = layout_new(d, FONT, font, bold, markup, -1);
+	pango_layout_get_extents(l, &ink, &logical);
+	*mx = (double)logical.width / PANGO_SCALE;
+	if (strchr(markup, ' ') || strchr(markup, '\n')) {
+		pango_layout_set_width(l, 1);
+		pango_layout_set_wrap(l, PANGO_WRAP_WORD);
+		pango_layout_get_extents(l, &ink, &logical);
+		*mn = (double)logical.width / PANGO_SCALE;
+	} else {
+		*mn = *mx;
+	}
+	if (*mn > MIN_CONTENT_CAP)
+		*mn = MIN_CONTENT_CAP;
+	if (*mn > *mx)
+		*mn = *mx;
+	g_object_unref(l);
+}
+
+/*
+ * Column widths as HTML tables do: max-content widths when they fit;
+ * else min-content plus the room left shared in proportion to what each
+ * column would still like (max - min); else min-content scaled down.
+ */
+static void column_widths(const double *mn, const double *mx, size_t n, double avail, double *w)
+{
+	double smin = 0.0, smax = 0.0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		smin += mn[i];
+		smax += mx[i];
+	}
+	for (i = 0; i < n; i++) {
+		if (smax <= avail)
+			w[i] = mx[i];
+		else if (smin <= avail)
+			w[i] = mn[i] + (mx[i] - mn[i]) * (avail - smin) / (smax - smin);
+		else
+			w[i] = mn[i] * avail / smin;
+	}
+}
+
+/* Lay out the cells of one row in their widths; returns the row height. */
+static double row_layouts(struct pdf_doc *d, struct pdf_table *t, char *const *cells, int bold,
+			  const double *w, PangoLayout **out)
+{
+	double h = 0.0, maxh = t->font * 1.25 * CELL_MAX_LINES;
+	size_t c;
+
+	for (c = 0; c < t->ncols; c++) {
+		int lw, lh;
+
+		out[c] = layout_new(d, FONT, t->font, bold, cells[c] ? cells[c] : "",
+				    w[c] - 2 * CELL_PAD_X);
+		pango_layout_set_height(out[c], (int)(maxh * PANGO_SCALE));
+		pango_layout_set_ellipsize(out[c], PANGO_ELLIPSIZE_END);
+		if (t->align[c] == PDF_RIGHT)
+			pango_layout_set_alignment(out[c], PANGO_ALIGN_RIGHT);
+		pango_layout_get_size(out[c], &lw, &lh);
+		if ((double)lh / PANGO_SCALE > h)
+			h = (double)lh / PANGO_SCALE;
+	}
+	return h + 2 * CELL_PAD_Y;
+}
+
+static void row_draw(struct pdf_doc *d, struct pdf_table *t, PangoLayout **ls, const double *w,
+		     double h, double shade)
+{
+	double x = MARGIN_L, tw = 0.0;
+	size_t c;
+
+	for (c = 0; c < t->ncols; c++)
+		tw += w[c];
+	if (shade < 1.0) {
+		cairo_save(d->cr);
+		set_grey(d->cr, shade);
+		cairo_rectangle(d->cr, MARGIN_L, d->y, tw, h);
+		cairo_fill(d->cr);
+		cairo_restore(d->cr);
+	}
+	cairo_save(d->cr);
+	set_grey(d->cr, 0.13);
+	for (c = 0; c < t->ncols; c++) {
+		show_at(d, ls[c], x + CELL_PAD_X, d->y + CELL_PAD_Y);
+		x += w[c];
+	}
+	cairo_restore(d->cr);
+}
+
+static void rule(struct pdf_doc *d, double width, double lw)
+{
+	cairo_save(d->cr);
+	set_grey(d->cr, 0.3);
+	cairo_set_line_width(d->cr, lw);
+	cairo_move_to(d->cr, MARGIN_L, d->y);
+	cairo_line_to(d->cr, MARGIN_L + width, d->y);
+	cairo_stroke(d->cr);
+	cairo_restore(d->cr);
+}
+
+static void header_draw(struct pdf_doc *d, struct pdf_table *t, const double *w, double tw)
+{
+	PangoLayout **ls = ab_calloc(t->ncols, sizeof(*ls));
+	double h = row_layouts(d, t, t->titles, 1, w, ls);
+	size_t c;
+
+	row_draw(d, t, ls, w, h, 0.90);
+	d->y += h;
+	rule(d, tw, 0.6);
+	for (c = 0; c < t->ncols; c++)
+		g_object_unref(ls[c]);
+	free(ls);
+}
+
+void pdf_table_draw(struct pdf_doc *d, struct pdf_table *t)
+{
+	double *nat = ab_calloc(t->ncols, sizeof(*nat)), *w = ab_calloc(t->ncols, sizeof(*w));
+	double *mn = ab_calloc(t->ncols, sizeof(*mn));
+	PangoLayout **ls = ab_calloc(t->ncols, sizeof(*ls));
+	struct strbuf a = STRBUF_INIT;
+	double tw = 0.0, hh;
+	size_t i, c;
+
+	for (c = 0; c < t->ncols; c++)
+		content_widths(d, t->titles[c], t->font, 1, &mn[c], &nat[c]);
+	for (i = 0; i < t->nrows; i++)
+		for (c = 0; c < t->ncols; c++) {
+			double lo, hi;
+
+			content_widths(d, t->rows[i].cells[c], t->font, 0, &lo, &hi);
+			if (lo > mn[c])
+				mn[c] = lo;
+			if (hi > nat[c])
+				nat[c] = hi;
+		}
+	for (c = 0; c < t->ncols; c++) {
+		nat[c] += 2 * CELL_PAD_X + 0.5;
+		mn[c] += 2 * CELL_PAD_X + 0.5;
+	}
+	column_widths(mn, nat, t->ncols, pdf_text_width(d), w);
+	for (c = 0; c < t->ncols; c++)
+		tw += w[c];
+	/* the header and at least one row together */
+	{
+		PangoLayout **hl = ab_calloc(t->ncols, sizeof(*hl));
+
+		hh = row_layouts(d, t, t->titles, 1, w, hl);
+		for (c = 0; c < t->ncols; c++)
+			g_object_unref(hl[c]);
+		free(hl);
+	}
+	pdf_need(d, hh + t->font * 3);
+	header_draw(d, t, w, tw);
+	for (i = 0; i < t->nrows; i++) {
+		struct trow *r = &t->rows[i];
+		double h = row_layouts(d, t, r->cells, 0, w, ls);
+
+		if (d->y + h > bottom(d)) {
+			rule(d, tw, 0.6);
+			d->in_page = 0;
+			ensure_page(d);
+			header_draw(d, t, w, tw);
+		}
+		if (r->dest)
+			pdf_dest(d, r->dest);
+		if (r->link && !d->dry) {
+			strbuf_reset(&a);
+			tag_attr(&a, "dest", r->link);
+			strbuf_addf(&a, " rect=[%.2f %.2f %.2f %.2f]", MARGIN_L, d->y, w[0], h);
+			cairo_tag_begin(d->cr, CAIRO_TAG_LINK, a.buf);
+		}
+		row_draw(d, t, ls, w, h, r->emph ? 0.86 : (i % 2 ? 0.965 : 1.0));
+		if (r->link && !d->dry)
+			cairo_tag_end(d->cr, CAIRO_TAG_LINK);
+		d->y += h;
+		for (c = 0; c < t->ncols; c++)
+			g_object_unref(ls[c]);
+	}
+	rule(d, tw, 0.6);
+	d->y += PARA_GAP + 3;
+	strbuf_release(&a);
+	free(ls);
+	free(nat);
+	free(mn);
+	free(w);
+}
+
+/* ---- finishing ------------------------------------------------------- */
+
+int pdf_doc_finish(struct pdf_doc *d, struct strbuf *err)
+{
+	cairo_status_t st;
+
+	ensure_page(d);
+	cairo_show_page(d->cr);
+	st = cairo_status(d->cr);
+	if (!st && !d->dry) {
+		cairo_surface_finish(d->surf);
+		st = cairo_surface_status(d->surf);
+	}
+	if (st)
+		return ab_fail(err, st == CAIRO_STATUS_WRITE_ERROR ? AB_EIO : AB_EINTERNAL,
+			       "cannot write the PDF: %s", cairo_status_to_string(st));
+	return 0;
+}
