@@ -92,8 +92,9 @@ int cmd_pg(int argc, char **argv, struct ctx *ctx)
 			printf("upgraded the central schema at %s from version %d to %d\n",
 			       label.buf, res.version_before, res.version_after);
 		if (io.reader_role)
-			printf("%s role '%s' may read the views in schema accelbench_dash\n",
-			       res.reader_created ? "created" : "granted", io.reader_role);
+			printf("%s role '%s': it may read the views in schema accelbench_dash "
+			       "and nothing else\n",
+			       res.reader_created ? "created" : "updated", io.reader_role);
 	}
 	rc = cli_status(rc, &err);
 	pg_free(pg);

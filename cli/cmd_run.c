@@ -11,6 +11,7 @@
 #include "core/compat.h"
 #include "commands.h"
 #include "ingest/ingest.h"
+#include "model/mlperf_score.h"
 #include "runners/runners.h"
 
 #include <unistd.h>
@@ -67,8 +68,54 @@ static const struct cmd run_cmds[] = {
 	  "-b NAME [--metric NAME=REGEX[:UNIT]]... [--repeat N] [--power auto|nvml|rocm|hwmon|rapl|none] "
 	  "[--interval MS] " RUN_COMMON_SYNOPSIS " -- CMD...",
 	  "Run a command N times, extract metrics, sample power, ingest." },
+	{ "run mlperf", NULL, 0,
+	  "-b BENCHMARK [--runs N] [--system-json F] [--submitter S] " RUN_COMMON_SYNOPSIS
+	  " -- CMD...",
+	  "Run an MLPerf training command N times into the submission layout, ingest." },
+	{ "run reframe", NULL, 0, "[--reframe PATH] " RUN_COMMON_SYNOPSIS " [-- REFRAME_ARGS...]",
+	  "Run ReFrame with its report and perflogs in a run folder, ingest both." },
 	{ NULL, NULL, 0, NULL, NULL }
 };
+
+/* The official score of the runs just ingested (the group whose result
+ * directory is under the submission tree sub). */
+static void print_mlperf_score(struct ctx *ctx, const char *bench, const char *sub)
+{
+	struct db_filter f = { "mlperf-training", bench, NULL };
+	struct strbuf err = STRBUF_INIT;
+	json_t *arr = NULL, *g;
+	char *abs = realpath(sub, NULL);
+	size_t i, len;
+
+	if (abs)
+		sub = abs; /* the parser records absolute result directories */
+	len = strlen(sub);
+	if (mlperf_score(ctx->db, &f, &arr, &err) < 0) {
+		fprintf(stderr, "accelbench: no official score: %s\n", err.buf);
+		strbuf_release(&err);
+		free(abs);
+		return;
+	}
+	json_array_foreach(arr, i, g) {
+		const char *dir = json_string_value(json_object_get(g, "result_dir"));
+		json_t *sc = json_object_get(g, "official_score");
+		if (!dir || strncmp(dir, sub, len) || (dir[len] && dir[len] != '/'))
+			continue;
+		if (json_is_number(sc))
+			printf("official score: %.3f min (%s), %lld valid of %lld runs, %lld required\n",
+			       json_number_value(sc), "olympic mean",
+			       (long long)json_integer_value(json_object_get(g, "valid")),
+			       (long long)json_integer_value(json_object_get(g, "runs")),
+			       (long long)json_integer_value(json_object_get(g, "required_runs")));
+		else
+			printf("no official score: %s\n",
+			       json_string_value(json_object_get(g, "status")) ?
+				       json_string_value(json_object_get(g, "status")) : "unknown");
+	}
+	json_decref(arr);
+	strbuf_release(&err);
+	free(abs);
+}
 
 /* "90", "90s", "15m", "2h", "1d", "HH:MM:SS" or "MM:SS" -> seconds; -1 if bad. */
 static double parse_duration(const char *s)
@@ -248,7 +295,7 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 		if (!strcmp(run_cmds[k].name + 4, runner))
 			rc_cmd = &run_cmds[k];
 	if (!rc_cmd)
-		return cli_error(AB_EUSAGE, "run: no runner '%s' (known: exec)",
+		return cli_error(AB_EUSAGE, "run: no runner '%s' (known: mlperf, reframe, exec)",
 				 runner);
 	orig = ab_calloc((size_t)argc + 1, sizeof(*orig));
 	for (i = 0; i < argc; i++)
@@ -336,6 +383,24 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 		o.interval_ms = interval;
 		o.cmd = cmdv;
 		rc = run_exec(&c, &o, &res, &err);
+	} else if (!strcmp(runner, "mlperf")) {
+		struct run_mlperf_opts o = { 0 };
+		o.benchmark = benchmark;
+		o.runs = runs ? runs : benchmark ? mlperf_required_runs(benchmark) : 0;
+		if (runs < 0) {
+			rc = cli_error(AB_EUSAGE, "run mlperf: --runs must be positive");
+			goto out;
+		}
+		o.system_json = system_json;
+		o.submitter = submitter;
+		o.cmd = cmdv;
+		rc = run_mlperf(&c, &o, &res, &err);
+	} else if (!strcmp(runner, "reframe")) {
+		struct run_reframe_opts o = { 0 };
+		o.reframe = reframe;
+		o.args = cmdv;
+		o.nargs = (size_t)n;
+		rc = run_reframe(&c, &o, &res, &err);
 	}
 	/* what finished is stored, whatever happened to the rest */
 	if (res.n) {
@@ -344,6 +409,8 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 			rc = -irc;
 			strbuf_reset(&err);
 		}
+		if (irc == AB_OK && !strcmp(runner, "mlperf") && res.n > 1)
+			print_mlperf_score(ctx, benchmark, res.paths[1]);
 	}
 	if (rc == -RUN_INTERRUPTED)
 		rc = RUN_INTERRUPTED;

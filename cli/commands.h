@@ -20,6 +20,7 @@ int cmd_pareto(int argc, char **argv, struct ctx *ctx);
 int stats_mlperf_print(struct ctx *ctx, const struct db_filter *f, int json, int csv);
 int cmd_plot(int argc, char **argv, struct ctx *ctx);
 int cmd_cost(int argc, char **argv, struct ctx *ctx);
+int cmd_export(int argc, char **argv, struct ctx *ctx);
 /* cmd_pg.c, cmd_push.c, cmd_pull.c: the central PostgreSQL store (model/pg.h) */
 struct pg;
 struct pg_totals;

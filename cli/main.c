@@ -47,8 +47,10 @@ const struct cmd cli_commands[] = {
 	  "Remove ingested sources with their runs and metrics." },
 	{ "report", cmd_report, NEED_DB_READ, "-o FILE [--spec FILE] [--prices FILE]",
 	  "Write the procurement report (PDF)." },
-	{ "run", cmd_run, NO_DB, "exec [OPTIONS] -- CMD...",
+	{ "run", cmd_run, NO_DB, "reframe|mlperf|exec [OPTIONS] ... [-- CMD...]",
 	  "Run a suite (JUBE, ReFrame, MLPerf, any command), locally or via Slurm; ingest." },
+	{ "export", cmd_export, NEED_DB_READ, "-o FILE [--what runs|stats|compare|scores] [--format csv|json] [--suite S] [-b B] [--system S] [-m M] [--baseline SYS] [--seed N] [--resamples N]",
+	  "Export runs, statistics, comparisons or MLPerf scores as CSV or JSON." },
 	/* COMMAND-ENTRIES */
 	{ "demo", cmd_demo, NO_DB, "[-o DIR] [--seed N] [--repeats N] [--suite S]",
 	  "Generate an example campaign, ingest it and show what it holds." },
@@ -130,6 +132,9 @@ int cli_need_db(struct ctx *ctx)
 		return AB_OK;
 	rc = db_open(&ctx->db, ctx->db_path, (ctx->cmd_flags & NEED_DB_WRITE) ? 0 : DB_READONLY,
 		     &err);
+	if (rc == 0 && db_is_immutable(ctx->db))
+		fprintf(stderr, "accelbench: note: '%s' cannot be read in place (read-only location);"
+			" reading it as an immutable snapshot\n", ctx->db_path);
 	rc = cli_status(rc, &err);
 	strbuf_release(&err);
 	return rc;

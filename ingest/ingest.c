@@ -89,6 +89,46 @@ static void notify(const struct ingest_opts *o, enum ingest_event ev, const char
 		o->notify(o->notify_ctx, ev, path, msg, t);
 }
 
+/* Events held back while the pipeline's writer finishes the previous file. */
+struct ingest_event_rec {
+	enum ingest_event ev;
+	char *path, *msg;
+};
+struct ingest_events {
+	struct ingest_event_rec *v;
+	size_t n, cap;
+};
+
+static void emit(const struct ingest_opts *o, struct ingest_events *evs, enum ingest_event ev,
+		 const char *path, const char *msg, const struct ingest_totals *t)
+{
+	if (!evs) {
+		notify(o, ev, path, msg, t);
+		return;
+	}
+	if (evs->n == evs->cap) {
+		evs->cap = evs->cap ? 2 * evs->cap : 16;
+		evs->v = ab_realloc(evs->v, evs->cap * sizeof(*evs->v));
+	}
+	evs->v[evs->n].ev = ev;
+	evs->v[evs->n].path = ab_strdup(path);
+	evs->v[evs->n].msg = msg ? ab_strdup(msg) : NULL;
+	evs->n++;
+}
+
+static void flush_events(const struct ingest_opts *o, struct ingest_events *evs,
+			 const struct ingest_totals *t)
+{
+	size_t i;
+
+	for (i = 0; i < evs->n; i++) {
+		notify(o, evs->v[i].ev, evs->v[i].path, evs->v[i].msg, t);
+		free(evs->v[i].path);
+		free(evs->v[i].msg);
+	}
+	evs->n = 0;
+}
+
 int ingest_emit_run(struct ingest_file *f, const struct ingest_run *run, int64_t *run_id,
 		    struct strbuf *err)
 {
@@ -105,8 +145,8 @@ int ingest_emit_run(struct ingest_file *f, const struct ingest_run *run, int64_t
 	} else {
 		rc = f->sink->run(f->sink->self, run, run_id ? run_id : &dummy, err);
 	}
-	if (rc < 0)
-		return rc;
+	if (rc < 0 || f->deferred) /* the pipeline's writer counts */
+		return rc < 0 ? rc : 0;
 	if (rc == 1) {
 		f->totals->duplicates++;
 		return 1;
@@ -120,7 +160,7 @@ int ingest_emit_system(struct ingest_file *f, const struct ingest_system *sys, s
 {
 	int rc = f->sink->system ? f->sink->system(f->sink->self, sys, err) : 0;
 
-	if (rc == 0)
+	if (rc == 0 && !f->deferred)
 		f->totals->systems++;
 	return rc;
 }
@@ -130,7 +170,7 @@ int ingest_emit_power(struct ingest_file *f, int64_t run_id, const char *device,
 {
 	int rc = f->sink->power(f->sink->self, run_id, device, t, watts, err);
 
-	if (rc == 0)
+	if (rc == 0 && !f->deferred)
 		f->totals->power_samples++;
 	return rc;
 }
@@ -148,7 +188,7 @@ void ingest_warn(struct ingest_file *f, long line, const char *fmt, ...)
 	strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
 	f->totals->warnings++;
-	notify(f->opts, INGEST_EV_WARNING, f->path, msg.buf, f->totals);
+	emit(f->opts, f->events, INGEST_EV_WARNING, f->path, msg.buf, f->totals);
 	strbuf_release(&msg);
 }
 
@@ -251,7 +291,8 @@ static void ingest_identity(const char *path, struct strbuf *out)
  */
 static int ingest_one(const char *path, int explicit_file, const struct ingest_opts *opts,
 		      struct ingest_sink *sink, struct ingest_totals *totals, unsigned char *head,
-		      struct strbuf *err)
+		      struct strbuf *err, struct ingest_pipe *pipe, struct ingest_events *evs,
+		      int *inflight)
 {
 	struct ingest_file f = { 0 };
 	struct ingest_source src;
@@ -293,7 +334,7 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 		totals->bytes_done += size;
 		if (!explicit_file) {
 			totals->unknown++;
-			notify(opts, INGEST_EV_UNKNOWN, path, "format not recognised", totals);
+			emit(opts, evs, INGEST_EV_UNKNOWN, path, "format not recognised", totals);
 			return 0;
 		}
 		if (size == 0)
@@ -308,7 +349,7 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 		fclose(fp);
 		totals->bytes_done += size;
 		totals->companion++;
-		notify(opts, INGEST_EV_COMPANION, path, fmt->name, totals);
+		emit(opts, evs, INGEST_EV_COMPANION, path, fmt->name, totals);
 		return 0;
 	}
 	src.path = path;
@@ -321,7 +362,16 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 		ingest_identity(path, &ident);
 		src.identity = ident.buf;
 	}
-	rc = sink->begin(sink->self, &src, err);
+	if (pipe) {
+		/* the writer stores the file later: skip what is known now
+		 * without parsing it (the writer checks again in order) */
+		if (!src.replace && sink->known && sink->known(sink->self, &src) == 1)
+			rc = 1;
+		else
+			rc = ingest_pipe_begin(pipe, &src, err);
+	} else {
+		rc = sink->begin(sink->self, &src, err);
+	}
 	strbuf_release(&ident);
 	if (rc < 0) {
 		fclose(fp);
@@ -332,7 +382,7 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 		fclose(fp);
 		totals->bytes_done += size;
 		totals->skipped++;
-		notify(opts, INGEST_EV_SKIPPED, path, "already ingested", totals);
+		emit(opts, evs, INGEST_EV_SKIPPED, path, "already ingested", totals);
 		return 0;
 	}
 	if (rc == 2)
@@ -345,6 +395,24 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 	f.opts = opts;
 	f.sink = sink;
 	f.totals = totals;
+	if (pipe) {
+		*inflight = 1;
+		f.sink = ingest_pipe_sink(pipe);
+		f.deferred = 1;
+		f.events = evs;
+		rc = fmt->parse(&f, err);
+		fclose(fp);
+		ingest_pipe_end(pipe, rc >= 0); /* the outcome is reported later */
+		if (rc < 0) {
+			if (!strstr(err->buf, path))
+				ab_error_prefix(err, path, 0);
+			if (rc == -AB_EIO)
+				return rc;
+			goto rejected_noclose;
+		}
+		totals->bytes_done += size;
+		return 0;
+	}
 	rc = fmt->parse(&f, err);
 	fclose(fp);
 	if (rc < 0) {
@@ -369,7 +437,7 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 	totals->bytes_done += size;
 	totals->ingested++;
 	summary(&msg, &before, totals);
-	notify(opts, INGEST_EV_INGESTED, path, msg.buf, totals);
+	emit(opts, evs, INGEST_EV_INGESTED, path, msg.buf, totals);
 	strbuf_release(&msg);
 	return 0;
 
@@ -377,9 +445,63 @@ rejected:
 rejected_noclose:
 	totals->rejected++;
 	totals->bytes_done += 0;
-	notify(opts, INGEST_EV_REJECTED, path, err->buf, totals);
+	emit(opts, evs, INGEST_EV_REJECTED, path, err->buf, totals);
 	strbuf_release(&msg);
 	return -AB_EDATA;
+}
+
+/*
+ * The pipeline's writer finished a file: count what it stored and report
+ * it as the sequential ingest would have.  Returns 0, or -AB_EIO with err
+ * when the write failed.
+ */
+static int report_outcome(struct ingest_pipe *pipe, const char *path,
+			  const struct ingest_opts *opts, struct ingest_totals *totals,
+			  struct strbuf *err)
+{
+	struct ingest_totals before = *totals;
+	struct ingest_outcome o;
+	struct strbuf msg = STRBUF_INIT;
+
+	ingest_pipe_outcome(pipe, &o);
+	switch (o.status) {
+	case INGEST_OUT_INGESTED:
+		totals->ingested++;
+		totals->runs += o.runs;
+		totals->metrics += o.metrics;
+		totals->power_samples += o.power_samples;
+		totals->duplicates += o.duplicates;
+		totals->systems += o.systems;
+		totals->replaced += o.replaced;
+		summary(&msg, &before, totals);
+		notify(opts, INGEST_EV_INGESTED, path, msg.buf, totals);
+		strbuf_release(&msg);
+		return 0;
+	case INGEST_OUT_SKIPPED:
+		totals->skipped++;
+		notify(opts, INGEST_EV_SKIPPED, path, "already ingested", totals);
+		return 0;
+	case INGEST_OUT_ROLLED_BACK:
+		return 0;
+	default:
+		strbuf_reset(err);
+		strbuf_addstr(err, o.err ? o.err : "database write failed");
+		free(o.err);
+		if (!strstr(err->buf, path))
+			ab_error_prefix(err, path, 0);
+		return -AB_EIO;
+	}
+}
+
+/* Two cores when the sink can be written from a thread of its own (it
+ * answers known()); AB_INGEST_THREADS=1 keeps one (for comparisons). */
+static struct ingest_pipe *maybe_pipe(const struct ingest_opts *opts, struct ingest_sink *sink)
+{
+	const char *t = getenv("AB_INGEST_THREADS");
+
+	if (!sink->known || (opts->flags & INGEST_DRY_RUN) || (t && !strcmp(t, "1")))
+		return NULL;
+	return ingest_pipe_start(sink);
 }
 
 int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_opts *opts,
@@ -387,6 +509,9 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 {
 	struct file_list files = { 0 };
 	unsigned char *head = ab_malloc(INGEST_HEAD_MAX);
+	struct ingest_events evs = { 0 };
+	struct ingest_pipe *pipe = NULL;
+	const char *prev = NULL;
 	char *explicit_flags;
 	size_t i;
 	int rc = 0, any_rejected = 0;
@@ -420,11 +545,41 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 		if (stat(files.v[i], &st) == 0)
 			totals->bytes_total += (uint64_t)st.st_size;
 	}
+	pipe = maybe_pipe(opts, sink);
 	for (i = 0; i < files.n; i++) {
 		struct strbuf ferr = STRBUF_INIT;
-		int r = ingest_one(files.v[i], explicit_flags[i], opts, sink, totals, head, &ferr);
+		int inflight = 0;
+		int r = ingest_one(files.v[i], explicit_flags[i], opts, sink, totals, head, &ferr,
+				   pipe, pipe ? &evs : NULL, &inflight);
 
+		if (prev) {
+			/* the previous file's outcome comes before this one's events */
+			int w = report_outcome(pipe, prev, opts, totals, err);
+			prev = NULL;
+			if (w < 0) {
+				strbuf_release(&ferr);
+				rc = w;
+				if (inflight)
+					report_outcome(pipe, files.v[i], opts, totals, &ferr);
+				strbuf_release(&ferr);
+				goto out;
+			}
+		}
+		if (pipe)
+			flush_events(opts, &evs, totals);
+		if (inflight)
+			prev = files.v[i];
 		notify(opts, INGEST_EV_PROGRESS, files.v[i], NULL, totals);
+		if (r < 0 && r != -AB_EDATA && prev) {
+			/* a write error surfaces in the outcome: prefer its message */
+			struct strbuf werr = STRBUF_INIT;
+			if (report_outcome(pipe, prev, opts, totals, &werr) < 0) {
+				strbuf_reset(&ferr);
+				strbuf_addbuf(&ferr, &werr);
+			}
+			strbuf_release(&werr);
+			prev = NULL;
+		}
 		if (r == -AB_EDATA) {
 			any_rejected = 1;
 			if (opts->flags & INGEST_STRICT) {
@@ -443,10 +598,25 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 		}
 		strbuf_release(&ferr);
 	}
+	if (prev) {
+		int w = report_outcome(pipe, prev, opts, totals, err);
+		prev = NULL;
+		if (w < 0) {
+			rc = w;
+			goto out;
+		}
+	}
 	if (any_rejected)
 		rc = ab_fail(err, AB_EDATA, "%ld file%s rejected", totals->rejected,
 			     totals->rejected == 1 ? "" : "s");
 out:
+	if (prev) { /* stopped early (--strict): take the last outcome */
+		struct strbuf e2 = STRBUF_INIT;
+		report_outcome(pipe, prev, opts, totals, &e2);
+		strbuf_release(&e2);
+	}
+	ingest_pipe_finish(pipe);
+	free(evs.v);
 	free(explicit_flags);
 	free(head);
 	list_free(&files);

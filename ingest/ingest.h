@@ -30,6 +30,8 @@ struct ingest_system {
 	const char *site;
 	double tdp_w;              /* 0 = unknown */
 	json_t *meta;              /* optional JSON object (borrowed) */
+	const char *meta_json;     /* or meta already as compact JSON text (the ingest
+				    * pipeline sets it; parsers leave it NULL) */
 };
 
 struct ingest_metric {
@@ -62,10 +64,14 @@ struct ingest_run {
 	const char *precision;
 	const char *framework;
 	json_t *params;            /* optional JSON object: everything else the tool said */
+	const char *params_json;   /* or params as compact JSON text (the pipeline's) */
 	const char *excluded_reason; /* why the run is failed/invalid, NULL if ok */
 	const char *dedupe_key;    /* optional: the same key from any source is stored once */
 	const struct ingest_metric *metrics;
 	size_t nmetrics;
+	/* or, parallel to metrics, each meta as compact JSON text or NULL (the
+	 * pipeline's; parsers leave it NULL) */
+	const char *const *metrics_meta_json;
 };
 
 struct ingest_source {
@@ -99,6 +105,11 @@ struct ingest_sink {
 	int (*system)(void *self, const struct ingest_system *sys, struct strbuf *err);
 	/* Commit (commit != 0) or roll back everything since begin(). */
 	int (*end)(void *self, int commit, struct strbuf *err);
+	/* Optional: 1 when begin() would skip src as already ingested, 0 when
+	 * not (or unknown).  Callable from another thread than the one that
+	 * writes (its own read connection): the ingest pipeline asks before
+	 * parsing a file the writer thread will store. */
+	int (*known)(void *self, const struct ingest_source *src);
 };
 
 /* A sink that only counts (for --dry-run and tests). */

@@ -23,6 +23,10 @@ struct ingest_file {
 	const struct ingest_opts *opts;
 	struct ingest_sink *sink;
 	struct ingest_totals *totals;
+	/* ingest.c: events held back while the pipeline's writer finishes the
+	 * previous file (NULL: reported at once); counts come from the writer */
+	struct ingest_events *events;
+	int deferred;
 };
 
 enum ingest_format_flags {
@@ -57,6 +61,36 @@ extern const struct ingest_format *const ingest_formats[];
 const struct ingest_format *ingest_format_find(const char *name);
 const struct ingest_format *ingest_detect(const char *path, const unsigned char *head,
 					  size_t len, int *score);
+
+/* ---- the pipeline (pipeline.c): parse the next file while a writer
+ * thread stores the previous one ---------------------------------------- */
+
+enum ingest_out_status {
+	INGEST_OUT_INGESTED = 0,
+	INGEST_OUT_SKIPPED = 1,       /* the writer found the bytes ingested before */
+	INGEST_OUT_ROLLED_BACK = 2    /* the parser rejected it, or an earlier write failed */
+	/* < 0: this file's write failed (err) */
+};
+
+/* What the writer did with one file. */
+struct ingest_outcome {
+	int status;
+	long runs, metrics, power_samples, duplicates, systems, replaced;
+	char *err;                    /* status < 0; the caller frees it */
+};
+
+struct ingest_pipe;
+/* Start the writer thread over sink; NULL when no thread can be made. */
+struct ingest_pipe *ingest_pipe_start(struct ingest_sink *sink);
+/* The sink a parser writes to while the pipeline runs. */
+struct ingest_sink *ingest_pipe_sink(struct ingest_pipe *p);
+/* A file's records: begin, the parser's, then end (commit or roll back). */
+int ingest_pipe_begin(struct ingest_pipe *p, const struct ingest_source *src, struct strbuf *err);
+int ingest_pipe_end(struct ingest_pipe *p, int commit);
+/* Wait for the next file's outcome (file order). */
+void ingest_pipe_outcome(struct ingest_pipe *p, struct ingest_outcome *o);
+/* Stop the writer (after every outcome was taken) and free everything. */
+void ingest_pipe_finish(struct ingest_pipe *p);
 
 /* Forward a run / power sample to the sink and count it. */
 int ingest_emit_run(struct ingest_file *f, const struct ingest_run *run, int64_t *run_id,

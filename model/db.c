@@ -140,41 +140,134 @@ static int set_wal(struct db *db, struct strbuf *err)
 	return db_fail(db, err, "cannot switch the database to WAL mode");
 }
 
+/* file:<path>?mode=ro&immutable=1, the path percent-encoded */
+static void immutable_uri(struct strbuf *uri, const char *path)
+{
+	const unsigned char *p;
+
+	strbuf_addstr(uri, "file:");
+	for (p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("/-._~", *p))
+			strbuf_addch(uri, (char)*p);
+		else
+			strbuf_addf(uri, "%%%02X", *p);
+	}
+	strbuf_addstr(uri, "?mode=ro&immutable=1");
+}
+
+enum db_kind { DB_KIND_EMPTY, DB_KIND_OURS, DB_KIND_FOREIGN };
+
+/*
+ * What the file holds, read without writing anything: no schema at all
+ * (a new or empty file), accelbench's tables (run and metric may be views
+ * over the storage tables of a later migration), or somebody else's tables.
+ * Returns 0 or the SQLite result code of the failed read.
+ */
+static int classify(struct db *db, enum db_kind *kind, int *version)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db->sql, "SELECT (SELECT count(*) FROM sqlite_master),"
+				    " (SELECT count(*) FROM sqlite_master WHERE type IN ('table', 'view') AND name IN"
+				    " ('source', 'system', 'benchmark', 'run', 'metric')),"
+				    " (SELECT user_version FROM pragma_user_version)", -1, &st, NULL);
+
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int all = sqlite3_column_int(st, 0), ours = sqlite3_column_int(st, 1);
+
+		*version = sqlite3_column_int(st, 2);
+		*kind = ours == 5 && *version > 0 ? DB_KIND_OURS
+		      : all == 0 && *version == 0 ? DB_KIND_EMPTY : DB_KIND_FOREIGN;
+		rc = 0;
+	} else if (rc == SQLITE_OK) {
+		rc = sqlite3_errcode(db->sql);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int open_as(struct db *db, const char *name, int oflags, struct strbuf *err)
+{
+	if (db->sql) {
+		sqlite3_close(db->sql);
+		db->sql = NULL;
+	}
+	/* one thread per connection: no need for SQLite's mutexes */
+	if (sqlite3_open_v2(name, &db->sql, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
+		return ab_fail(err, AB_EIO, "cannot open database '%s': %s", db_path(db),
+			       db->sql ? sqlite3_errmsg(db->sql) : "out of memory");
+	/* Two ingests at once wait for each other instead of failing. */
+	sqlite3_busy_timeout(db->sql, 60000);
+	sqlite3_extended_result_codes(db->sql, 1);
+	if (db_register_functions(db->sql) != SQLITE_OK)
+		return db_fail(db, err, "cannot register SQL functions");
+	return 0;
+}
+
 int db_open(struct db **out, const char *path, unsigned flags, struct strbuf *err)
 {
 	struct db *db = ab_calloc(1, sizeof(*db));
+	int ro = (flags & DB_READONLY) != 0, version = 0, src, rc, exists;
+	enum db_kind kind = DB_KIND_EMPTY;
 	struct stat st;
-	int oflags, rc;
 
 	*out = NULL;
 	strbuf_init(&db->path, 0);
 	strbuf_addstr(&db->path, path);
 	db->flags = flags;
-	if ((flags & (DB_READONLY | DB_MUST_EXIST)) && stat(path, &st) < 0) {
+	exists = stat(path, &st) == 0;
+	if (!exists && (flags & (DB_READONLY | DB_MUST_EXIST))) {
 		rc = ab_fail(err, AB_EIO, "cannot open database '%s': %s%s", path, strerror(errno),
 			     errno == ENOENT ? " (run 'accelbench ingest' first)" : "");
 		goto fail;
 	}
-	/* one thread per connection: no need for SQLite's mutexes */
-	oflags = SQLITE_OPEN_NOMUTEX;
-	oflags |= (flags & DB_READONLY) ? SQLITE_OPEN_READONLY
-				       : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-	if (sqlite3_open_v2(path, &db->sql, oflags, NULL) != SQLITE_OK) {
-		rc = ab_fail(err, AB_EIO, "cannot open database '%s': %s", path,
-			     db->sql ? sqlite3_errmsg(db->sql) : "out of memory");
+	/* SQLite would block on a FIFO and read a device forever */
+	if (exists && !S_ISREG(st.st_mode)) {
+		rc = ab_fail(err, AB_EIO, "cannot open database '%s': not a regular file (%s)", path,
+			     ab_file_kind((unsigned)st.st_mode));
 		goto fail;
 	}
-	/* Two ingests at once wait for each other instead of failing. */
-	sqlite3_busy_timeout(db->sql, 60000);
-	sqlite3_extended_result_codes(db->sql, 1);
-	if (db_register_functions(db->sql) != SQLITE_OK) {
-		rc = db_fail(db, err, "cannot register SQL functions");
+	rc = open_as(db, path, ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+		     err);
+	if (rc < 0)
+		goto fail;
+	src = classify(db, &kind, &version);
+	if (ro && ((src & 0xff) == SQLITE_READONLY || (src & 0xff) == SQLITE_CANTOPEN)) {
+		/* a WAL database on a read-only share: no -shm can be made, so
+		 * read it as an immutable snapshot (the caller says so) */
+		struct strbuf uri = STRBUF_INIT;
+
+		immutable_uri(&uri, path);
+		rc = open_as(db, uri.buf, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, err);
+		strbuf_release(&uri);
+		if (rc < 0)
+			goto fail;
+		db->immutable = 1;
+		src = classify(db, &kind, &version);
+	}
+	if (src) {
+		rc = (src & 0xff) == SQLITE_NOTADB
+			? ab_fail(err, AB_EIO, "'%s' is not an accelbench database (not an SQLite "
+				  "file)", path)
+			: db_fail(db, err, "cannot read the database");
+		goto fail;
+	}
+	/* Nothing below runs on a file that is not ours: not even WAL mode,
+	 * which would change its bytes. */
+	if (kind == DB_KIND_FOREIGN) {
+		rc = ab_fail(err, AB_EIO, "'%s' is not an accelbench database (it has tables of its "
+			     "own); not %s", path, ro ? "read" : "changed");
+		goto fail;
+	}
+	if (ro && kind == DB_KIND_EMPTY) {
+		rc = ab_fail(err, AB_EIO, "'%s' is not an accelbench database (%s)", path,
+			     st.st_size == 0 ? "an empty file" : "an SQLite file without tables");
 		goto fail;
 	}
 	rc = db_exec(db, "PRAGMA foreign_keys = ON", err);
 	if (rc < 0)
 		goto fail;
-	if (!(flags & DB_READONLY)) {
+	if (!ro) {
 		rc = set_wal(db, err);
 		if (rc < 0)
 			goto fail;
@@ -185,7 +278,7 @@ int db_open(struct db **out, const char *path, unsigned flags, struct strbuf *er
 		if (rc < 0)
 			goto fail;
 	}
-	/* A file that is not a database fails here with a clear message. */
+	/* the schema version: a writer upgrades, a reader refuses what it cannot read */
 	rc = db_migrate(db, err);
 	if (rc < 0)
 		goto fail;
@@ -198,6 +291,11 @@ fail:
 	strbuf_release(&db->path);
 	free(db);
 	return rc;
+}
+
+int db_is_immutable(const struct db *db)
+{
+	return db->immutable;
 }
 
 void db_free(struct db *db)

@@ -24,7 +24,18 @@ enum db_open_flags {
 };
 
 
+/*
+ * Open (a writer: create) the database.  DB_READONLY never writes: it opens
+ * read-only, refuses a file that is not an accelbench database (empty, or
+ * with tables of its own) and one whose schema is older or newer than this
+ * program's; a database it cannot read in place (WAL on a read-only share)
+ * is read as an immutable snapshot (db_is_immutable()).  A writer refuses
+ * a foreign file before changing a byte of it and upgrades an older
+ * accelbench schema by migrations.  Errors are -AB_EIO.
+ */
 int db_open(struct db **out, const char *path, unsigned flags, struct strbuf *err);
+/* 1 when the database was opened as an immutable snapshot (see db_open). */
+int db_is_immutable(const struct db *db);
 void db_free(struct db *db);
 sqlite3 *db_sqlite(struct db *db);
 const char *db_path(const struct db *db);
@@ -62,6 +73,31 @@ int db_list_sources(struct db *db, const struct db_filter *f, json_t **out, stru
 /* *out = whether any system is marked "simulated": true in its meta (the
  * demo's systems file does so); for "simulated example data" notices. */
 int db_has_simulated(struct db *db, bool *out, struct strbuf *err);
+
+/* ---- streaming runs (runs_stream.c) ---------------------------------- */
+
+enum db_cell_type { DB_CELL_NULL, DB_CELL_INT, DB_CELL_REAL, DB_CELL_TEXT, DB_CELL_JSON };
+struct db_cell {
+	enum db_cell_type type;
+	long long i;             /* INT */
+	double d;                /* INT and REAL */
+	const char *s;           /* TEXT, JSON (JSON text); valid until the next row */
+	size_t len;
+};
+enum db_runs_flags {
+	DB_RUNS_PER_RUN = 0,         /* the fields of `ls runs --json` */
+	DB_RUNS_PER_METRIC = 1 << 0  /* one row per run and metric, with sha256 */
+};
+struct db_runs;
+/* Open a cursor over the runs of f (NULL: all), ordered by id; release it
+ * with db_runs_close() (NULL-safe).  db_runs_next() returns 1 with *cells
+ * (db_runs_columns() of them, borrowed until the next call), 0 at the end,
+ * or a negative status. */
+int db_runs_open(struct db *db, const struct db_filter *f, unsigned flags, struct db_runs **out,
+		 struct strbuf *err);
+size_t db_runs_columns(const struct db_runs *c, const char *const **names);
+int db_runs_next(struct db_runs *c, const struct db_cell **cells, struct strbuf *err);
+void db_runs_close(struct db_runs *c);
 
 enum db_name_kind { DB_NAME_BENCHMARK, DB_NAME_SYSTEM, DB_NAME_METRIC };
 /* Whether name is a benchmark (of f->suite), a system (name or display name,

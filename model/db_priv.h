@@ -49,12 +49,16 @@ struct db_sink_state {
 	struct db_intern pairs, kinds;
 	struct strbuf ids, kbuf;
 	struct sha256 fresh;       /* sha256_init()ed once, for db_key16 */
+	/* known(): a read-only connection of the parsing thread */
+	sqlite3 *ro;
+	sqlite3_stmt *ro_find;
 };
 
 struct db {
 	sqlite3 *sql;
 	struct strbuf path;
 	unsigned flags;
+	int immutable;        /* opened read-only as an immutable snapshot */
 	struct db_sink_state sink;
 };
 

@@ -21,7 +21,7 @@
 #define PRESENT_BATCH 2000
 
 static const char stage_ddl[] =
-	"SET synchronous_commit = off;"
+	"SET synchronous_commit = off; SET work_mem = '64MB';"
 	"CREATE TEMP TABLE IF NOT EXISTS st_system(lid bigint, name text, display_name text,"
 	" vendor text, accelerator text, per_node bigint, host_cpu text, interconnect text,"
 	" site text, tdp_w float8, meta text) ON COMMIT DELETE ROWS;"

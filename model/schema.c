@@ -254,28 +254,12 @@ int db_migrate(struct db *db, struct strbuf *err)
 			       db_path(db), version, (int)AB_ARRAY_SIZE(migrations));
 	if (version == (int)AB_ARRAY_SIZE(migrations))
 		return 0;
-	if (db->flags & DB_READONLY) {
-		/* a reading command on an older database: upgrade it through a
-		 * short-lived writing connection, then read as asked */
-		struct db rw = { 0 };
-		int ok;
-
-		if (sqlite3_open_v2(db_path(db), &rw.sql, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
-			sqlite3_close(rw.sql);
-			return ab_fail(err, AB_EIO,
-				       "database '%s' needs an upgrade (schema %d -> %d) and cannot "
-				       "be opened for writing",
-				       db_path(db), version, (int)AB_ARRAY_SIZE(migrations));
-		}
-		sqlite3_busy_timeout(rw.sql, 60000);
-		db_register_functions(rw.sql);
-		strbuf_init(&rw.path, 0);
-		strbuf_addstr(&rw.path, db_path(db));
-		ok = db_migrate(&rw, err);
-		strbuf_release(&rw.path);
-		sqlite3_close(rw.sql);
-		return ok;
-	}
+	if (db->flags & DB_READONLY)
+		/* reading commands never write, not even an upgrade */
+		return ab_fail(err, AB_EIO,
+			       "database '%s' has schema version %d, older than this accelbench "
+			       "reads (%d): a writing command such as 'accelbench ingest' upgrades it",
+			       db_path(db), version, (int)AB_ARRAY_SIZE(migrations));
 	/* a migration may rebuild a table (drop, rename): foreign keys must not
 	 * cascade or check meanwhile; PRAGMA foreign_key_check runs before the
 	 * commit instead.  The pragma is a no-op inside a transaction. */

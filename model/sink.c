@@ -266,7 +266,7 @@ static int system_id(struct db_sink_state *s, const struct ingest_system *sys, i
 	db_bind_text(st, 8, sys->site);
 	if (sys->tdp_w > 0)
 		sqlite3_bind_double(st, 9, sys->tdp_w);
-	meta = json_text(sys->meta);
+	meta = sys->meta_json ? ab_strdup(sys->meta_json) : json_text(sys->meta);
 	db_bind_text(st, 10, meta);
 	free(meta);
 	rc = step(s, st, id, err, "cannot add system");
@@ -456,11 +456,11 @@ static int params_ids(struct db_sink_state *s, const char *json, struct strbuf *
 	return 0;
 }
 
-static int kind_id(struct db_sink_state *s, const struct ingest_metric *m, int64_t *id,
-		   struct strbuf *err)
+static int kind_id(struct db_sink_state *s, const struct ingest_metric *m, const char *meta_json,
+		   int64_t *id, struct strbuf *err)
 {
 	struct kind_arg k;
-	char *meta = json_text(m->meta);
+	char *meta = meta_json ? ab_strdup(meta_json) : json_text(m->meta);
 	int rc;
 
 	k.name = m->name;
@@ -506,8 +506,8 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 				return ab_fail(err, AB_EINTERNAL, "metric '%s' given twice for one run",
 					       r->metrics[i].name);
 	}
-	if (r->params) {
-		params = json_text(r->params);
+	if (r->params_json || r->params) {
+		params = r->params_json ? ab_strdup(r->params_json) : json_text(r->params);
 		rc = params ? params_ids(s, params, err) : ab_fail(err, AB_EINTERNAL,
 								   "cannot encode params");
 		free(params);
@@ -553,7 +553,7 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 
 		if (!isfinite(m->value)) /* no REAL for it; validate_run() said why */
 			continue;
-		rc = kind_id(s, m, &kid, err);
+		rc = kind_id(s, m, r->metrics_meta_json ? r->metrics_meta_json[i] : NULL, &kid, err);
 		if (rc < 0)
 			return rc;
 		rc = stmt(s, ST_ADD_METRIC, &st, err);
@@ -622,6 +622,34 @@ static int sink_end(void *self, int commit, struct strbuf *err)
 	return rc;
 }
 
+/* Asked from the ingest pipeline's parsing thread: a read-only connection
+ * of its own sees what the writer committed. */
+static int sink_known(void *self, const struct ingest_source *src)
+{
+	struct db_sink_state *s = self;
+	int rc;
+
+	if (!s->ro) {
+		if (sqlite3_open_v2(db_path(s->db), &s->ro, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+				    NULL) != SQLITE_OK ||
+		    sqlite3_prepare_v2(s->ro, sink_sql[ST_FIND_SOURCE], -1, &s->ro_find, NULL) !=
+			    SQLITE_OK) {
+			sqlite3_finalize(s->ro_find);
+			sqlite3_close(s->ro);
+			s->ro = NULL;
+			s->ro_find = NULL;
+			return 0;
+		}
+		sqlite3_busy_timeout(s->ro, 60000);
+	}
+	sqlite3_reset(s->ro_find);
+	db_bind_text(s->ro_find, 1, src->sha256);
+	db_bind_text(s->ro_find, 2, src->identity);
+	rc = sqlite3_step(s->ro_find) == SQLITE_ROW;
+	sqlite3_reset(s->ro_find);
+	return rc;
+}
+
 void db_sink_init(struct db *db)
 {
 	struct db_sink_state *s = &db->sink;
@@ -641,6 +669,7 @@ void db_sink_init(struct db *db)
 	s->sink.power = sink_power;
 	s->sink.system = sink_system;
 	s->sink.end = sink_end;
+	s->sink.known = sink_known;
 }
 
 void db_sink_release(struct db *db)
@@ -652,6 +681,8 @@ void db_sink_release(struct db *db)
 		db_exec(db, "ROLLBACK", NULL);
 	for (i = 0; i < AB_ARRAY_SIZE(s->st); i++)
 		sqlite3_finalize(s->st[i]);
+	sqlite3_finalize(s->ro_find);
+	sqlite3_close(s->ro);
 	strbuf_release(&s->last_system);
 	strbuf_release(&s->last_bench);
 	strbuf_release(&s->ids);

@@ -55,3 +55,5 @@ echo "$CORPORA" | while read -r name size; do
 	tail -1 "$BENCH_DIR/$name.out" | sed 's/^/         /'
 done
 sh "$(dirname "$0")/realdata.sh"
+# issue 13: ReFrame 1x/4x/16x, MLPerf round, CARAML (tests/bench/speed.sh)
+sh "$(dirname "$0")/speed.sh"

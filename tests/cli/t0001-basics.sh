@@ -53,7 +53,8 @@ test_expect_success 'reading a missing database is an I/O error (exit 3)' '
 test_expect_success 'a file that is not a database is refused clearly (exit 3)' '
 	echo "hello" >notadb.db &&
 	expect_code 3 ab --db notadb.db ls runs 2>err &&
-	grep -q "not a database" err
+	test "$(cat err)" = "accelbench: '"'"'notadb.db'"'"' is not an accelbench database (not an SQLite file)" &&
+	test "$(cat notadb.db)" = hello
 '
 
 test_expect_success 'ingest without a path, or with an unknown format, is a usage error' '
@@ -108,11 +109,16 @@ test_expect_success 'the schema is at its latest migration, with foreign keys' '
 	for x in benchmark metric power_sample run runs source system; do grep -qx "$x" t || exit 1; done
 '
 
-test_expect_success 'an older database is upgraded by migrations, even by a reading command' '
+test_expect_success 'an older database: reading commands refuse it unchanged, a writing one upgrades it' '
 	sqlite3 old.db <"$FIXTURES/db/v1.sql" &&
-	ab --db old.db ls runs >/dev/null &&
+	sha256sum old.db >before &&
+	expect_code 3 ab --db old.db ls runs 2>err &&
+	echo "accelbench: database '"'"'old.db'"'"' has schema version 1, older than this accelbench reads ($(ab sql "PRAGMA user_version" | tail -1)): a writing command such as '"'"'accelbench ingest'"'"' upgrades it" >expect &&
+	test_cmp expect err && sha256sum old.db >after && test_cmp before after &&
+	ab --db old.db ingest d >/dev/null &&
 	test "$(sqlite3 old.db "PRAGMA user_version")" -ge 2 &&
-	test "$(sqlite3 old.db "SELECT count(*) FROM sqlite_master WHERE name = '"'"'metric_name'"'"'")" = 0
+	test "$(sqlite3 old.db "SELECT count(*) FROM sqlite_master WHERE name = '"'"'metric_name'"'"'")" = 0 &&
+	ab --db old.db ls runs >/dev/null
 '
 
 test_expect_success 'a database from a newer accelbench is refused, not misread' '

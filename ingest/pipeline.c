@@ -1,0 +1,523 @@
+/*
+ * pipeline.c - both cores for one ingest: the calling thread hashes,
+ * detects and parses file N+1 while a writer thread stores file N.
+ *
+ * The parser's sink is a queue: each record is packed into one block
+ * (strings copied, params and metric meta already dumped to JSON text, so
+ * the parsing thread does that work) and handed to the writer, which
+ * replays it into the real sink in the same order, one transaction per
+ * file as before.  Run ids given to the parser are provisional (1, 2, ...
+ * within the file) and mapped by the writer; power samples of a run that
+ * turned out to be a duplicate are dropped, as a parser would have.  The
+ * queue is bounded, so memory stays flat.  What the writer did to a file
+ * (its counts, or why it failed) comes back as an outcome, in file order;
+ * ingest.c reports it before the next file's events, so the output is the
+ * same as without the pipeline.  After a write error the writer stores
+ * nothing more.
+ */
+#include "core/compat.h"
+#include "ingest_priv.h"
+
+#include <pthread.h>
+
+#define QUEUE_CAP 512
+
+enum qkind { Q_BEGIN, Q_RUN, Q_POWER, Q_SYSTEM, Q_END, Q_QUIT };
+
+struct qrec {
+	struct qrec *next;
+	enum qkind kind;
+	int commit;
+	int64_t prov;
+	double t, w;
+	const char *device;
+	struct ingest_source src;
+	struct ingest_run run;
+	struct ingest_system sys;
+};
+
+struct ingest_pipe {
+	struct ingest_sink *sink;         /* the real one, used by the writer only */
+	struct ingest_sink qsink;         /* what the parser writes to */
+	pthread_t writer;
+	pthread_mutex_t mu;
+	pthread_cond_t more, room, done;
+	struct qrec *head, *tail;
+	size_t n;
+	int writer_waits, parser_waits;   /* who sleeps on more / room */
+	int dead;                         /* a write failed: store nothing more */
+	int64_t prov;                     /* parser side: provisional ids in this file */
+	struct ingest_outcome *out;       /* outcomes, file order */
+	size_t nout, capout, firstout;
+};
+
+/* ---- packing: one block per record -------------------------------------- */
+
+struct packer {
+	char *p;     /* NULL: measuring */
+	size_t need;
+};
+
+static const char *pk(struct packer *k, const char *s)
+{
+	size_t n;
+	char *d;
+
+	if (!s)
+		return NULL;
+	n = strlen(s) + 1;
+	if (!k->p) {
+		k->need += n;
+		return NULL;
+	}
+	d = k->p;
+	memcpy(d, s, n);
+	k->p += n;
+	return d;
+}
+
+static char *dump(json_t *j)
+{
+	return j ? json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+}
+
+static void pack_system(struct packer *k, struct ingest_system *d, const struct ingest_system *s,
+			const char *meta)
+{
+	*d = *s;
+	d->name = pk(k, s->name);
+	d->display_name = pk(k, s->display_name);
+	d->vendor = pk(k, s->vendor);
+	d->accelerator = pk(k, s->accelerator);
+	d->host_cpu = pk(k, s->host_cpu);
+	d->interconnect = pk(k, s->interconnect);
+	d->site = pk(k, s->site);
+	d->meta = NULL;
+	d->meta_json = pk(k, meta);
+}
+
+static struct qrec *qrec_new(size_t extra, size_t strings)
+{
+	struct qrec *q = ab_malloc(sizeof(*q) + extra + strings);
+
+	memset(q, 0, sizeof(*q));
+	return q;
+}
+
+static struct qrec *pack_run(const struct ingest_run *r)
+{
+	char *params = r->params_json ? NULL : dump(r->params);
+	char **meta = ab_calloc(r->nmetrics ? r->nmetrics : 1, sizeof(*meta));
+	char *sysmeta = r->system.meta_json ? NULL : dump(r->system.meta);
+	size_t extra = r->nmetrics * (sizeof(struct ingest_metric) + sizeof(char *));
+	struct packer k = { NULL, 0 };
+	struct ingest_metric *m;
+	const char **mj;
+	struct qrec *q;
+	int pass;
+	size_t i;
+
+	for (i = 0; i < r->nmetrics; i++)
+		meta[i] = r->metrics_meta_json && r->metrics_meta_json[i] ?
+				  ab_strdup(r->metrics_meta_json[i]) :
+				  dump(r->metrics[i].meta);
+	/* struct ingest_metric and pointers are aligned like the struct */
+	extra = (extra + 15) & ~(size_t)15;
+	q = NULL;
+	m = NULL;
+	mj = NULL;
+	for (pass = 0; pass < 2; pass++) {
+		struct ingest_run *d;
+		struct ingest_run tmp;
+
+		if (pass == 1) {
+			q = qrec_new(extra, k.need);
+			m = (struct ingest_metric *)(void *)(q + 1);
+			mj = (const char **)(void *)(m + r->nmetrics);
+			k.p = (char *)(q + 1) + extra;
+			d = &q->run;
+		} else {
+			d = &tmp;
+		}
+		*d = *r;
+		d->suite = pk(&k, r->suite);
+		d->benchmark = pk(&k, r->benchmark);
+		d->bench_metric = pk(&k, r->bench_metric);
+		d->bench_unit = pk(&k, r->bench_unit);
+		d->job_id = pk(&k, r->job_id);
+		d->started = pk(&k, r->started);
+		d->finished = pk(&k, r->finished);
+		d->precision = pk(&k, r->precision);
+		d->framework = pk(&k, r->framework);
+		d->excluded_reason = pk(&k, r->excluded_reason);
+		d->dedupe_key = pk(&k, r->dedupe_key);
+		d->params = NULL;
+		d->params_json = pk(&k, r->params_json ? r->params_json : params);
+		pack_system(&k, &d->system, &r->system,
+			    r->system.meta_json ? r->system.meta_json : sysmeta);
+		for (i = 0; i < r->nmetrics; i++) {
+			const char *name = pk(&k, r->metrics[i].name);
+			const char *unit = pk(&k, r->metrics[i].unit);
+			const char *mt = pk(&k, meta[i]);
+
+			if (pass == 1) {
+				m[i].name = name;
+				m[i].value = r->metrics[i].value;
+				m[i].unit = unit;
+				m[i].meta = NULL;
+				mj[i] = mt;
+			}
+		}
+		d->metrics = pass == 1 ? m : NULL;
+		d->metrics_meta_json = pass == 1 ? mj : NULL;
+	}
+	for (i = 0; i < r->nmetrics; i++)
+		free(meta[i]);
+	free(meta);
+	free(params);
+	free(sysmeta);
+	q->kind = Q_RUN;
+	return q;
+}
+
+/* ---- the queue ----------------------------------------------------------- */
+
+/* Hand a record to the writer; -AB_EIO when the writer has failed. */
+static int push(struct ingest_pipe *p, struct qrec *q, struct strbuf *err)
+{
+	pthread_mutex_lock(&p->mu);
+	while (p->n >= QUEUE_CAP && !p->dead) {
+		p->parser_waits = 1;
+		pthread_cond_wait(&p->room, &p->mu);
+		p->parser_waits = 0;
+	}
+	if (p->dead && q->kind != Q_END && q->kind != Q_QUIT && q->kind != Q_BEGIN) {
+		pthread_mutex_unlock(&p->mu);
+		free(q);
+		return ab_fail(err, AB_EIO, "the database write failed");
+	}
+	if (p->tail)
+		p->tail->next = q;
+	else
+		p->head = q;
+	p->tail = q;
+	p->n++;
+	/* wake the writer once a batch is ready (or at a file's end) */
+	if (p->writer_waits && (p->n >= QUEUE_CAP / 4 || q->kind != Q_RUN))
+		pthread_cond_signal(&p->more);
+	pthread_mutex_unlock(&p->mu);
+	return 0;
+}
+
+/* Everything queued, oldest first (one lock per batch, not per record). */
+static struct qrec *pop_all(struct ingest_pipe *p)
+{
+	struct qrec *q;
+
+	pthread_mutex_lock(&p->mu);
+	while (!p->head) {
+		p->writer_waits = 1;
+		pthread_cond_wait(&p->more, &p->mu);
+		p->writer_waits = 0;
+	}
+	q = p->head;
+	p->head = p->tail = NULL;
+	p->n = 0;
+	if (p->parser_waits)
+		pthread_cond_signal(&p->room);
+	pthread_mutex_unlock(&p->mu);
+	return q;
+}
+
+static void add_outcome(struct ingest_pipe *p, const struct ingest_outcome *o)
+{
+	pthread_mutex_lock(&p->mu);
+	if (p->nout == p->capout) {
+		p->capout = p->capout ? 2 * p->capout : 8;
+		p->out = ab_realloc(p->out, p->capout * sizeof(*p->out));
+	}
+	p->out[p->nout++] = *o;
+	if (o->status < 0)
+		p->dead = 1;
+	pthread_cond_broadcast(&p->done);
+	pthread_cond_broadcast(&p->room);
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* ---- the writer ---------------------------------------------------------- */
+
+static void *writer_main(void *arg)
+{
+	struct ingest_pipe *p = arg;
+	struct ingest_sink *s = p->sink;
+	struct ingest_outcome o;
+	int64_t *ids = NULL;
+	size_t nids = 0, capids = 0;
+	int skip = 0, bad = 0, dead = 0, rc;
+	struct strbuf err = STRBUF_INIT;
+
+	struct qrec *batch = NULL;
+
+	memset(&o, 0, sizeof(o));
+	for (;;) {
+		struct qrec *q;
+		int64_t id = 0;
+
+		if (!batch)
+			batch = pop_all(p);
+		q = batch;
+		batch = q->next;
+
+		switch (q->kind) {
+		case Q_QUIT:
+			free(q);
+			free(ids);
+			strbuf_release(&err);
+			return NULL;
+		case Q_BEGIN:
+			memset(&o, 0, sizeof(o));
+			strbuf_reset(&err);
+			nids = 0;
+			skip = bad = 0;
+			if (dead) {
+				bad = 1;
+				break;
+			}
+			rc = s->begin(s->self, &q->src, &err);
+			if (rc < 0)
+				bad = 1;
+			else if (rc == 1)
+				skip = 1;
+			else if (rc == 2)
+				o.replaced = 1;
+			break;
+		case Q_RUN:
+			if (!skip && !bad) {
+				rc = s->run(s->self, &q->run, &id, &err);
+				if (rc < 0) {
+					bad = 1;
+					id = 0;
+				} else if (rc == 1) {
+					o.duplicates++;
+					id = 0;
+				} else {
+					o.runs++;
+					o.metrics += (long)q->run.nmetrics;
+				}
+			}
+			if (nids == capids) {
+				capids = capids ? 2 * capids : 1024;
+				ids = ab_realloc(ids, capids * sizeof(*ids));
+			}
+			ids[nids++] = id;
+			break;
+		case Q_POWER:
+			if (skip || bad || q->prov < 1 || (size_t)q->prov > nids || !ids[q->prov - 1])
+				break;
+			rc = s->power(s->self, ids[q->prov - 1], q->device, q->t, q->w, &err);
+			if (rc < 0)
+				bad = 1;
+			else
+				o.power_samples++;
+			break;
+		case Q_SYSTEM:
+			if (skip || bad || !s->system)
+				break;
+			rc = s->system(s->self, &q->sys, &err);
+			if (rc < 0)
+				bad = 1;
+			else if (rc == 0)
+				o.systems++;
+			break;
+		case Q_END:
+			if (skip) {
+				o.status = INGEST_OUT_SKIPPED;
+			} else if (bad) {
+				struct strbuf e2 = STRBUF_INIT;
+				s->end(s->self, 0, &e2);
+				strbuf_release(&e2);
+				o.status = dead ? INGEST_OUT_ROLLED_BACK : -AB_EIO;
+				dead = 1;
+			} else if (!q->commit) {
+				rc = s->end(s->self, 0, &err);
+				o.status = rc < 0 ? -AB_EIO : INGEST_OUT_ROLLED_BACK;
+			} else {
+				rc = s->end(s->self, 1, &err);
+				o.status = rc < 0 ? -AB_EIO : INGEST_OUT_INGESTED;
+			}
+			if (o.status < 0) {
+				dead = 1;
+				o.err = ab_strdup(err.len ? err.buf : "database write failed");
+			}
+			add_outcome(p, &o);
+			memset(&o, 0, sizeof(o));
+			break;
+		}
+		free(q);
+	}
+}
+
+/* ---- the parser's sink ----------------------------------------------------- */
+
+static int q_begin(void *self, const struct ingest_source *src, struct strbuf *err)
+{
+	(void)self; (void)src; (void)err;
+	return 0; /* ingest_pipe_begin() does it */
+}
+
+static int q_run(void *self, const struct ingest_run *r, int64_t *run_id, struct strbuf *err)
+{
+	struct ingest_pipe *p = self;
+	struct qrec *q = pack_run(r);
+	int rc = push(p, q, err);
+
+	*run_id = rc < 0 ? 0 : ++p->prov;
+	return rc;
+}
+
+static int q_power(void *self, int64_t run_id, const char *device, double t, double w,
+		   struct strbuf *err)
+{
+	struct ingest_pipe *p = self;
+	struct packer k = { NULL, 0 };
+	struct qrec *q;
+
+	pk(&k, device);
+	q = qrec_new(0, k.need);
+	k.p = (char *)(q + 1);
+	q->kind = Q_POWER;
+	q->prov = run_id;
+	q->device = pk(&k, device);
+	q->t = t;
+	q->w = w;
+	return push(p, q, err);
+}
+
+static int q_system(void *self, const struct ingest_system *sys, struct strbuf *err)
+{
+	struct ingest_pipe *p = self;
+	struct packer k = { NULL, 0 };
+	char *meta = sys->meta_json ? NULL : dump(sys->meta);
+	const char *m = sys->meta_json ? sys->meta_json : meta;
+	struct ingest_system tmp;
+	struct qrec *q;
+
+	pack_system(&k, &tmp, sys, m);
+	q = qrec_new(0, k.need);
+	k.p = (char *)(q + 1);
+	q->kind = Q_SYSTEM;
+	pack_system(&k, &q->sys, sys, m);
+	free(meta);
+	return push(p, q, err);
+}
+
+static int q_end(void *self, int commit, struct strbuf *err)
+{
+	(void)self; (void)commit; (void)err;
+	return 0; /* ingest_pipe_end() does it */
+}
+
+/* ---- the interface for ingest.c ---------------------------------------------- */
+
+struct ingest_pipe *ingest_pipe_start(struct ingest_sink *sink)
+{
+	struct ingest_pipe *p = ab_calloc(1, sizeof(*p));
+
+	p->sink = sink;
+	p->qsink.self = p;
+	p->qsink.begin = q_begin;
+	p->qsink.run = q_run;
+	p->qsink.power = q_power;
+	p->qsink.system = q_system;
+	p->qsink.end = q_end;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->more, NULL);
+	pthread_cond_init(&p->room, NULL);
+	pthread_cond_init(&p->done, NULL);
+	if (pthread_create(&p->writer, NULL, writer_main, p) != 0) {
+		pthread_mutex_destroy(&p->mu);
+		pthread_cond_destroy(&p->more);
+		pthread_cond_destroy(&p->room);
+		pthread_cond_destroy(&p->done);
+		free(p);
+		return NULL; /* the caller ingests without the pipeline */
+	}
+	return p;
+}
+
+struct ingest_sink *ingest_pipe_sink(struct ingest_pipe *p)
+{
+	return &p->qsink;
+}
+
+int ingest_pipe_begin(struct ingest_pipe *p, const struct ingest_source *src, struct strbuf *err)
+{
+	struct packer k = { NULL, 0 };
+	struct ingest_source tmp;
+	struct qrec *q;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		struct ingest_source *d = &tmp;
+		if (pass == 1) {
+			q = qrec_new(0, k.need);
+			k.p = (char *)(q + 1);
+			d = &q->src;
+		}
+		*d = *src;
+		d->path = pk(&k, src->path);
+		d->sha256 = pk(&k, src->sha256);
+		d->format = pk(&k, src->format);
+		d->identity = pk(&k, src->identity);
+	}
+	q->kind = Q_BEGIN;
+	p->prov = 0;
+	return push(p, q, err);
+}
+
+int ingest_pipe_end(struct ingest_pipe *p, int commit)
+{
+	struct qrec *q = qrec_new(0, 0);
+	struct strbuf err = STRBUF_INIT;
+	int rc;
+
+	q->kind = Q_END;
+	q->commit = commit;
+	rc = push(p, q, &err);
+	strbuf_release(&err);
+	return rc;
+}
+
+void ingest_pipe_outcome(struct ingest_pipe *p, struct ingest_outcome *o)
+{
+	pthread_mutex_lock(&p->mu);
+	while (p->firstout == p->nout)
+		pthread_cond_wait(&p->done, &p->mu);
+	*o = p->out[p->firstout++];
+	if (p->firstout == p->nout)
+		p->firstout = p->nout = 0;
+	pthread_mutex_unlock(&p->mu);
+}
+
+void ingest_pipe_finish(struct ingest_pipe *p)
+{
+	struct qrec *q;
+	struct strbuf err = STRBUF_INIT;
+	size_t i;
+
+	if (!p)
+		return;
+	q = qrec_new(0, 0);
+	q->kind = Q_QUIT;
+	push(p, q, &err);
+	strbuf_release(&err);
+	pthread_join(p->writer, NULL);
+	for (i = p->firstout; i < p->nout; i++)
+		free(p->out[i].err);
+	free(p->out);
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->more);
+	pthread_cond_destroy(&p->room);
+	pthread_cond_destroy(&p->done);
+	free(p);
+}

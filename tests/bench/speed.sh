@@ -1,0 +1,73 @@
+#!/bin/sh
+# speed.sh - the figures of issue 13's "Speed and size": ReFrame perflog
+# trees at 1x/4x/16x (lines/s end to end, peak RSS, database size against
+# the input), a whole MLPerf training round, CARAML tables.  Corpora are
+# generated deterministically under $SPEED_DIR (default $AB_BUILD/bench)
+# and reused while the generator is unchanged; each ingest gets a fresh
+# database.  Wall-clock figures depend on what else the machine runs.
+#   AB_BIN=... AB_BUILD=... sh tests/bench/speed.sh
+set -u
+: "${AB_BIN:?}" "${AB_BUILD:?}"
+DIR=${SPEED_DIR:-$AB_BUILD/bench}
+BASE=${SPEED_LINES:-75000}   # 1x; 4x is the 300,000-line tree of the issue
+mkdir -p "$DIR"
+export LC_ALL=C
+TIME=/usr/bin/time
+[ -x "$TIME" ] || { echo "speed: /usr/bin/time is missing (apt-get install time)"; exit 2; }
+
+# gen NAME GENERATOR ARG -> $DIR/NAME, regenerated when the generator changed
+gen() {
+	d="$DIR/$1"; stamp="$d.stamp"
+	if [ ! -f "$stamp" ] || [ "$2" -nt "$stamp" ] || [ "$(cat "$stamp")" != "$3" ]; then
+		rm -rf "$d"
+		"$2" "$d" "$3" >"$d.gen" || { echo "speed: $2 failed"; return 1; }
+		echo "$3" >"$stamp"
+	fi
+}
+
+# run NAME: ingest $DIR/NAME into a fresh database; sets secs, rss_mb, db_bytes, in_bytes
+run() {
+	db="$DIR/$1.db"
+	rm -f "$db" "$db-wal" "$db-shm"
+	$TIME -f "%e %M %U %S" -o "$DIR/$1.time" "$AB_BIN" --db "$db" ingest "$DIR/$1" \
+		>"$DIR/$1.out" 2>"$DIR/$1.err"
+	set -- $(cat "$DIR/$1.time" | tail -1)
+	secs=$1; rss_mb=$(awk -v k="$2" 'BEGIN { printf "%.1f", k / 1024 }'); cpu=$(awk -v u="$3" -v s="$4" 'BEGIN { printf "%.2f", u + s }')
+	db_bytes=$(stat -c %s "$db")
+	in_bytes=$(du -sb "$DIR/$name" | cut -f1)
+}
+
+echo "ReFrame perflog trees (generated; $BASE lines = 1x)"
+printf '  %-5s %9s %8s %8s %8s %11s %8s %8s %9s\n' size lines MB wall_s cpu_s lines/s RSS_MB DB_MB DB/input
+for k in 1 4 16; do
+	name=rf$k; lines=$((BASE * k))
+	gen "$name" "$AB_BUILD/helpers/gen_reframe" "$lines" || continue
+	run "$name"
+	printf '  %-5s %9d %8.1f %8.2f %8s %11.0f %8s %8.1f %9.2f\n' "${k}x" "$lines" \
+		"$(echo "$in_bytes" | awk '{ print $1 / 1e6 }')" "$secs" "$cpu" \
+		"$(awk -v l="$lines" -v s="$secs" 'BEGIN { print l / (s > 0 ? s : 0.001) }')" "$rss_mb" \
+		"$(echo "$db_bytes" | awk '{ print $1 / 1e6 }')" \
+		"$(awk -v d="$db_bytes" -v i="$in_bytes" 'BEGIN { print d / i }')"
+	eval "t$k=$secs"
+done
+awk -v a="${t1:-0}" -v b="${t4:-0}" -v c="${t16:-0}" 'BEGIN {
+	if (a > 0) printf "  linearity: 4x took %.2fx the 1x time, 16x took %.2fx (linear: 4, 16)\n", b / a, c / a }'
+tail -1 "$DIR/rf4.out" | sed 's/^/  4x: /'
+
+echo "MLPerf training round (generated, 1300 logs)"
+if gen mlperf "$AB_BUILD/helpers/gen_mlperf" 1300; then
+	name=mlperf; run mlperf
+	printf '  %.1f MB in %.2f s wall (%.2f s CPU), %s MB RSS\n' \
+		"$(echo "$in_bytes" | awk '{ print $1 / 1e6 }')" "$secs" "$cpu" "$rss_mb"
+	tail -1 "$DIR/mlperf.out" | sed 's/^/  /'
+fi
+
+echo "CARAML JUBE tables (generated, factor 40)"
+if gen caraml "$AB_BUILD/helpers/gen_caraml" 40; then
+	name=caraml; run caraml
+	recs=$(sed -n 's/.*; added \([^;]*\).*$/\1/p' "$DIR/caraml.out" | tr ',' '\n' | awk '{ s += $1 } END { print s + 0 }')
+	printf '  %.1f MB in %.2f s wall (%.2f s CPU): %.0f records/s, %s MB RSS\n' \
+		"$(echo "$in_bytes" | awk '{ print $1 / 1e6 }')" "$secs" "$cpu" \
+		"$(awk -v r="$recs" -v s="$secs" 'BEGIN { print r / (s > 0 ? s : 0.001) }')" "$rss_mb"
+	tail -1 "$DIR/caraml.out" | sed 's/^/  /'
+fi
