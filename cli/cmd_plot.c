@@ -12,7 +12,7 @@ int cmd_plot(int argc, char **argv, struct ctx *ctx)
 	struct opt_list systems = { 0 };
 	const char *output = NULL;
 	long width = 0, height = 0, run = 0;
-	int by_nodes = 0;
+	int by_nodes = 0, log_axis = 0, linear_axis = 0;
 	const struct opt opts[] = {
 		{ 'b', "benchmark", OPT_STRING, &fo.benchmark, "B", "the benchmark" },
 		{ 'm', "metric", OPT_STRING, &fo.metric, "M", "metric (default: the headline metric)" },
@@ -27,6 +27,11 @@ int cmd_plot(int argc, char **argv, struct ctx *ctx)
 		{ 0, "width", OPT_INT, &width, "W", "width in pixels (default 1600)" },
 		{ 0, "height", OPT_INT, &height, "H", "height in pixels (default 1000)" },
 		{ 0, "title", OPT_STRING, &fo.title, "T", "chart title" },
+		{ 0, "top", OPT_INT, &fo.top, "N", "bar: only the best N systems" },
+		{ 0, "log", OPT_FLAG, &log_axis, NULL, "bar: log value axis (default: when values span > 30x)" },
+		{ 0, "linear", OPT_FLAG, &linear_axis, NULL, "bar: linear value axis" },
+		{ 0, "per-device", OPT_FLAG, &fo.per_device, NULL,
+		  "bar: the value per accelerator (a time: times accelerators)" },
 		{ 0, NULL, 0, NULL, NULL, NULL }
 	};
 	struct strbuf err = STRBUF_INIT;
@@ -47,6 +52,15 @@ int cmd_plot(int argc, char **argv, struct ctx *ctx)
 		strbuf_release(&kinds);
 		return rc;
 	}
+	if (log_axis && linear_axis) {
+		cli_free_list(&systems);
+		return cli_error(AB_EUSAGE, "plot: --log and --linear exclude each other");
+	}
+	if (fo.top < 0) {
+		cli_free_list(&systems);
+		return cli_error(AB_EUSAGE, "plot: --top must be a positive number of systems");
+	}
+	fo.scale = log_axis ? PLOT_SCALE_LOG10 : linear_axis ? PLOT_SCALE_LINEAR : PLOT_SCALE_AUTO;
 	if (!output) {
 		cli_free_list(&systems);
 		return cli_error(AB_EUSAGE, "plot: -o FILE.png|svg|pdf is required");

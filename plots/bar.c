@@ -95,6 +95,8 @@ int plot_bar_render(struct plot_ctx *c, struct plot_rect area, const struct plot
 	size_t i, n = s->n_bars, iter;
 	int rc, vendors_seen[PLOT_VENDOR_COUNT] = { 0 };
 
+	if (s->horizontal)
+		return plot_hbar_render(c, area, s, err);
 	if ((rc = validate(s, err)) < 0)
 		return rc;
 	order = ab_calloc(n, sizeof(*order));
@@ -166,6 +168,14 @@ int plot_bar_render(struct plot_ctx *c, struct plot_rect area, const struct plot
 				continue;
 			strbuf_reset(&sb);
 			strbuf_addf(&sb, "n = %d", order[i]->n);
+			if (order[i]->config) {
+				/* the configuration the bar stands for, when it fits */
+				size_t at = sb.len;
+				strbuf_addf(&sb, " · %s", order[i]->config);
+				plot_text_extent(c, &ratio_font, sb.buf, &w, &h);
+				if (w > slot - 4)
+					strbuf_setlen(&sb, at);
+			}
 			plot_text_extent(c, &ratio_font, sb.buf, &w, &h);
 			if (w > slot - 4) {
 				strbuf_reset(&sb);

@@ -371,6 +371,11 @@ static inline double plot_xy_py(const struct plot_xy *xy, double y)
 
 /* ---- charts ---------------------------------------------------------- */
 
+/* hbar.c: the horizontal layout of a bar spec (s->horizontal), and the
+ * height in units it needs to give every system its row. */
+int plot_hbar_render(struct plot_ctx *c, struct plot_rect area, const struct plot_bar_spec *s,
+		     struct strbuf *err);
+double plot_hbar_height(const struct plot_bar_spec *s);
 int plot_bar_render(struct plot_ctx *c, struct plot_rect area, const struct plot_bar_spec *s,
 		    struct strbuf *err);
 int plot_bargroup_render(struct plot_ctx *c, struct plot_rect area,

@@ -12,6 +12,7 @@
  *    model/series.c.
  */
 #include "core/compat.h"
+#include "model/mlperf_score.h"
 #include "model/power.h"
 #include "views/views.h"
 
@@ -24,6 +25,7 @@ struct views_chart {
 	struct series_set ss;
 	struct db_power power;
 	struct views_pareto pareto;
+	json_t *json;                 /* MLPerf scores (model/mlperf_score.c) */
 	struct plot_palette *own_palette;
 	void **allocs;
 	size_t nallocs;
@@ -137,6 +139,7 @@ void views_chart_free(struct views_chart *f)
 	db_configs_release(&f->cs2);
 	db_power_release(&f->power);
 	views_pareto_release(&f->pareto);
+	json_decref(f->json);
 	plot_palette_free(f->own_palette);
 	free(f);
 }
@@ -228,17 +231,205 @@ static int load(struct views_chart *f, struct db *db, const struct views_chart_o
 	return 0;
 }
 
+/* "1n x 8, b4096, fp16": the configuration a bar or point stands for */
+static const char *config_label(struct views_chart *f, const struct db_config *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (c->nodes > 0 && c->devices > 0)
+		strbuf_addf(&sb, "%ldn × %ld", c->nodes, c->devices / (c->nodes ? c->nodes : 1));
+	else if (c->devices > 0)
+		strbuf_addf(&sb, "%ld dev", c->devices);
+	if (c->global_batch > 0)
+		strbuf_addf(&sb, "%sb%ld", sb.len ? ", " : "", c->global_batch);
+	if (c->precision)
+		strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", c->precision);
+	if (!sb.len) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return keep(f, strbuf_detach(&sb, NULL));
+}
+
+static int bar_cmp(const void *pa, const void *pb, int lower)
+{
+	const struct plot_bar *a = pa, *b = pb;
+
+	if (a->value != b->value)
+		return (a->value < b->value) == !lower ? 1 : -1;
+	return strcmp(a->system, b->system);
+}
+
+static int bar_desc(const void *a, const void *b)
+{
+	return bar_cmp(a, b, 0);
+}
+
+static int bar_asc(const void *a, const void *b)
+{
+	return bar_cmp(a, b, 1);
+}
+
+/* What every bar chart decides the same way: normalisation, the best N,
+ * the scale (log when values span more than 30x), the layout for many or
+ * long names; returns the note for the subtitle. */
+static const char *bars_finish(struct views_chart *f, const struct views_chart_opts *o,
+			       struct plot_bar_spec *sp, struct plot_bar *bars, size_t *n,
+			       const struct db_config *c0, int *per_device_refused,
+			       struct strbuf *err)
+{
+	struct strbuf note = STRBUF_INIT;
+	double lo = HUGE_VAL, hi = 0;
+	size_t i, total = *n, longest = 0;
+
+	*per_device_refused = 0;
+	if (o->per_device) {
+		for (i = 0; i < *n; i++) {
+			double d = (double)bars[i].devices;
+			if (!(d > 0)) {
+				*per_device_refused = 1;
+				ab_fail(err, AB_EDATA, "per accelerator: the accelerator count of '%s' is "
+						       "not known", bars[i].system);
+				strbuf_release(&note);
+				return NULL;
+			}
+			/* throughput per accelerator; a time becomes accelerator-time */
+			if (c0->lower_is_better) {
+				bars[i].value *= d;
+				bars[i].lo *= d;
+				bars[i].hi *= d;
+			} else {
+				bars[i].value /= d;
+				bars[i].lo /= d;
+				bars[i].hi /= d;
+			}
+		}
+		strbuf_addstr(&note, c0->lower_is_better ? "normalised: × accelerators "
+							   "(accelerator-time)"
+							 : "normalised: per accelerator");
+	} else {
+		strbuf_addstr(&note, "not normalised (whole system)");
+	}
+	qsort(bars, *n, sizeof(*bars), c0->lower_is_better ? bar_asc : bar_desc);
+	if (o->top > 0 && (size_t)o->top < *n) {
+		*n = (size_t)o->top;
+		strbuf_addf(&note, " · best %zu of %zu systems", *n, total);
+	}
+	for (i = 0; i < *n; i++) {
+		lo = fmin(lo, bars[i].value);
+		hi = fmax(hi, bars[i].value);
+		longest = strlen(bars[i].system) > longest ? strlen(bars[i].system) : longest;
+	}
+	sp->y_scale = o->scale;
+	if (o->scale == PLOT_SCALE_AUTO && lo > 0 && hi / lo > 30)
+		sp->y_scale = PLOT_SCALE_LOG10;
+	if ((sp->y_scale == PLOT_SCALE_LOG10 || sp->y_scale == PLOT_SCALE_LOG2))
+		strbuf_addf(&note, " · log scale (values span %.0f×)", hi / lo);
+	sp->horizontal = *n > 10 || longest > 16;
+	return keep(f, strbuf_detach(&note, NULL));
+}
+
+/* MLPerf training: the official score of each system's run set. */
+static int bar_mlperf(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
+		      struct plot_bar_spec *sp, struct strbuf *err)
+{
+	struct db_filter flt = { "mlperf-training", o->benchmark, NULL };
+	struct plot_bar *bars;
+	struct strbuf cap = STRBUF_INIT;
+	const char *note;
+	size_t i, n = 0, nhatched = 0, runs = 0;
+	int rc, refused;
+	json_t *g;
+
+	rc = mlperf_score(db, &flt, &f->json, err);
+	if (rc < 0)
+		return rc;
+	bars = kalloc(f, json_array_size(f->json), sizeof(*bars));
+	json_array_foreach(f->json, i, g) {
+		const char *sys = json_string_value(json_object_get(g, "system"));
+		json_t *score = json_object_get(g, "official_score");
+		json_t *med = json_object_get(g, "median");
+		long req = (long)json_integer_value(json_object_get(g, "required_runs"));
+		long nruns = (long)json_integer_value(json_object_get(g, "runs"));
+		long nodes = (long)json_integer_value(json_object_get(g, "nodes"));
+		long devices = (long)json_integer_value(json_object_get(g, "devices"));
+		const char *status = json_string_value(json_object_get(g, "status"));
+		struct db_config like = { 0 };
+		size_t k;
+
+		if (!sys || (!json_is_number(score) && !json_is_number(med)))
+			continue;
+		for (k = 0; k < n && strcmp(bars[k].system, sys); k++)
+			;
+		if (k < n)
+			continue; /* one run set per system: the first (by round) */
+		like.system = (char *)sys;
+		if (!wanted(o, &like))
+			continue;
+		bars[n].system = sys;
+		bars[n].vendor = json_string_value(json_object_get(g, "vendor"));
+		bars[n].value = json_is_number(score) ? json_number_value(score)
+						      : json_number_value(med);
+		bars[n].lo = bars[n].hi = NAN; /* an official score has no CI */
+		bars[n].n = (int)json_integer_value(json_object_get(g, "valid"));
+		bars[n].incomplete = !json_is_number(score) || (status && strcmp(status, "ok")) ||
+				     (req > 0 && nruns < req);
+		bars[n].devices = devices;
+		like.nodes = nodes;
+		like.devices = devices;
+		like.global_batch = 0;
+		bars[n].config = config_label(f, &like);
+		nhatched += bars[n].incomplete;
+		runs += (size_t)nruns;
+		n++;
+	}
+	if (!n)
+		return ab_fail(err, AB_EDATA, "nothing to plot: no MLPerf training run set of '%s' "
+					      "matches the selection", o->benchmark);
+	note = bars_finish(f, o, sp, bars, &n, &f->cs.v[0], &refused, err);
+	if (!note)
+		return -AB_EDATA;
+	sp->bars = bars;
+	sp->n_bars = n;
+	sp->baseline = o->baseline;
+	sp->lower_is_better = 1;
+	sp->palette = palette(f, o, &f->cs);
+	sp->labels.title = o->title ? o->title
+				    : kstr(f, "%s: official MLPerf training score, time to train "
+					      "(lower is better)", o->benchmark);
+	sp->labels.subtitle = kstr(f, "mlperf-training · %zu systems, %zu result files · %s",
+				   json_array_size(f->json), runs, note);
+	strbuf_addstr(&cap, "Bars: official score = olympic mean of the valid runs (a failed run "
+			    "counts as the slowest) × the RCP scaling factor, as MLCommons scores "
+			    "it; n = valid runs; no CI: a score is one number per run set.");
+	if (nhatched)
+		strbuf_addf(&cap, " Hatched (%zu): not a complete valid run set (fewer result files "
+				  "than required, or too many failed runs); the bar shows the "
+				  "median of its valid runs instead, not an official score.",
+			    nhatched);
+	sp->labels.caption = keep(f, strbuf_detach(&cap, NULL));
+	sp->labels.y_title = o->per_device ? "Accelerator-time to train" : "Time to train";
+	sp->labels.y_unit = "min";
+	f->chart.kind = PLOT_BAR;
+	f->chart.u.bar = sp;
+	return 0;
+}
+
 static int build_bar(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
 		     struct strbuf *err)
 {
 	const struct db_config **pick;
 	struct plot_bar_spec *sp = kalloc(f, 1, sizeof(*sp));
 	struct plot_bar *bars;
+	const char *note;
 	size_t i, n, runs = 0;
-	int rc = load(f, db, o, o->metric, &f->cs, err);
+	int rc = load(f, db, o, o->metric, &f->cs, err), refused, differ = 0;
 
 	if (rc < 0)
 		return rc;
+	if (!o->metric && !strcmp(f->cs.v[0].suite, "mlperf-training") && o->batch <= 0 &&
+	    o->devices <= 0)
+		return bar_mlperf(f, db, o, sp, err);
 	pick = kalloc(f, f->cs.n, sizeof(*pick));
 	n = pick_best(&f->cs, o, NULL, pick);
 	if (!n)
@@ -249,19 +440,33 @@ static int build_bar(struct views_chart *f, struct db *db, const struct views_ch
 		bars[i].system = pick[i]->system;
 		bars[i].vendor = pick[i]->vendor;
 		summary_ci(pick[i], &bars[i].value, &bars[i].lo, &bars[i].hi);
+		if (pick[i]->n < STATS_CI_MIN_N)
+			bars[i].lo = bars[i].hi = NAN; /* no whisker where n is too small */
 		bars[i].n = (int)pick[i]->n;
+		bars[i].devices = pick[i]->devices;
+		bars[i].config = config_label(f, pick[i]);
+		differ |= i && !db_config_same_shape(pick[i], pick[0]);
 		runs += pick[i]->n;
 	}
+	note = bars_finish(f, o, sp, bars, &n, pick[0], &refused, err);
+	if (!note)
+		return -AB_EDATA;
 	sp->bars = bars;
 	sp->n_bars = n;
 	sp->baseline = o->baseline;
 	sp->lower_is_better = pick[0]->lower_is_better;
 	sp->palette = palette(f, o, &f->cs);
-	sp->labels.title = o->title ? o->title : kstr(f, "%s: %s by system", pick[0]->benchmark,
-						       pick[0]->metric);
-	sp->labels.subtitle = kstr(f, "%s · %s · median and 95 %% CI · %zu runs", pick[0]->suite,
-				   shape_note(f, o), runs);
-	sp->labels.y_title = pretty_metric(f, pick[0]->metric);
+	sp->labels.title = o->title ? o->title
+				    : kstr(f, "%s: %s by system (%s is better)", pick[0]->benchmark,
+					   pretty_metric(f, pick[0]->metric),
+					   pick[0]->lower_is_better ? "lower" : "higher");
+	sp->labels.subtitle = kstr(f, "%s · %s%s · median and 95 %% CI · %zu runs · %s",
+				   pick[0]->suite, shape_note(f, o),
+				   differ ? " (configurations differ: labels say which)" : "", runs,
+				   note);
+	sp->labels.y_title = o->per_device ? kstr(f, "%s per accelerator",
+						   pretty_metric(f, pick[0]->metric))
+					   : pretty_metric(f, pick[0]->metric);
 	sp->labels.y_unit = pick[0]->unit;
 	f->chart.kind = PLOT_BAR;
 	f->chart.u.bar = sp;
@@ -511,6 +716,8 @@ static int build_scaling(struct views_chart *f, struct db *db, const struct view
 
 		if (!series_wanted(o, s) || (o->devices > 0 && s->devices != o->devices))
 			continue;
+		if (s->n < 2)
+			continue; /* one batch size is no sweep: nothing to fit or to draw */
 		for (k = 0; k < s->n; k++) {
 			const struct series_point *p = &s->pts[k];
 			if (p->censored) {
@@ -538,8 +745,9 @@ static int build_scaling(struct views_chart *f, struct db *db, const struct view
 		n++;
 	}
 	if (!n)
-		return ab_fail(err, AB_EDATA, "nothing to plot: no run of '%s' with a known global "
-					      "batch matches the selection", o->benchmark);
+		return ab_fail(err, AB_EDATA, "nothing to plot: no system ran '%s' at two or more "
+					      "global batch sizes (a batch sweep) in the selection",
+			       o->benchmark);
 	sp->series = ser;
 	sp->n_series = n;
 	sp->palette = palette(f, o, &f->cs);

@@ -154,35 +154,43 @@ static int by_name(const void *a, const void *b)
 }
 
 /* Give every system of vendor v a shade and a marker, in byte order of the
- * names: first free shade from the preferred one, first marker unused in
- * the family from the preferred one. */
+ * names: the free (shade, marker) pair that uses the least-used shade and
+ * marker, nearest the name's preferred pair.  Up to PLOT_SHADES x
+ * PLOT_MARKER_COUNT systems of one vendor never share both colour and
+ * marker (twelve NVIDIA systems get twelve distinct pairs, every shade
+ * twice and every marker twice). */
 static void assign(struct plot_palette *pal, enum plot_vendor v)
 {
 	struct pal_entry **fam = ab_calloc(pal->n, sizeof(*fam));
 	int shade_used[PLOT_SHADES] = { 0 };
 	int marker_used[PLOT_MARKER_COUNT] = { 0 };
-	size_t i, k, nf = 0;
+	unsigned char pair_used[PLOT_SHADES][PLOT_MARKER_COUNT] = { { 0 } };
+	size_t i, nf = 0;
 
 	for (i = 0; i < pal->n; i++)
 		if (pal->e[i].vendor == v)
 			fam[nf++] = &pal->e[i];
 	qsort(fam, nf, sizeof(*fam), by_name);
 	for (i = 0; i < nf; i++) {
-		int ps, pm, s = -1, m = -1;
+		int ps, pm, s = -1, m = -1, best = -1, ks, km;
 
 		preferred(fam[i]->name, &ps, &pm);
-		for (k = 0; k < PLOT_SHADES && s < 0; k++)
-			if (!shade_used[(ps + (int)k) % PLOT_SHADES])
-				s = (ps + (int)k) % PLOT_SHADES;
-		if (s < 0) /* more systems than shades: markers tell them apart */
-			s = ps;
-		for (k = 0; k < PLOT_MARKER_COUNT && m < 0; k++)
-			if (!marker_used[(pm + (int)k) % PLOT_MARKER_COUNT])
-				m = (pm + (int)k) % PLOT_MARKER_COUNT;
-		if (m < 0)
-			m = pm;
-		shade_used[s] = 1;
-		marker_used[m] = 1;
+		for (ks = 0; ks < PLOT_SHADES; ks++) {
+			for (km = 0; km < PLOT_MARKER_COUNT; km++) {
+				int cs = (ps + ks) % PLOT_SHADES, cm = (pm + km) % PLOT_MARKER_COUNT;
+				/* fewest uses first, then closeness to the preferred pair */
+				int cost = (pair_used[cs][cm] ? 1000 : 0) +
+					   (shade_used[cs] + marker_used[cm]) * 64 + ks + km;
+				if (best < 0 || cost < best) {
+					best = cost;
+					s = cs;
+					m = cm;
+				}
+			}
+		}
+		shade_used[s]++;
+		marker_used[m]++;
+		pair_used[s][m] = 1;
 		fam[i]->style.vendor = v;
 		fam[i]->style.shade = s;
 		fam[i]->style.marker = (enum plot_marker)m;

@@ -424,9 +424,12 @@ struct plot_point {
 
 struct plot_bar {
 	const char *system, *vendor;
-	double value;  /* median */
+	double value;  /* median (or the official score) */
 	double lo, hi; /* 95 % CI of the median; NAN: none ("n too small") */
 	int n;         /* runs behind the value, shown under the bar; < 0: not shown */
+	const char *config; /* the configuration it stands for ("8n x 8, b4096"); NULL: none */
+	int incomplete;     /* hatched: not a complete or valid run set (footnoted) */
+	long devices;       /* accelerators behind the value; 0: unknown */
 };
 
 struct plot_bar_spec {
@@ -435,8 +438,11 @@ struct plot_bar_spec {
 	size_t n_bars;
 	const char *baseline;       /* system to mark; ratios are shown against it */
 	int lower_is_better;        /* sort ascending instead of descending */
-	enum plot_scale y_scale;    /* AUTO: linear from 0 */
+	enum plot_scale y_scale;    /* AUTO: linear from 0; the value axis */
 	const struct plot_palette *palette;
+	int horizontal;             /* names (and configurations) down the left, one
+				     * row per system, values along x; a file grows
+				     * in height to give every row its line */
 };
 
 /* ---- 1b. grouped bar: several benchmarks or batch sizes --------------- */
@@ -648,6 +654,11 @@ struct views_chart_opts {
 	int64_t run_id;               /* power: the run (0: first run with samples) */
 	const char *title;            /* NULL: a title from the data */
 	const struct plot_palette *palette; /* NULL: the chart's own */
+	enum plot_scale scale;        /* bar: the value axis; AUTO: log when values
+				       * span more than 30x, else linear */
+	long top;                     /* bar: > 0: only the best N systems */
+	int per_device;               /* bar: throughput per accelerator (a time:
+				       * times accelerators) */
 };
 
 /* A built chart: owns every array and string its spec points to. */
