@@ -17,7 +17,7 @@ const struct cmd cli_commands[] = {
 	{ "ls", cmd_ls, NEED_DB_READ,
 	  "systems|benchmarks|runs|sources|formats [--suite S] [-b B] [--system S] [--json|--csv]",
 	  "List what the database holds." },
-	{ "sql", cmd_sql, NEED_DB_READ, "[--csv] \"SELECT ...\"",
+	{ "sql", cmd_sql, NEED_DB_READ, "[--csv|--json] [--limit N] [--timeout S] \"SELECT ...\"",
 	  "Run one read-only SQL statement on the database." },
 	{ "stats", cmd_stats, NEED_DB_READ,
 	  "[--suite S] [-b B] [--system S] [-m M] [--by config] [--json|--csv]",

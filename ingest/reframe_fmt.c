@@ -890,6 +890,39 @@ static int looks_like_data(const char *t)
 	       strchr(t, '{') || strchr(t, '[') || strchr(t, '/') || strchr(t, '@');
 }
 
+/*
+ * The block of one performance variable in a header: the columns
+ * format_perfvars gave it, X_value, X_unit, ... in any order, one of them
+ * X_value (a lone X_value too: format_perfvars "%(check_perf_value)s|").
+ * Returns how many columns, 0 when tok[i] starts none; *xlen = strlen(X).
+ */
+static size_t hdr_perf_block(char **tok, size_t i, size_t ntok, size_t *xlen)
+{
+	const char *t = tok[i], *suffix;
+	size_t tl = strlen(t), j, k;
+
+	if (known_name(t))
+		return 0;
+	for (j = 0; j < AB_ARRAY_SIZE(perf_suffixes); j++) {
+		size_t sl = strlen(perf_suffixes[j]);
+		int has_value = 0;
+
+		if (tl <= sl || strcmp(t + tl - sl, perf_suffixes[j]))
+			continue;
+		*xlen = tl - sl;
+		for (k = i; k < ntok && has_suffix_for(tok[k], t, *xlen, &suffix); k++) {
+			if (!strcmp(suffix, "_value")) {
+				if (has_value)
+					break;
+				has_value = 1;
+			}
+		}
+		if (has_value)
+			return k - i;
+	}
+	return 0;
+}
+
 int rfm_layout_from_header(struct rfm_layout *l, const char *header, struct strbuf *err)
 {
 	struct builder b = { l, 0, STRBUF_INIT };
@@ -918,15 +951,18 @@ int rfm_layout_from_header(struct rfm_layout *l, const char *header, struct strb
 		}
 	}
 	while (i < ntok) {
-		const char *t = tok[i], *suffix;
-		size_t tl = strlen(t);
+		const char *t = tok[i], *suffix = "_value";
+		size_t xlen = 0, nb;
 
 		if (i)
 			strbuf_addch(&b.pending, d);
-		if (perf_block_at(tok, i, ntok)) {
-			int perf = add_perf_name(l, t, tl - 6);
-			for (k = i; k < ntok && has_suffix_for(tok[k], t, tl - 6, &suffix); k++) {
-				enum rfm_attr a = perf_suffix_attr(suffix);
+		nb = hdr_perf_block(tok, i, ntok, &xlen);
+		if (nb) {
+			int perf = add_perf_name(l, t, xlen);
+			for (k = i; k < i + nb; k++) {
+				enum rfm_attr a;
+				has_suffix_for(tok[k], t, xlen, &suffix);
+				a = perf_suffix_attr(suffix);
 				if (k > i)
 					strbuf_addch(&b.pending, d);
 				add_col(&b, tok[k], a, perf_attr_kind(a), perf);

@@ -110,6 +110,25 @@ int db_name_check(struct db *db, enum db_name_kind kind, const struct db_filter 
 /* Run a read-only statement; rows as a table of strings (NULL cells empty). */
 int db_query_table(struct db *db, const char *sql, struct table **out, struct strbuf *err);
 
+/*
+ * One read-only statement, streamed: fn gets the column names first
+ * (header = 1, types all SQLITE_TEXT), then each row (cells NULL for SQL
+ * NULL, REAL as num_format text, types[i] the SQLite type).  o may be NULL;
+ * o->limit > 0 stops after that many rows and sets *more when another row
+ * was there; o->timeout_s > 0 interrupts the statement after that long.
+ * fn returns 0 to go on or a negative status to stop (err its message).
+ * Trailing comments are fine; a second statement, or one that would write
+ * (a PRAGMA that only reads a setting is allowed), is -AB_EDATA.
+ */
+struct db_query_opts {
+	long limit;
+	double timeout_s;
+};
+typedef int (*db_row_fn)(void *ctx, int ncols, const char *const *cells, const int *types,
+			 int header);
+int db_query_each(struct db *db, const char *sql, const struct db_query_opts *o,
+		  db_row_fn fn, void *ctx, int *more, struct strbuf *err);
+
 /* ---- normalisation (normalize.c) ------------------------------------ */
 
 struct db_accel {
@@ -122,5 +141,9 @@ struct db_accel {
  * "MI250") to vendor + accelerator.  Returns 0 and fills *out, or -1 when
  * nothing matches. */
 int db_normalize_accel(const char *name, struct db_accel *out);
+/* The same for a name known to be an accelerator's: when the table does
+ * not know it, the maker its name states (ingest_vendor_of) is the vendor
+ * and the name stays as given. */
+int db_normalize_accelerator(const char *accelerator, struct db_accel *out);
 
 #endif

@@ -118,12 +118,18 @@ int db_normalize_accel(const char *name, struct db_accel *out)
 			return 0;
 		}
 	}
-	/* not in the table, but it says who made it ("NVIDIA RTX A5000") */
-	out->vendor = ingest_vendor_of(name);
-	if (out->vendor) {
-		out->accelerator = name;
-		out->per_node = 0;
-		return 0;
-	}
 	return -1;
+}
+
+int db_normalize_accelerator(const char *accelerator, struct db_accel *out)
+{
+	if (db_normalize_accel(accelerator, out) == 0)
+		return 0;
+	/* not in the table, but it says who made it ("NVIDIA RTX A5000") */
+	out->vendor = ingest_vendor_of(accelerator);
+	if (!out->vendor)
+		return -1;
+	out->accelerator = accelerator;
+	out->per_node = 0;
+	return 0;
 }

@@ -8,6 +8,8 @@
 #include "core/compat.h"
 #include "db_priv.h"
 
+#include <time.h>
+
 static const char sql_systems[] =
 	"SELECT y.name, y.display_name, y.vendor, y.accelerator, y.accelerators_per_node,"
 	" y.host_cpu, y.interconnect, y.site, y.tdp_w, y.meta,"
@@ -149,52 +151,154 @@ int db_list_sources(struct db *db, const struct db_filter *f, json_t **out, stru
 	return run_listing(db, sql_sources, f, names, out, err);
 }
 
-int db_query_table(struct db *db, const char *sql, struct table **out, struct strbuf *err)
+/* Skip blanks, ';' and SQL comments after a statement: nothing else may follow. */
+static const char *skip_trailing(const char *p)
 {
+	for (;;) {
+		while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r' || *p == ';')
+			p++;
+		if (p[0] == '-' && p[1] == '-') {
+			p += strcspn(p, "\n");
+		} else if (p[0] == '/' && p[1] == '*') {
+			const char *e = strstr(p + 2, "*/");
+			if (!e)
+				return p + strlen(p); /* SQLite accepts an unterminated comment */
+			p = e + 2;
+		} else {
+			return p;
+		}
+	}
+}
+
+/* PRAGMA name (no '='): reads a setting; harmless on a read-only connection */
+static int pragma_query(const char *sql)
+{
+	sql = skip_trailing(sql);
+	return !sqlite3_strnicmp(sql, "pragma", 6) && !strchr(sql, '=');
+}
+
+struct query_clock {
+	struct timespec start;
+	double limit_s;
+	int expired;
+};
+
+static int query_progress(void *arg)
+{
+	struct query_clock *c = arg;
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if ((double)(now.tv_sec - c->start.tv_sec) + (now.tv_nsec - c->start.tv_nsec) / 1e9 >
+	    c->limit_s)
+		c->expired = 1;
+	return c->expired;
+}
+
+int db_query_each(struct db *db, const char *sql, const struct db_query_opts *o,
+		  db_row_fn fn, void *ctx, int *more, struct strbuf *err)
+{
+	struct query_clock clk = { { 0, 0 }, 0, 0 };
+	struct strbuf *cells = NULL;
+	const char **vals = NULL;
+	int *types = NULL;
 	sqlite3_stmt *st;
-	struct table *t;
 	const char *tail = NULL;
+	long rows = 0;
 	int rc, i, n;
 
-	*out = NULL;
+	*more = 0;
 	if (sqlite3_prepare_v2(db->sql, sql, -1, &st, &tail) != SQLITE_OK)
 		return ab_fail(err, AB_EDATA, "sql error: %s", sqlite3_errmsg(db->sql));
 	if (!st)
 		return ab_fail(err, AB_EDATA, "sql error: empty statement");
-	while (tail && (*tail == ' ' || *tail == '\n' || *tail == '\t' || *tail == ';'))
-		tail++;
-	if (tail && *tail) {
+	if (tail && *skip_trailing(tail)) {
 		sqlite3_finalize(st);
 		return ab_fail(err, AB_EDATA, "sql error: only one statement is allowed");
 	}
-	if (!sqlite3_stmt_readonly(st)) {
+	if (!sqlite3_stmt_readonly(st) && !pragma_query(sql)) {
 		sqlite3_finalize(st);
 		return ab_fail(err, AB_EDATA, "sql error: the statement would modify the database");
 	}
-	t = table_new();
-	n = sqlite3_column_count(st);
-	for (i = 0; i < n; i++)
-		table_add_column(t, sqlite3_column_name(st, i), TABLE_LEFT);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		table_add_row(t);
-		for (i = 0; i < n; i++) {
-			if (sqlite3_column_type(st, i) == SQLITE_FLOAT) {
-				struct strbuf v = STRBUF_INIT;
-				num_format(&v, sqlite3_column_double(st, i));
-				table_set(t, (size_t)i, v.buf);
-				strbuf_release(&v);
-			} else {
-				table_set(t, (size_t)i, (const char *)sqlite3_column_text(st, i));
-			}
-		}
+	if (o && o->timeout_s > 0) {
+		clk.limit_s = o->timeout_s;
+		clock_gettime(CLOCK_MONOTONIC, &clk.start);
+		sqlite3_progress_handler(db->sql, 1000, query_progress, &clk);
 	}
-	if (rc != SQLITE_DONE) {
+	n = sqlite3_column_count(st);
+	cells = ab_calloc((size_t)n + 1, sizeof(*cells));
+	vals = ab_calloc((size_t)n + 1, sizeof(*vals));
+	types = ab_calloc((size_t)n + 1, sizeof(*types));
+	for (i = 0; i < n; i++) {
+		strbuf_init(&cells[i], 0);
+		vals[i] = sqlite3_column_name(st, i);
+		types[i] = SQLITE_TEXT;
+	}
+	rc = fn(ctx, n, vals, types, 1);
+	while (rc == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (o && o->limit > 0 && rows == o->limit) {
+			*more = 1;
+			rc = SQLITE_DONE;
+			break;
+		}
+		rows++;
+		for (i = 0; i < n; i++) {
+			types[i] = sqlite3_column_type(st, i);
+			strbuf_reset(&cells[i]);
+			if (types[i] == SQLITE_FLOAT)
+				num_format(&cells[i], sqlite3_column_double(st, i));
+			else if (types[i] != SQLITE_NULL)
+				strbuf_add(&cells[i], sqlite3_column_text(st, i),
+					   (size_t)sqlite3_column_bytes(st, i));
+			vals[i] = types[i] == SQLITE_NULL ? NULL : cells[i].buf;
+		}
+		rc = fn(ctx, n, vals, types, 0);
+	}
+	if (rc == SQLITE_DONE)
+		rc = 0;
+	else if (clk.expired)
+		rc = ab_fail(err, AB_EDATA, "sql error: interrupted after %g s (--timeout)",
+			     clk.limit_s);
+	else if (rc > 0)
 		rc = ab_fail(err, AB_EDATA, "sql error: %s", sqlite3_errmsg(db->sql));
-		sqlite3_finalize(st);
+	/* rc < 0: the callback failed and said why */
+	sqlite3_progress_handler(db->sql, 0, NULL, NULL);
+	sqlite3_finalize(st);
+	for (i = 0; i < n; i++)
+		strbuf_release(&cells[i]);
+	free(cells);
+	free(vals);
+	free(types);
+	return rc;
+}
+
+static int table_row(void *ctx, int n, const char *const *vals, const int *types, int header)
+{
+	struct table *t = ctx;
+	int i;
+
+	(void)types;
+	if (header) {
+		for (i = 0; i < n; i++)
+			table_add_column(t, vals[i], TABLE_LEFT);
+		return 0;
+	}
+	table_add_row(t);
+	for (i = 0; i < n; i++)
+		table_set(t, (size_t)i, vals[i]);
+	return 0;
+}
+
+int db_query_table(struct db *db, const char *sql, struct table **out, struct strbuf *err)
+{
+	struct table *t = table_new();
+	int more, rc = db_query_each(db, sql, NULL, table_row, t, &more, err);
+
+	*out = NULL;
+	if (rc < 0) {
 		table_free(t);
 		return rc;
 	}
-	sqlite3_finalize(st);
 	*out = t;
 	return 0;
 }

@@ -245,7 +245,7 @@ static int system_id(struct db_sink_state *s, const struct ingest_system *sys, i
 	}
 	/* the accelerator the tool named, else the system's name, else (for a
 	 * CPU-only system whose accelerator is "N/A") its host CPU */
-	if (!vendor && (db_normalize_accel(accel, &acc) == 0 ||
+	if (!vendor && (db_normalize_accelerator(accel, &acc) == 0 ||
 			db_normalize_accel(sys->name, &acc) == 0 ||
 			db_normalize_accel(sys->host_cpu, &acc) == 0)) {
 		vendor = acc.vendor;

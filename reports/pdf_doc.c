@@ -251,7 +251,20 @@ static PangoLayout *layout_new(struct pdf_doc *d, const char *family, double siz
 		pango_layout_set_width(l, (int)(width * PANGO_SCALE));
 		pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
 	}
-	pango_layout_set_markup(l, markup, -1);
+	{
+		PangoAttrList *attrs = NULL;
+		char *text = NULL;
+
+		/* bad markup (a bug) must not lose the text: show it as plain text */
+		if (pango_parse_markup(markup, -1, 0, &attrs, &text, NULL, NULL)) {
+			pango_layout_set_text(l, text, -1);
+			pango_layout_set_attributes(l, attrs);
+			pango_attr_list_unref(attrs);
+			g_free(text);
+		} else {
+			pango_layout_set_text(l, markup, -1);
+		}
+	}
 	return l;
 }
 

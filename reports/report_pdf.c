@@ -9,6 +9,7 @@
 #include "core/compat.h"
 #include "core/atomic.h"
 #include "core/error.h"
+#include "plots/plot.h"
 #include "reports/pdf_priv.h"
 #include "reports/report.h"
 #include "views/views.h"
@@ -34,15 +35,37 @@ struct bench {
 	struct views_stats stats;          /* this benchmark's configurations */
 	size_t nsystems;
 	char dest[32];
+	struct views_compare cmp;          /* best configurations vs the baseline */
+	int has_cmp;
+	char *cmp_why;                     /* why there is no comparison */
+	struct views_pareto par;           /* best configurations: headline x efficiency */
+	int has_par;
+	int sweeps_batch, sweeps_devices;  /* a scaling chart has something to show */
+	struct views_cost cost;
+	int has_cost;
+	char *cost_why;
+	const char *baseline;              /* its suite's baseline, NULL: none */
+};
+
+/* The benchmarks of one suite share a baseline and a composite. */
+struct grp {
+	const char *suite;
+	const char *baseline;              /* NULL when no system ran its benchmarks */
+	struct views_compare all;          /* every benchmark of the suite, best vs best */
+	int has_all;
 };
 
 struct rep {
+	struct db *db;
+	struct plot_palette *pal;
+	struct cost_prices_file *prices;
 	const struct report_spec *spec;
 	const struct report_opts *o;
 	struct views_inventory inv;
 	struct bench *b;
 	size_t nb;
-	const char *baseline;
+	struct grp *g;
+	size_t ng;
 };
 
 /* ---- small formatting helpers ------------------------------------------ */
@@ -151,6 +174,16 @@ static void contents(struct pdf_doc *d)
 	pdf_toc(d);
 }
 
+static int is_baseline(const struct rep *r, const char *system)
+{
+	size_t i;
+
+	for (i = 0; i < r->ng; i++)
+		if (r->g[i].baseline && !strcmp(r->g[i].baseline, system))
+			return 1;
+	return 0;
+}
+
 static void systems_section(struct pdf_doc *d, struct rep *r)
 {
 	const struct db_inventory *inv = &r->inv.inv;
@@ -184,7 +217,7 @@ static void systems_section(struct pdf_doc *d, struct rep *r)
 			pdf_esc(&sb, y->display_name);
 			strbuf_addstr(&sb, "</small>");
 		}
-		if (r->baseline && !strcmp(y->name, r->baseline))
+		if (is_baseline(r, y->name))
 			strbuf_addstr(&sb, " <i>(baseline)</i>");
 		pdf_table_cell(t, 0, sb.buf);
 		strbuf_reset(&sb);
@@ -218,7 +251,7 @@ static void systems_section(struct pdf_doc *d, struct rep *r)
 			pdf_esc(&sb, or_dash(y->first_source));
 		}
 		pdf_table_cell(t, 8, sb.buf);
-		if (r->baseline && !strcmp(y->name, r->baseline))
+		if (is_baseline(r, y->name))
 			pdf_table_emph(t);
 	}
 	pdf_table_draw(d, t);
@@ -343,35 +376,12 @@ static void stats_table(struct pdf_doc *d, struct rep *r, const struct bench *b)
 			strbuf_addstr(&sb, "n/a");
 		pdf_table_cell(t, 6, sb.buf);
 		pdf_table_cellf(t, 7, "%zu", row->s.n_outliers);
-		if (r->baseline && !strcmp(row->c->system, r->baseline))
+		if (b->baseline && !strcmp(row->c->system, b->baseline))
 			pdf_table_emph(t);
 	}
 	pdf_table_draw(d, t);
 	pdf_table_free(t);
 	strbuf_release(&sb);
-}
-
-static void bench_section(struct pdf_doc *d, struct rep *r, const struct bench *b)
-{
-	struct strbuf sb = STRBUF_INIT, h = STRBUF_INIT;
-
-	strbuf_addf(&h, "%s (%s)", b->name, b->suite);
-	pdf_heading(d, 1, h.buf, b->dest, 1);
-	strbuf_addstr(&sb, "Headline metric: <b>");
-	pdf_esc(&sb, b->metric);
-	strbuf_addstr(&sb, "</b> in ");
-	pdf_esc(&sb, b->unit);
-	strbuf_addf(&sb, ", %s is better; %zu configurations of %zu systems.",
-		    b->lower ? "lower" : "higher", b->stats.n, b->nsystems);
-	pdf_para(d, PDF_BODY, sb.buf);
-	pdf_heading(d, 2, "Statistics per configuration", NULL, 0);
-	stats_table(d, r, b);
-	pdf_para(d, PDF_SMALL, "Median of the ok runs with its distribution-free 95 % CI (order "
-			       "statistics); CV = standard deviation / mean; outliers flagged by "
-			       "Tukey fences or modified z-score, never removed. Shaded: the "
-			       "baseline.");
-	strbuf_release(&sb);
-	strbuf_release(&h);
 }
 
 static void threats(struct pdf_doc *d, struct rep *r)
@@ -439,6 +449,36 @@ static void threats(struct pdf_doc *d, struct rep *r)
 					 "median suggests.", failed);
 			pdf_bullet(d, sb.buf);
 			nthreats++;
+		}
+		if (b->has_cmp) {
+			size_t differ = 0, few = 0;
+
+			for (k = 0; k < b->cmp.n; k++) {
+				differ += !b->cmp.pairs[k].same_shape;
+				few += b->cmp.pairs[k].res.n < STATS_CI_MIN_N ||
+				       b->cmp.pairs[k].res.n_baseline < STATS_CI_MIN_N;
+			}
+			if (differ) {
+				strbuf_reset(&sb);
+				strbuf_addstr(&sb, "<b>");
+				pdf_esc(&sb, b->name);
+				strbuf_addf(&sb, "</b>: %zu of %zu systems are compared with the "
+						 "baseline in a different configuration (nodes, devices, "
+						 "batch or precision); the ratio mixes hardware and setup.",
+					    differ, b->cmp.n);
+				pdf_bullet(d, sb.buf);
+				nthreats++;
+			}
+			if (few) {
+				strbuf_reset(&sb);
+				strbuf_addstr(&sb, "<b>");
+				pdf_esc(&sb, b->name);
+				strbuf_addf(&sb, "</b>: %zu comparisons rest on fewer than %d runs on "
+						 "a side; their CIs are wide or missing.", few,
+					    STATS_CI_MIN_N);
+				pdf_bullet(d, sb.buf);
+				nthreats++;
+			}
 		}
 		if (missing) {
 			strbuf_reset(&sb);
@@ -643,17 +683,751 @@ static void appendix(struct pdf_doc *d, struct rep *r)
 	strbuf_release(&sb);
 }
 
+/* ---- comparisons, charts, trade-offs ----------------------------------- */
+
+#define UP "\xe2\x96\xb2"      /* ▲ better than the baseline */
+#define DOWN "\xe2\x96\xbc"    /* ▼ worse */
+#define APPROX "\xe2\x89\x88"  /* ≈ indistinguishable */
+
+static const char *verdict_mark(enum compare_verdict v)
+{
+	return v == COMPARE_FASTER ? UP : v == COMPARE_SLOWER ? DOWN : APPROX;
+}
+
+static const char *verdict_words(enum compare_verdict v)
+{
+	return v == COMPARE_FASTER ? "better" : v == COMPARE_SLOWER ? "worse" : "indistinguishable";
+}
+
+/* "1.23×" and "[1.20–1.26]" with three significant digits. */
+static void fmt_ratio(struct strbuf *sb, double v)
+{
+	if (!isfinite(v))
+		strbuf_addstr(sb, "n/a");
+	else if (v >= 100)
+		strbuf_addf(sb, "%.0f" TIMES, v);
+	else if (v >= 10)
+		strbuf_addf(sb, "%.1f" TIMES, v);
+	else
+		strbuf_addf(sb, "%.2f" TIMES, v);
+}
+
+static void fmt_ratio_ci(struct strbuf *sb, double lo, double hi)
+{
+	if (!isfinite(lo) || !isfinite(hi)) {
+		strbuf_addstr(sb, "no CI");
+		return;
+	}
+	strbuf_addf(sb, "%.*f" NDASH "%.*f", lo >= 10 ? 1 : 2, lo, hi >= 10 ? 1 : 2, hi);
+}
+
+static const struct views_pair *bench_pair(const struct bench *b, const char *system)
+{
+	size_t i;
+
+	if (!b->has_cmp)
+		return NULL;
+	for (i = 0; i < b->cmp.n; i++)
+		if (!strcmp(b->cmp.pairs[i].sys->system, system))
+			return &b->cmp.pairs[i];
+	return NULL;
+}
+
+static const struct views_pareto_row *bench_eff(const struct bench *b, const char *system)
+{
+	size_t i;
+
+	if (!b->has_par)
+		return NULL;
+	for (i = 0; i < b->par.n; i++)
+		if (!strcmp(b->par.rows[i].x->system, system))
+			return &b->par.rows[i];
+	return NULL;
+}
+
+static int bench_ran(const struct bench *b, const char *system)
+{
+	size_t i;
+
+	for (i = 0; i < b->stats.n; i++)
+		if (!strcmp(b->stats.rows[i].c->system, system))
+			return 1;
+	return 0;
+}
+
+static const struct views_composite *composite_of(const struct grp *g, const char *system)
+{
+	size_t i;
+
+	if (!g->has_all)
+		return NULL;
+	for (i = 0; i < g->all.n_composite; i++)
+		if (!strcmp(g->all.composite[i].system, system))
+			return &g->all.composite[i];
+	return NULL;
+}
+
+/* "JEDI (4× GH200)" from a configuration. */
+static void fmt_system(struct strbuf *sb, const struct db_config *c)
+{
+	pdf_esc(sb, c->system);
+	if (c->accelerator && c->devices > 0) {
+		strbuf_addf(sb, " (%ld" TIMES " ", c->devices);
+		pdf_esc(sb, c->accelerator);
+		strbuf_addch(sb, ')');
+	}
+}
+
+/* The generated findings: one per benchmark, then the composite and the
+ * caveats.  Built from the comparison view only; a difference is stated
+ * only when its verdict says so. */
+static size_t findings(struct pdf_doc *d, struct rep *r, const struct grp *g)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, k, n = 0, differ = 0;
+
+	for (i = 0; i < r->nb && n < 4; i++) {
+		const struct bench *b = &r->b[i];
+		const struct views_pair *best = NULL;
+		size_t nbetter = 0, nworse = 0, ncmp = 0;
+
+		if (!b->has_cmp || strcmp(b->suite, g->suite))
+			continue;
+		for (k = 0; k < b->cmp.n; k++) {
+			const struct views_pair *p = &b->cmp.pairs[k];
+
+			if (!report_spec_has_system(r->spec, p->sys->system))
+				continue;
+			ncmp++;
+			differ += !p->same_shape;
+			nbetter += p->res.verdict == COMPARE_FASTER;
+			nworse += p->res.verdict == COMPARE_SLOWER;
+			if (p->res.verdict == COMPARE_FASTER &&
+			    (!best || p->res.speedup > best->res.speedup))
+				best = p;
+		}
+		if (!ncmp)
+			continue;
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, "On <b>");
+		pdf_esc(&sb, b->name);
+		strbuf_addstr(&sb, "</b>, ");
+		if (best) {
+			const struct views_pareto_row *e = bench_eff(b, best->sys->system);
+			const struct views_pareto_row *eb = bench_eff(b, g->baseline);
+
+			fmt_system(&sb, best->sys);
+			strbuf_addstr(&sb, b->lower ? " needed " : " delivered ");
+			fmt_ratio(&sb, b->lower ? 1.0 / best->res.speedup : best->res.speedup);
+			strbuf_addstr(&sb, " the ");
+			pdf_esc(&sb, g->baseline);
+			strbuf_addstr(&sb, " baseline's ");
+			pdf_esc(&sb, b->metric);
+			strbuf_addstr(&sb, " (");
+			strbuf_addf(&sb, "%.0f %% CI ", 100.0 * best->res.level);
+			fmt_ratio_ci(&sb, b->lower ? 1.0 / best->res.speedup_ci_high : best->res.ratio_ci_low,
+				     b->lower ? 1.0 / best->res.speedup_ci_low : best->res.ratio_ci_high);
+			if (best->res.n == best->res.n_baseline)
+				strbuf_addf(&sb, ", n = %zu each", best->res.n);
+			else
+				strbuf_addf(&sb, ", n = %zu and %zu", best->res.n, best->res.n_baseline);
+			strbuf_addstr(&sb, ")");
+			if (!best->same_shape)
+				strbuf_addstr(&sb, " in a different configuration");
+			if (e && eb && isfinite(e->yv) && isfinite(eb->yv) && eb->yv > 0) {
+				double pct = 100.0 * (e->yv / eb->yv - 1.0);
+
+				strbuf_addf(&sb, "; its median energy efficiency was %.0f %% %s "
+						 "(medians, not tested)",
+					    fabs(pct), pct >= 0 ? "higher" : "lower");
+			}
+			strbuf_addstr(&sb, ".");
+			if (nbetter > 1)
+				strbuf_addf(&sb, " %zu of the %zu compared systems were better than the "
+						 "baseline.", nbetter, ncmp);
+		} else if (nworse == ncmp) {
+			strbuf_addf(&sb, "every compared system (%zu) was worse than the ", ncmp);
+			pdf_esc(&sb, g->baseline);
+			strbuf_addstr(&sb, " baseline.");
+		} else {
+			strbuf_addstr(&sb, "no system was better than the ");
+			pdf_esc(&sb, g->baseline);
+			strbuf_addf(&sb, " baseline beyond run-to-run noise (%zu of %zu "
+					 "indistinguishable).", ncmp - nworse, ncmp);
+		}
+		pdf_bullet(d, sb.buf);
+		n++;
+	}
+	if (g->has_all && g->all.n_common > 1) {
+		const struct views_composite *best = NULL;
+
+		for (k = 0; k < g->all.n_composite; k++) {
+			const struct views_composite *c = &g->all.composite[k];
+
+			if (report_spec_has_system(r->spec, c->system) && c->verdict == COMPARE_FASTER &&
+			    (!best || c->gm.gm > best->gm.gm))
+				best = c;
+		}
+		strbuf_reset(&sb);
+		if (best) {
+			strbuf_addf(&sb, "Across the %zu benchmarks every compared system ran, <b>",
+				    g->all.n_common);
+			pdf_esc(&sb, best->system);
+			strbuf_addstr(&sb, "</b> had the highest geometric-mean speedup over ");
+			pdf_esc(&sb, g->baseline);
+			strbuf_addstr(&sb, ": ");
+			fmt_ratio(&sb, best->gm.gm);
+			strbuf_addf(&sb, " (%.0f %% CI over the runs ", 100.0 * best->gm.level);
+			fmt_ratio_ci(&sb, best->gm.boot_ci_low, best->gm.boot_ci_high);
+			strbuf_addstr(&sb, ").");
+		} else {
+			strbuf_addf(&sb, "Across the %zu benchmarks every compared system ran, no "
+					 "system's geometric-mean speedup over ", g->all.n_common);
+			pdf_esc(&sb, g->baseline);
+			strbuf_addstr(&sb, " is distinguishable from 1.");
+		}
+		pdf_bullet(d, sb.buf);
+		n++;
+	}
+	if (differ) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%zu comparison%s pair%s configurations that differ from the "
+				 "baseline's (nodes, devices, batch or precision; marked " LQ "%s" RQ
+				 "): each system is shown at its best configuration.",
+			    differ, differ == 1 ? "" : "s", differ == 1 ? "s" : "", "\xe2\x89\xa0");
+		pdf_bullet(d, sb.buf);
+		n++;
+	}
+	strbuf_release(&sb);
+	return n;
+}
+
+static void summary_group(struct pdf_doc *d, struct rep *r, const struct grp *g)
+{
+	const struct db_inventory *inv = &r->inv.inv;
+	struct strbuf sb = STRBUF_INIT;
+	size_t *bi = ab_calloc(r->nb + 1, sizeof(*bi)), nbi = 0, i, k, first;
+
+	for (k = 0; k < r->nb; k++)
+		if (!strcmp(r->b[k].suite, g->suite))
+			bi[nbi++] = k;
+	if (r->ng > 1) {
+		strbuf_addf(&sb, "%s: baseline %s", g->suite, g->baseline ? g->baseline : "none");
+		pdf_need(d, 120);
+		pdf_heading(d, 2, sb.buf, NULL, 0);
+	}
+	if (!g->baseline) {
+		pdf_para(d, PDF_BODY, "No system to compare with; the benchmark sections give the "
+				      "statistics.");
+		free(bi);
+		strbuf_release(&sb);
+		return;
+	}
+	/* at most five benchmarks per table, so cells stay legible */
+	for (first = 0; first < nbi; first += 5) {
+		size_t last = first + 5 < nbi ? first + 5 : nbi;
+		int with_gm = last == nbi && g->has_all && g->all.n_common > 1;
+		struct pdf_table *t = pdf_table_new(1 + (last - first) + (with_gm ? 1 : 0), 7);
+
+		pdf_table_col(t, 0, "System", PDF_LEFT);
+		for (k = first; k < last; k++) {
+			const struct bench *b = &r->b[bi[k]];
+
+			strbuf_reset(&sb);
+			pdf_esc(&sb, b->name);
+			strbuf_addstr(&sb, "\n<span weight=\"normal\">");
+			pdf_esc(&sb, b->unit);
+			strbuf_addstr(&sb, b->lower ? ", lower is better" : ", higher is better");
+			strbuf_addstr(&sb, "</span>");
+			pdf_table_col(t, 1 + k - first, sb.buf, PDF_RIGHT);
+		}
+		if (with_gm) {
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "Geometric mean\n<span weight=\"normal\">over %zu common "
+					 "benchmarks</span>", g->all.n_common);
+			pdf_table_col(t, 1 + last - first, sb.buf, PDF_RIGHT);
+		}
+		for (i = 0; i < inv->nsystems; i++) {
+			const char *sys = inv->systems[i].name;
+			int is_base = !strcmp(sys, g->baseline), ran = 0;
+
+			for (k = 0; k < nbi && !ran; k++)
+				ran = bench_eff(&r->b[bi[k]], sys) || bench_pair(&r->b[bi[k]], sys) ||
+				      bench_ran(&r->b[bi[k]], sys);
+			if (!ran)
+				continue;
+			pdf_table_row(t, NULL, NULL);
+			strbuf_reset(&sb);
+			pdf_esc(&sb, sys);
+			if (is_base)
+				strbuf_addstr(&sb, "\n<i>baseline</i>");
+			pdf_table_cell(t, 0, sb.buf);
+			for (k = first; k < last; k++) {
+				const struct bench *b = &r->b[bi[k]];
+				const struct views_pair *p = bench_pair(b, sys);
+				const struct views_pareto_row *e = bench_eff(b, sys);
+
+				strbuf_reset(&sb);
+				if (p) {
+					strbuf_addstr(&sb, "<b>");
+					fmt_ratio(&sb, p->res.speedup);
+					strbuf_addf(&sb, "</b> %s%s\n", verdict_mark(p->res.verdict),
+						    p->same_shape ? "" : " \xe2\x89\xa0");
+					fmt_ratio_ci(&sb, p->res.speedup_ci_low, p->res.speedup_ci_high);
+					strbuf_addstr(&sb, "\n");
+				} else if (is_base && b->has_cmp) {
+					strbuf_addstr(&sb, "<b>1" TIMES "</b>\n");
+				}
+				if (e) {
+					strbuf_addstr(&sb, "<span foreground=\"#555555\">");
+					add_value(&sb, e->xv);
+					if (isfinite(e->yv)) {
+						strbuf_addstr(&sb, " " MIDDOT " ");
+						add_value(&sb, e->yv);
+						strbuf_addstr(&sb, " ");
+						pdf_esc(&sb, b->par.y_unit);
+					}
+					strbuf_addstr(&sb, "</span>");
+				} else if (!p && !(is_base && b->has_cmp)) {
+					strbuf_addstr(&sb, DASH);
+				}
+				pdf_table_cell(t, 1 + k - first, sb.buf);
+			}
+			if (with_gm) {
+				const struct views_composite *c = composite_of(g, sys);
+
+				strbuf_reset(&sb);
+				if (c && isfinite(c->gm.gm)) {
+					strbuf_addstr(&sb, "<b>");
+					fmt_ratio(&sb, c->gm.gm);
+					strbuf_addf(&sb, "</b> %s\n", verdict_mark(c->verdict));
+					fmt_ratio_ci(&sb, c->gm.boot_ci_low, c->gm.boot_ci_high);
+				} else if (is_base) {
+					strbuf_addstr(&sb, "<b>1" TIMES "</b>");
+				} else {
+					strbuf_addstr(&sb, DASH);
+				}
+				pdf_table_cell(t, 1 + last - first, sb.buf);
+			}
+			if (is_base)
+				pdf_table_emph(t);
+		}
+		pdf_table_draw(d, t);
+		pdf_table_free(t);
+	}
+	findings(d, r, g);
+	free(bi);
+	strbuf_release(&sb);
+}
+
+static void summary_section(struct pdf_doc *d, struct rep *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	pdf_heading(d, 1, "Executive summary", "sec-summary", 1);
+	strbuf_addstr(&sb, "Each system at its best configuration against the baseline of its "
+			   "suite. A ratio is " LQ "times better than the baseline" RQ " (a "
+			   "speedup for time-like metrics): " UP " better, " DOWN " worse, " APPROX
+			   " indistinguishable (bootstrap CI of the ratio of medians containing 1, or a "
+			   "Holm-adjusted Mann" NDASH "Whitney p above 0.05); \xe2\x89\xa0 "
+			   "configurations differ. Under each ratio: the median headline value and, where "
+			   "measured, the median energy efficiency. The bullets under each table are "
+			   "generated from the same comparisons.");
+	pdf_para(d, PDF_SMALL, sb.buf);
+	for (i = 0; i < r->ng; i++)
+		summary_group(d, r, &r->g[i]);
+	if (r->inv.data_note) {
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, "<b>All of these numbers are ");
+		pdf_esc(&sb, r->inv.data_note);
+		strbuf_addstr(&sb, ".</b>");
+		pdf_para(d, PDF_BODY, sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
+static void compare_table(struct pdf_doc *d, struct rep *r, const struct bench *b)
+{
+	struct pdf_table *t = pdf_table_new(9, 7);
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, nexact = 0, nshown = 0;
+
+	pdf_table_col(t, 0, "System", PDF_LEFT);
+	pdf_table_col(t, 1, "Configuration", PDF_LEFT);
+	pdf_table_col(t, 2, "n / n base", PDF_RIGHT);
+	pdf_table_col(t, 3, "Median", PDF_RIGHT);
+	pdf_table_col(t, 4, b->lower ? "Speedup" : "Ratio", PDF_RIGHT);
+	pdf_table_col(t, 5, "95 % CI", PDF_RIGHT);
+	pdf_table_col(t, 6, "p (Holm)", PDF_RIGHT);
+	pdf_table_col(t, 7, "Verdict", PDF_LEFT);
+	pdf_table_col(t, 8, "Bootstrap", PDF_LEFT);
+	for (i = 0; i < b->cmp.n; i++) {
+		const struct views_pair *p = &b->cmp.pairs[i];
+
+		if (!report_spec_has_system(r->spec, p->sys->system))
+			continue;
+		nshown++;
+		nexact += p->res.boot == COMPARE_BOOT_EXACT;
+		pdf_table_row(t, NULL, NULL);
+		strbuf_reset(&sb);
+		pdf_esc(&sb, p->sys->system);
+		pdf_table_cell(t, 0, sb.buf);
+		strbuf_reset(&sb);
+		fmt_shape(&sb, p->sys);
+		if (!p->same_shape) {
+			strbuf_addstr(&sb, "\n\xe2\x89\xa0 base ");
+			fmt_shape(&sb, p->base);
+		}
+		pdf_table_cell(t, 1, sb.buf);
+		pdf_table_cellf(t, 2, "%zu / %zu", p->res.n, p->res.n_baseline);
+		strbuf_reset(&sb);
+		add_value(&sb, p->res.median);
+		pdf_table_cell(t, 3, sb.buf);
+		strbuf_reset(&sb);
+		fmt_ratio(&sb, p->res.speedup);
+		pdf_table_cell(t, 4, sb.buf);
+		strbuf_reset(&sb);
+		fmt_ratio_ci(&sb, p->res.speedup_ci_low, p->res.speedup_ci_high);
+		pdf_table_cell(t, 5, sb.buf);
+		strbuf_reset(&sb);
+		if (isfinite(p->res.p_adjusted))
+			strbuf_addf(&sb, p->res.p_adjusted < 0.001 ? "%.1e" : "%.3f", p->res.p_adjusted);
+		else
+			strbuf_addstr(&sb, "n/a");
+		pdf_table_cell(t, 6, sb.buf);
+		pdf_table_cellf(t, 7, "%s %s", verdict_mark(p->res.verdict),
+				verdict_words(p->res.verdict));
+		pdf_table_cell(t, 8, compare_boot_method_name(p->res.boot));
+	}
+	if (nshown)
+		pdf_table_draw(d, t);
+	pdf_table_free(t);
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "Each system's best configuration against the baseline ");
+	pdf_esc(&sb, b->baseline);
+	strbuf_addstr(&sb, "'s best; ");
+	strbuf_addstr(&sb, b->lower ? "speedup = baseline median / median (time-like metric)"
+				    : "ratio = median / baseline median");
+	strbuf_addf(&sb, ", > 1 is better. %.0f %% percentile bootstrap CI of the ratio of "
+			 "medians (", 100.0 * b->cmp.copts.level);
+	if (nexact == nshown && nshown)
+		strbuf_addf(&sb, "exact, n " "\xe2\x89\xa5" " %d", COMPARE_EXACT_MIN_N);
+	else if (nexact)
+		strbuf_addf(&sb, "exact where n " "\xe2\x89\xa5" " %d, else %zu resamples, seed %lu",
+			    COMPARE_EXACT_MIN_N, b->cmp.copts.resamples, b->cmp.copts.seed);
+	else
+		strbuf_addf(&sb, "%zu resamples, seed %lu", b->cmp.copts.resamples,
+			    b->cmp.copts.seed);
+	strbuf_addf(&sb, "); Mann" NDASH "Whitney U, Holm-adjusted over the %zu comparisons of "
+			 "the table. A verdict needs both the CI to exclude 1 and p &lt; %.2f.",
+		    b->cmp.n, COMPARE_ALPHA);
+	pdf_para(d, PDF_SMALL, sb.buf);
+	strbuf_release(&sb);
+}
+
+/* A chart drawn by plots/ from the views/ chart the CLI's `plot` draws. */
+struct chart_ctx {
+	struct rep *r;
+	enum views_chart_kind kind;
+	const char *suite, *benchmark, *baseline;
+};
+
+static int draw_chart(cairo_t *cr, double x, double y, double w, double h, void *vctx,
+		      struct strbuf *err)
+{
+	struct chart_ctx *c = vctx;
+	struct views_chart_opts fo;
+	struct views_chart *fig = NULL;
+	struct plot_rect area = { x, y, w, h };
+	int rc;
+
+	memset(&fo, 0, sizeof(fo));
+	fo.suite = c->suite;
+	fo.benchmark = c->benchmark;
+	fo.baseline = c->baseline;
+	fo.systems = (const char *const *)c->r->spec->systems;
+	fo.nsystems = c->r->spec->nsystems;
+	fo.palette = c->r->pal;
+	rc = views_chart_build(c->r->db, c->kind, &fo, &fig, err);
+	if (rc == 0) {
+		cairo_save(cr);
+		cairo_set_source_rgb(cr, 1, 1, 1);
+		cairo_rectangle(cr, x, y, w, h);
+		cairo_fill(cr);
+		cairo_restore(cr);
+		rc = plot_draw(cr, &area, views_chart_spec(fig), err);
+	}
+	views_chart_free(fig);
+	return rc;
+}
+
+/* A level-2 heading (NULL: none) and a chart, kept on one page. */
+static int chart(struct pdf_doc *d, struct rep *r, const struct bench *b, enum views_chart_kind kind,
+		 const char *heading, struct strbuf *err)
+{
+	struct chart_ctx c = { r, kind, b->suite, b->name, b->baseline };
+	double w = pdf_text_width(d);
+	size_t n = b->nsystems;
+	/* horizontal bars grow with the number of systems */
+	double h = kind == VIEWS_CHART_BAR ? 120.0 + 16.0 * (double)n : w * 0.58;
+
+	if (h < w * 0.5)
+		h = w * 0.5;
+	if (heading) {
+		pdf_need(d, h + 40.0);
+		pdf_heading(d, 2, heading, NULL, 0);
+	}
+	return pdf_figure(d, h, draw_chart, &c, err);
+}
+
+static void cost_table(struct pdf_doc *d, struct rep *r, const struct bench *b)
+{
+	struct pdf_table *t = pdf_table_new(8, 7);
+	struct strbuf sb = STRBUF_INIT;
+	const char *cur = b->cost.prices && b->cost.prices->currency ? b->cost.prices->currency
+								      : "EUR";
+	size_t i;
+
+	pdf_table_col(t, 0, "System", PDF_LEFT);
+	pdf_table_col(t, 1, "Configuration", PDF_LEFT);
+	strbuf_addf(&sb, "Capex (%s)", cur);
+	pdf_table_col(t, 2, sb.buf, PDF_RIGHT);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "TCO (%s)", cur);
+	pdf_table_col(t, 3, sb.buf, PDF_RIGHT);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s per million ", cur);
+	pdf_esc(&sb, b->cost.work_unit);
+	pdf_table_col(t, 4, sb.buf, PDF_RIGHT);
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "Perf per ");
+	strbuf_addstr(&sb, cur);
+	pdf_table_col(t, 5, sb.buf, PDF_RIGHT);
+	pdf_table_col(t, 6, "Price " "\xc2\xb1" "20 %", PDF_RIGHT);
+	pdf_table_col(t, 7, "Electricity " "\xc2\xb1" "20 %", PDF_RIGHT);
+	for (i = 0; i < b->cost.n; i++) {
+		const struct views_cost_row *row = &b->cost.rows[i];
+
+		if (!report_spec_has_system(r->spec, row->c->system))
+			continue;
+		pdf_table_row(t, NULL, NULL);
+		strbuf_reset(&sb);
+		pdf_esc(&sb, row->c->system);
+		pdf_table_cell(t, 0, sb.buf);
+		strbuf_reset(&sb);
+		fmt_shape(&sb, row->c);
+		pdf_table_cell(t, 1, sb.buf);
+		strbuf_reset(&sb);
+		views_fmt_money(&sb, row->res.capex);
+		pdf_table_cell(t, 2, sb.buf);
+		strbuf_reset(&sb);
+		views_fmt_money(&sb, row->res.tco);
+		pdf_table_cell(t, 3, sb.buf);
+		strbuf_reset(&sb);
+		views_fmt_money(&sb, row->res.cost_per_million);
+		pdf_table_cell(t, 4, sb.buf);
+		strbuf_reset(&sb);
+		add_value(&sb, row->res.perf_per_currency);
+		pdf_table_cell(t, 5, sb.buf);
+		strbuf_reset(&sb);
+		views_fmt_money(&sb, row->res.price_low.cost_per_million);
+		strbuf_addstr(&sb, NDASH);
+		views_fmt_money(&sb, row->res.price_high.cost_per_million);
+		pdf_table_cell(t, 6, sb.buf);
+		strbuf_reset(&sb);
+		views_fmt_money(&sb, row->res.elec_low.cost_per_million);
+		strbuf_addstr(&sb, NDASH);
+		views_fmt_money(&sb, row->res.elec_high.cost_per_million);
+		pdf_table_cell(t, 7, sb.buf);
+	}
+	pdf_table_draw(d, t);
+	pdf_table_free(t);
+	strbuf_release(&sb);
+}
+
+static int tradeoffs(struct pdf_doc *d, struct rep *r, struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, ncost = 0;
+	int rc = 0;
+
+	pdf_heading(d, 1, "Trade-offs", "sec-tradeoffs", 1);
+	pdf_para(d, PDF_BODY, "Throughput against energy efficiency for each benchmark with energy "
+			      "measurements: a configuration is on the Pareto front when no other "
+			      "one is better on both.");
+	for (i = 0; i < r->nb && !rc; i++) {
+		const struct bench *b = &r->b[i];
+
+		if (!b->has_par || b->par.n < 2)
+			continue;
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, "Pareto front: ");
+		strbuf_addstr(&sb, b->name);
+		rc = chart(d, r, b, VIEWS_CHART_PARETO, sb.buf, err);
+	}
+	pdf_heading(d, 2, "Cost", NULL, 0);
+	if (!r->prices) {
+		pdf_para(d, PDF_BODY, "No prices were given (<tt>--prices FILE</tt> or the spec's "
+				      "<tt>cost.prices</tt>), so there is no cost table.");
+	}
+	for (i = 0; r->prices && i < r->nb && !rc; i++) {
+		const struct bench *b = &r->b[i];
+
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, "<b>");
+		pdf_esc(&sb, b->name);
+		strbuf_addstr(&sb, "</b>");
+		if (!b->has_cost) {
+			strbuf_addstr(&sb, ": ");
+			pdf_esc(&sb, b->cost_why ? b->cost_why : "no cost figures");
+			pdf_para(d, PDF_BODY, sb.buf);
+			continue;
+		}
+		pdf_para(d, PDF_BODY, sb.buf);
+		cost_table(d, r, b);
+		ncost++;
+	}
+	if (ncost) {
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, "Prices from <tt>");
+		pdf_esc(&sb, r->prices->name);
+		strbuf_addstr(&sb, "</tt>. TCO = capex + energy cost over the lifetime (busy hours "
+				   "= lifetime " TIMES " 8760 h " TIMES " utilisation, energy at the measured "
+				   "average power " TIMES " PUE); cost per million units = TCO / work over "
+				   "the lifetime. The last columns show the cost per million with the "
+				   "hardware price, then the electricity price, 20 % lower and higher.");
+		pdf_para(d, PDF_SMALL, sb.buf);
+	}
+	strbuf_release(&sb);
+	return rc;
+}
+
+static int bench_section(struct pdf_doc *d, struct rep *r, const struct bench *b,
+			 struct strbuf *err)
+{
+	const struct report_bench *sbn = report_spec_bench(r->spec, b->name);
+	struct strbuf sb = STRBUF_INIT, h = STRBUF_INIT;
+	int rc = 0;
+
+	strbuf_addf(&h, "%s (%s)", b->name, b->suite);
+	pdf_heading(d, 1, h.buf, b->dest, 1);
+	strbuf_addstr(&sb, "Headline metric: <b>");
+	pdf_esc(&sb, b->metric);
+	strbuf_addstr(&sb, "</b> in ");
+	pdf_esc(&sb, b->unit);
+	strbuf_addf(&sb, ", %s is better; %zu configurations of %zu systems.",
+		    b->lower ? "lower" : "higher", b->stats.n, b->nsystems);
+	if (sbn && sbn->norm != REPORT_NORM_SYSTEM)
+		strbuf_addf(&sb, " The spec asks for values per %s; this version shows them "
+				 "as measured (per system).", report_norm_name(sbn->norm));
+	pdf_para(d, PDF_BODY, sb.buf);
+	if (b->nsystems >= 1) {
+		rc = chart(d, r, b, VIEWS_CHART_BAR, "Best configuration per system", err);
+	}
+	if (!rc && b->has_cmp) {
+		pdf_heading(d, 2, "Comparison with the baseline", NULL, 0);
+		compare_table(d, r, b);
+	} else if (!rc && b->baseline) {
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, "No comparison with the baseline: ");
+		pdf_esc(&sb, b->cmp_why ? b->cmp_why : "not possible");
+		strbuf_addstr(&sb, ".");
+		pdf_para(d, PDF_BODY, sb.buf);
+	}
+	if (!rc && b->has_par) {
+		size_t k, ne = 0;
+
+		for (k = 0; k < b->par.n; k++)
+			ne += isfinite(b->par.rows[k].yv);
+		if (ne) {
+			struct pdf_table *t = pdf_table_new(5, 7);
+
+			pdf_heading(d, 2, "Energy efficiency", NULL, 0);
+			pdf_table_col(t, 0, "System", PDF_LEFT);
+			pdf_table_col(t, 1, "Configuration", PDF_LEFT);
+			strbuf_reset(&sb);
+			pdf_esc(&sb, b->metric);
+			strbuf_addstr(&sb, " (");
+			pdf_esc(&sb, b->unit);
+			strbuf_addstr(&sb, ")");
+			pdf_table_col(t, 2, sb.buf, PDF_RIGHT);
+			strbuf_reset(&sb);
+			pdf_esc(&sb, b->par.y_metric);
+			strbuf_addstr(&sb, " (");
+			pdf_esc(&sb, b->par.y_unit);
+			strbuf_addstr(&sb, ")");
+			pdf_table_col(t, 3, sb.buf, PDF_RIGHT);
+			pdf_table_col(t, 4, "Pareto", PDF_LEFT);
+			for (k = 0; k < b->par.n; k++) {
+				const struct views_pareto_row *row = &b->par.rows[k];
+
+				if (!report_spec_has_system(r->spec, row->x->system))
+					continue;
+				pdf_table_row(t, NULL, NULL);
+				strbuf_reset(&sb);
+				pdf_esc(&sb, row->x->system);
+				pdf_table_cell(t, 0, sb.buf);
+				strbuf_reset(&sb);
+				fmt_shape(&sb, row->x);
+				pdf_table_cell(t, 1, sb.buf);
+				strbuf_reset(&sb);
+				add_value(&sb, row->xv);
+				pdf_table_cell(t, 2, sb.buf);
+				strbuf_reset(&sb);
+				add_value(&sb, row->yv);
+				pdf_table_cell(t, 3, sb.buf);
+				pdf_table_cell(t, 4, row->state == PARETO_FRONT ? "front"
+						     : row->state == PARETO_DOMINATED ? "dominated"
+										      : DASH);
+			}
+			pdf_table_draw(d, t);
+			pdf_table_free(t);
+			strbuf_reset(&sb);
+			strbuf_addstr(&sb, "Medians of each system's best configuration; energy "
+					   "measured at the ");
+			pdf_esc(&sb, b->boundary ? b->boundary : "unknown");
+			strbuf_addstr(&sb, " boundary.");
+			pdf_para(d, PDF_SMALL, sb.buf);
+		}
+	}
+	if (!rc && b->sweeps_batch) {
+		rc = chart(d, r, b, VIEWS_CHART_SCALING, "Batch-size scaling", err);
+	}
+	if (!rc && b->sweeps_devices) {
+		rc = chart(d, r, b, VIEWS_CHART_DEVICES, "Device scaling", err);
+	}
+	if (!rc) {
+		pdf_heading(d, 2, "Statistics per configuration", NULL, 0);
+		stats_table(d, r, b);
+		pdf_para(d, PDF_SMALL, "Median of the ok runs with its distribution-free 95 % CI "
+				       "(order statistics); CV = standard deviation / mean; outliers "
+				       "flagged by Tukey fences or modified z-score, never removed. "
+				       "Shaded: the baseline.");
+	}
+	strbuf_release(&sb);
+	strbuf_release(&h);
+	return rc;
+}
+
 /* The whole document; called once per pass. */
 static int build(struct pdf_doc *d, struct rep *r, struct strbuf *err)
 {
 	size_t i;
 
+	int rc = 0;
+
 	cover(d, r);
 	contents(d);
+	summary_section(d, r);
 	systems_section(d, r);
 	methodology(d, r);
-	for (i = 0; i < r->nb; i++)
-		bench_section(d, r, &r->b[i]);
+	for (i = 0; i < r->nb && !rc; i++)
+		rc = bench_section(d, r, &r->b[i], err);
+	if (!rc)
+		rc = tradeoffs(d, r, err);
+	if (rc)
+		return rc;
 	threats(d, r);
 	appendix(d, r);
 	return pdf_doc_finish(d, err);
@@ -672,10 +1446,164 @@ static void rep_release(struct rep *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->nb; i++)
-		views_stats_release(&r->b[i].stats);
+	for (i = 0; i < r->nb; i++) {
+		struct bench *b = &r->b[i];
+
+		views_stats_release(&b->stats);
+		if (b->has_cmp)
+			views_compare_release(&b->cmp);
+		if (b->has_par)
+			views_pareto_release(&b->par);
+		if (b->has_cost)
+			views_cost_release(&b->cost);
+		free(b->cmp_why);
+		free(b->cost_why);
+	}
 	free(r->b);
+	for (i = 0; i < r->ng; i++)
+		if (r->g[i].has_all)
+			views_compare_release(&r->g[i].all);
+	free(r->g);
 	views_inventory_release(&r->inv);
+	plot_palette_free(r->pal);
+	cost_prices_file_free(r->prices);
+}
+
+/* Default baseline: the system that ran the most of the report's
+ * benchmarks, then the most runs, then the first by name. */
+static const char *pick_baseline(struct rep *r, const char *suite)
+{
+	const struct db_inventory *inv = &r->inv.inv;
+	size_t i, k, j, best_nb = 0, best_runs = 0;
+	const char *best = NULL;
+
+	for (i = 0; i < inv->nsystems; i++) {
+		size_t nb = 0;
+
+		for (k = 0; k < r->nb; k++)
+			for (j = 0; strcmp(r->b[k].suite, suite) ? 0 : j < r->b[k].stats.n; j++)
+				if (!strcmp(r->b[k].stats.rows[j].c->system, inv->systems[i].name) &&
+				    r->b[k].stats.rows[j].s.n > 0) {
+					nb++;
+					break;
+				}
+		if (!best || nb > best_nb || (nb == best_nb && inv->systems[i].runs > best_runs) ||
+		    (nb == best_nb && inv->systems[i].runs == best_runs &&
+		     strcmp(inv->systems[i].name, best) < 0)) {
+			best = inv->systems[i].name;
+			best_nb = nb;
+			best_runs = inv->systems[i].runs;
+		}
+	}
+	return best_nb ? best : NULL;
+}
+
+/* Whether system ran a benchmark of suite. */
+static int bench_suite_has(const struct rep *r, const char *suite, const char *system)
+{
+	size_t k, j;
+
+	for (k = 0; k < r->nb; k++)
+		for (j = 0; !strcmp(r->b[k].suite, suite) && j < r->b[k].stats.n; j++)
+			if (!strcmp(r->b[k].stats.rows[j].c->system, system))
+				return 1;
+	return 0;
+}
+
+/* Comparisons, efficiency, sweeps and cost of each benchmark. */
+static int load_views(struct db *db, struct rep *r, struct strbuf *err)
+{
+	struct compare_opts copts;
+	struct views_compare_opts vo;
+	size_t i, k;
+	int rc;
+
+	compare_opts_init(&copts);
+	copts.level = r->spec->level;
+	memset(&vo, 0, sizeof(vo));
+	vo.best = 1;
+	vo.copts = &copts;
+	r->pal = plot_palette_new();
+	for (i = 0; i < r->inv.inv.nsystems; i++)
+		plot_palette_add(r->pal, r->inv.inv.systems[i].name, r->inv.inv.systems[i].vendor);
+	if (r->spec->prices && (rc = cost_prices_load(r->spec->prices, &r->prices, err)) < 0)
+		return rc;
+	for (i = 0; i < r->nb; i++) {
+		struct bench *b = &r->b[i];
+		const struct report_bench *sbn = report_spec_bench(r->spec, b->name);
+		struct db_config_query q = { b->suite, b->name, NULL, sbn ? sbn->metric : NULL };
+		struct views_scaling sc;
+		struct strbuf why = STRBUF_INIT;
+
+		vo.baseline = b->baseline;
+		if (b->baseline) {
+			rc = views_compare_build(db, &q, &vo, &b->cmp, &why);
+			if (rc == 0)
+				b->has_cmp = 1;
+			else if (rc == -AB_EDATA)
+				b->cmp_why = strbuf_detach(&why, NULL);
+			else {
+				strbuf_addbuf(err, &why);
+				strbuf_release(&why);
+				return rc;
+			}
+			strbuf_reset(&why);
+		}
+		rc = views_pareto_build(db, &q, NULL, NULL, NULL, 1, &b->par, &why);
+		if (rc == 0) {
+			b->has_par = 1;
+			for (k = 0; !b->boundary && k < b->par.ys.n; k++)
+				b->boundary = b->par.ys.v[k].boundary;
+		}
+		else if (rc != -AB_EDATA) {
+			strbuf_addbuf(err, &why);
+			strbuf_release(&why);
+			return rc;
+		}
+		strbuf_reset(&why);
+		if (views_scaling_build(db, &q, SERIES_BATCH, &sc, &why) == 0) {
+			for (k = 0; k < sc.n; k++)
+				b->sweeps_batch |= sc.v[k].s->n >= 3;
+			views_scaling_release(&sc);
+		}
+		strbuf_reset(&why);
+		if (views_scaling_build(db, &q, SERIES_DEVICES, &sc, &why) == 0) {
+			for (k = 0; k < sc.n; k++)
+				b->sweeps_devices |= sc.v[k].s->n >= 2;
+			views_scaling_release(&sc);
+		}
+		strbuf_reset(&why);
+		if (r->prices) {
+			struct views_cost_opts co = { r->prices, 0, 0 };
+
+			rc = views_cost_build(db, &q, &co, &b->cost, &why);
+			if (rc == 0)
+				b->has_cost = 1;
+			else if (rc == -AB_EDATA)
+				b->cost_why = strbuf_detach(&why, NULL);
+			else {
+				strbuf_addbuf(err, &why);
+				strbuf_release(&why);
+				return rc;
+			}
+		}
+		strbuf_release(&why);
+	}
+	for (i = 0; i < r->ng; i++) {
+		struct grp *g = &r->g[i];
+		struct strbuf why = STRBUF_INIT;
+		struct db_config_query q = { g->suite, NULL, NULL, NULL };
+		size_t nbg = 0;
+
+		for (k = 0; k < r->nb; k++)
+			nbg += !strcmp(r->b[k].suite, g->suite);
+		vo.baseline = g->baseline;
+		if (g->baseline && nbg > 1 && r->spec->nbenchmarks == 0 &&
+		    views_compare_build(db, &q, &vo, &g->all, &why) == 0)
+			g->has_all = 1;
+		strbuf_release(&why);
+	}
+	return 0;
 }
 
 /* Keep only the rows of the spec's systems; count the systems. */
@@ -844,7 +1772,28 @@ static int load(struct db *db, const struct report_spec *s, const struct report_
 		rep_release(r);
 		return ab_fail(err, AB_EDATA, "report: no benchmark matches the spec");
 	}
-	r->baseline = s->baseline;
+	r->db = db;
+	/* one group per suite, in the order of the benchmarks */
+	r->g = ab_calloc(r->nb + 1, sizeof(*r->g));
+	for (i = 0; i < r->nb; i++) {
+		for (j = 0; j < r->ng; j++)
+			if (!strcmp(r->g[j].suite, r->b[i].suite))
+				break;
+		if (j == r->ng) {
+			struct grp *g = &r->g[r->ng++];
+
+			g->suite = r->b[i].suite;
+			g->baseline = s->baseline && bench_suite_has(r, g->suite, s->baseline)
+					      ? s->baseline
+					      : pick_baseline(r, g->suite);
+		}
+		r->b[i].baseline = r->g[j].baseline;
+	}
+	rc = load_views(db, r, err);
+	if (rc < 0) {
+		rep_release(r);
+		return rc;
+	}
 	return 0;
 }
 

@@ -152,4 +152,39 @@ for r in json.load(open(\"runs.json\")):
 	test_cmp expect actual
 '
 
+test_expect_success 'a system named after a maker but with no accelerator keeps its CPU' '
+	rm -f "$ACCELBENCH_DB" &&
+	mkdir -p cpu/closed/Intel/systems &&
+	printf "%s\n" "{\"submitter\": \"Intel\", \"division\": \"closed\", \"system_name\": \"2S\", \"number_of_nodes\": 1, \"accelerators_per_node\": 0, \"accelerator_model_name\": \"N/A\", \"host_processor_model_name\": \"INTEL(R) XEON(R) PLATINUM 8592+\"}" >cpu/closed/Intel/systems/Intel-2S.json &&
+	mkdir -p cpu/closed/Intel/results/Intel-2S/resnet50/Offline/performance/run_1 &&
+	cp inference_results_v4.1/closed/Clemson/results/rtx/resnet50/Offline/performance/run_1/mlperf_log_detail.txt cpu/closed/Intel/results/Intel-2S/resnet50/Offline/performance/run_1/ &&
+	ab ingest cpu >out &&
+	ab ls systems >actual &&
+	grep -q "^Intel/Intel-2S  *CPU  *Xeon " actual
+'
+
+test_expect_samples 'the sample round: every system has its vendor, submitters as the JSONs say' '
+	rm -f "$ACCELBENCH_DB" &&
+	ab ingest "$SAMPLES/mlperf" >out 2>err &&
+	ab ls systems --json >sys.json &&
+	$PY -c "
+import json
+for s in json.load(open(\"sys.json\")):
+    print(s[\"name\"], s[\"vendor\"], s[\"accelerator\"])
+" | sort >actual &&
+	grep -q "^Intel/1-node-2S-EMR-PyTorch CPU Xeon$" actual &&
+	grep -q "^tinycorp/tinybox_green NVIDIA RTX 4090$" actual &&
+	grep -q "^Google/cloud-tpu-trillium-1024-maxtext Google TPU$" actual &&
+	! grep -q " None " actual &&
+	ab ls runs --suite mlperf-inference --json >runs.json &&
+	$PY -c "
+import json
+for r in json.load(open(\"runs.json\")):
+    p = r[\"params\"]
+    assert p[\"submitter\"] == p[\"submitter_folder\"], p
+    assert p[\"run\"] == 1 and p[\"official\"] is True, p
+    assert r[\"excluded_reason\"] is None or r[\"status\"] != \"ok\", r
+"
+'
+
 test_done

@@ -126,4 +126,24 @@ test_expect_success 'system and partition in the line and in check_info are stor
 	! grep -q "archer2archer2" actual
 '
 
+test_expect_samples 'sample perflogs read without options, anywhere; nodes and lower-is-better' '
+	rm -f "$ACCELBENCH_DB" &&
+	cp "$SAMPLES/reframe/constructed_reframe-4.9.3/perflogs/archer2/compute/ResNet50CPUCheck.log" resnet.txt &&
+	ab ingest resnet.txt "$SAMPLES/reframe/constructed_reframe-4.6.0_epcc-site-format/perflogs" >out 2>err &&
+	grep -q "^[1-9][0-9]* files ingested, 0 skipped as already ingested, 0 rejected" out &&
+	ab ls runs --benchmark ResNet50CPUCheck --json >runs.json &&
+	$PY -c "
+import json
+for r in json.load(open(\"runs.json\")):
+    print(r[\"system\"], r[\"nodes\"], r[\"status\"], r[\"metrics\"][\"effective_throughput\"][\"value\"])
+" >actual &&
+	cat >expect <<-\EOF &&
+	archer2:compute 4 ok 40.1
+	archer2:compute 4 ok 40.1
+	EOF
+	test_cmp expect actual &&
+	ab ls benchmarks --suite reframe >actual &&
+	! grep " lower " actual
+'
+
 test_done

@@ -36,7 +36,7 @@ test_expect_success 'report from the demo database' '
 
 test_expect_success 'the text holds the sections, systems and page numbers' '
 	pdftotext -layout r.pdf r.txt &&
-	for s in "Contents" "Systems under test" "Methodology" "llm-gpt-800M (caraml)" \
+	for s in "Contents" "Executive summary" "Trade-offs" "Systems under test" "Methodology" "llm-gpt-800M (caraml)" \
 		"resnet50 (caraml)" "Threats to validity" "Appendix: every run" \
 		"Statistics per configuration" "Source files"; do
 		grep -q "$s" r.txt || { echo "missing section $s"; exit 1; }
@@ -70,6 +70,46 @@ test_expect_success 'medians computed independently appear in the statistics tab
 	    assert s in text, (k, s)
 	    checked += 1
 	assert checked >= 30, checked
+	PYEOF
+'
+
+test_expect_success 'the summary states the comparisons of compare --json' '
+	ab --db demo/accelbench.db compare --suite caraml -b llm-gpt-800M --baseline MI250 --best \
+		--json >cmp.json &&
+	$PY - <<-\PYEOF
+	import json
+	text = " ".join(open("r.txt").read().split())
+	cmp = [c for c in json.load(open("cmp.json")) if c.get("kind") == "comparison"]
+	best = max((c for c in cmp if c["verdict"] == "faster"), key=lambda c: c["speedup"])
+	want = "On llm-gpt-800M, %s (%d\u00d7 " % (best["system"], best["devices"])
+	assert want in text, want
+	assert "delivered %.2f\u00d7 the MI250 baseline" % best["speedup"] in text, best["speedup"]
+	ci = "95 %% CI %.2f\u2013%.2f" % (best["ratio_ci_low"], best["ratio_ci_high"])
+	assert ci in text, ci
+	# an indistinguishable pair is never called better or worse
+	for c in cmp:
+	    if c["verdict"] == "indistinguishable":
+	        assert "%s delivered" % c["system"] not in text
+	assert "simulated example data" in text
+	PYEOF
+'
+
+test_expect_success 'with prices the trade-offs hold a cost table' '
+	ab --db demo/accelbench.db report -o c.pdf --prices "$FIXTURES/cost/prices.json" 2>/dev/null &&
+	pdftotext -layout c.pdf c.txt &&
+	grep -q "EUR per million" c.txt &&
+	ab --db demo/accelbench.db cost --suite caraml -b llm-gpt-800M \
+		--prices "$FIXTURES/cost/prices.json" --json >cost.json &&
+	$PY - <<-\PYEOF
+	import json
+	t = open("c.txt").read()
+	n = 0
+	for r in json.load(open("cost.json")):
+	    v = r["cost_per_million"]
+	    s = "{:,.0f}".format(v) if v >= 100 else "{:.2f}".format(v) if v >= 0.01 else "{:.3g}".format(v)
+	    assert s in t, (r["system"], s)
+	    n += 1
+	assert n >= 4
 	PYEOF
 '
 

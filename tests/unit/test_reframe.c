@@ -338,6 +338,17 @@ static void test_header_layouts(void **state)
 	assert_int_equal(l.col[2].attr, RA_PARTITION);
 	assert_string_equal(l.lit[2], ":");
 	assert_string_equal(l.lit[5], ",");
+	/* format_perfvars in another order, or the value alone */
+	assert_int_equal(rfm_layout_from_header(&l, "display_name|bw_unit|bw_value|lat_value|x", &err),
+			 0);
+	assert_int_equal(l.nperf, 2);
+	assert_string_equal(l.perf_names[0], "bw");
+	assert_string_equal(l.perf_names[1], "lat");
+	assert_int_equal(l.col[1].attr, RA_PERF_UNIT);
+	assert_int_equal(l.col[2].attr, RA_PERF_VALUE);
+	assert_int_equal(l.col[3].attr, RA_PERF_VALUE);
+	assert_int_equal(l.col[3].perf, 1);
+	assert_int_equal(l.col[4].attr, RA_OTHER);
 	/* per-variable columns are not a perf block called "perf" */
 	assert_int_equal(rfm_layout_from_header(&l, "display_name|perf_var|perf_value|perf_unit",
 						&err), 0);
