@@ -51,16 +51,22 @@ static void pair_row(struct table *t, const struct views_pair *p)
 	strbuf_reset(&v);
 	views_fmt_value(&v, r->median_baseline);
 	table_set(t, 5, v.buf);
-	table_setf(t, 6, "%.3f", r->ratio);
+	/* one meaning of "x" everywhere: times better than the baseline */
+	table_setf(t, 6, "%.3f", r->speedup);
 	strbuf_reset(&v);
-	if (isfinite(r->ratio_ci_low))
-		strbuf_addf(&v, "[%.3f, %.3f]", r->ratio_ci_low, r->ratio_ci_high);
+	if (isfinite(r->speedup_ci_low))
+		strbuf_addf(&v, "[%.3f, %.3f]", r->speedup_ci_low, r->speedup_ci_high);
 	else
 		strbuf_addstr(&v, "n/a");
 	table_set(t, 7, v.buf);
 	table_setf(t, 8, "%.3g", r->p_value);
 	table_setf(t, 9, "%.3g", r->p_adjusted);
-	table_set(t, 10, compare_verdict_name(r->verdict));
+	strbuf_reset(&v);
+	strbuf_addstr(&v, compare_verdict_name(r->verdict));
+	if (r->verdict == COMPARE_INDISTINGUISHABLE &&
+	    (r->speedup_ci_low > 1 || r->speedup_ci_high < 1))
+		strbuf_addch(&v, '*'); /* explained under the table */
+	table_set(t, 10, v.buf);
 	strbuf_release(&v);
 }
 
@@ -113,7 +119,7 @@ static int render(const struct views_compare *v, int json, int csv, struct strbu
 		return rc;
 	} else {
 		static const char *const titles[] = { "benchmark", "system", "configuration", "n/n_base",
-						      "median", "baseline", "ratio", "95% CI",
+						      "median", "baseline", "x better", "95% CI",
 						      "p", "p (Holm)", "verdict" };
 		const struct db_config *c0 = v->pairs[0].sys;
 		struct table *t = table_new();
@@ -135,7 +141,9 @@ static int render(const struct views_compare *v, int json, int csv, struct strbu
 
 			for (i = 0; i < v->n; i++)
 				nexact += v->pairs[i].res.boot == COMPARE_BOOT_EXACT;
-			strbuf_addf(out, "ratio = median / baseline median; %.0f%% bootstrap percentile CI, ",
+			strbuf_addf(out, "x better = times better than the baseline (median / baseline "
+					 "median; baseline / median where lower is better); %.0f%% "
+					 "bootstrap percentile CI, ",
 				    100 * v->copts.level);
 			if (nexact == v->n)
 				strbuf_addf(out, "exact (n >= %d)", COMPARE_EXACT_MIN_N);
@@ -147,6 +155,17 @@ static int render(const struct views_compare *v, int json, int csv, struct strbu
 					    v->copts.seed);
 			strbuf_addf(out, "; Mann-Whitney U, Holm over %zu comparisons%s\n", v->n,
 				    v->best ? "; (!) = configurations differ" : "");
+			for (i = 0; i < v->n; i++) {
+				const struct compare_result *r = &v->pairs[i].res;
+				if (r->verdict == COMPARE_INDISTINGUISHABLE &&
+				    (r->speedup_ci_low > 1 || r->speedup_ci_high < 1))
+					break;
+			}
+			if (i < v->n)
+				strbuf_addf(out, "* the CI excludes 1, but the Holm-adjusted p is not below "
+						 "%g: too few runs for the rank test to call a "
+						 "difference, so no verdict\n",
+					    v->copts.alpha);
 			if (v->across)
 				composite_text(v, out);
 		}
