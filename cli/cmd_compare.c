@@ -95,7 +95,7 @@ static void composite_text(const struct views_compare *v, struct strbuf *out)
 	}
 }
 
-static int render(const struct views_compare *v, int json, int csv, struct strbuf *out)
+static int render(const struct views_compare *v, int json, int csv, int wide, struct strbuf *out)
 {
 	struct views_record rec = VIEWS_RECORD_INIT;
 	size_t i;
@@ -136,24 +136,29 @@ static int render(const struct views_compare *v, int json, int csv, struct strbu
 			else
 				strbuf_addf(out, "all benchmarks, headline metrics, best configuration "
 						 "per system; baseline %s\n", v->baseline);
+			static const size_t drop_one[] = { 0, 8, 3, 5, 4 }, drop_all[] = { 8, 3, 5, 4 };
+			struct strbuf foot = STRBUF_INIT;
+			cli_table_fit(t, v->across ? drop_all : drop_one,
+				      v->across ? AB_ARRAY_SIZE(drop_all) : AB_ARRAY_SIZE(drop_one), wide,
+				      &foot);
 			table_render_text(t, out);
 			size_t nexact = 0;
 
 			for (i = 0; i < v->n; i++)
 				nexact += v->pairs[i].res.boot == COMPARE_BOOT_EXACT;
-			strbuf_addf(out, "x better = times better than the baseline (median / baseline "
-					 "median; baseline / median where lower is better); %.0f%% "
+			strbuf_addf(&foot, "x better = times better than the baseline (median / baseline "
+					 "median; baseline / median where lower is better)\n%.0f%% "
 					 "bootstrap percentile CI, ",
 				    100 * v->copts.level);
 			if (nexact == v->n)
-				strbuf_addf(out, "exact (n >= %d)", COMPARE_EXACT_MIN_N);
+				strbuf_addf(&foot, "exact (n >= %d)", COMPARE_EXACT_MIN_N);
 			else if (nexact)
-				strbuf_addf(out, "exact where n >= %d, else %zu resamples, seed %lu",
+				strbuf_addf(&foot, "exact where n >= %d, else %zu resamples, seed %lu",
 					    COMPARE_EXACT_MIN_N, v->copts.resamples, v->copts.seed);
 			else
-				strbuf_addf(out, "%zu resamples, seed %lu", v->copts.resamples,
+				strbuf_addf(&foot, "%zu resamples, seed %lu", v->copts.resamples,
 					    v->copts.seed);
-			strbuf_addf(out, "; Mann-Whitney U, Holm over %zu comparisons%s\n", v->n,
+			strbuf_addf(&foot, "; Mann-Whitney U, Holm over %zu comparisons%s\n", v->n,
 				    v->best ? "; (!) = configurations differ" : "");
 			for (i = 0; i < v->n; i++) {
 				const struct compare_result *r = &v->pairs[i].res;
@@ -162,10 +167,12 @@ static int render(const struct views_compare *v, int json, int csv, struct strbu
 					break;
 			}
 			if (i < v->n)
-				strbuf_addf(out, "* the CI excludes 1, but the Holm-adjusted p is not below "
+				strbuf_addf(&foot, "* the CI excludes 1, but the Holm-adjusted p is not below "
 						 "%g: too few runs for the rank test to call a "
 						 "difference, so no verdict\n",
 					    v->copts.alpha);
+			cli_wrap(out, foot.buf, CLI_WIDTH);
+			strbuf_release(&foot);
 			if (v->across)
 				composite_text(v, out);
 		}
@@ -179,7 +186,7 @@ int cmd_compare(int argc, char **argv, struct ctx *ctx)
 	struct db_config_query q = { 0 };
 	struct views_compare_opts vo = { 0 };
 	long seed = COMPARE_DEFAULT_SEED, resamples = COMPARE_DEFAULT_RESAMPLES;
-	int json = 0, csv = 0, best = 0;
+	int json = 0, csv = 0, best = 0, wide = 0;
 	const struct opt opts[] = {
 		{ 'b', "benchmark", OPT_STRING, &q.benchmark, "B",
 		  "the benchmark (default: every benchmark, with a composite per system)" },
@@ -192,6 +199,7 @@ int cmd_compare(int argc, char **argv, struct ctx *ctx)
 		{ 0, "resamples", OPT_INT, &resamples, "N", "bootstrap resamples (default 10000)" },
 		{ 0, "json", OPT_FLAG, &json, NULL, "print JSON" },
 		{ 0, "csv", OPT_FLAG, &csv, NULL, "print CSV" },
+		{ 0, "wide", OPT_FLAG, &wide, NULL, "every column, however wide (default: fit 120)" },
 		{ 0, NULL, 0, NULL, NULL, NULL }
 	};
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
@@ -222,7 +230,7 @@ int cmd_compare(int argc, char **argv, struct ctx *ctx)
 			strbuf_addstr(&err, "; try --best");
 		rc = cli_status(rc, &err);
 	} else {
-		rc = render(&v, json, csv, &out);
+		rc = render(&v, json, csv, wide, &out);
 		views_compare_release(&v);
 	}
 	strbuf_release(&out);

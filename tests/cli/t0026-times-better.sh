@@ -54,7 +54,22 @@ test_expect_success 'indistinguishable next to a CI excluding 1 is marked and ex
 	ab --db e.db ingest llm.csv >/dev/null &&
 	ab --db e.db compare -b llm-gpt-800M --baseline BASE >out &&
 	grep -q "indistinguishable\*$" out &&
-	grep -qx "\* the CI excludes 1, but the Holm-adjusted p is not below 0.05: too few runs for the rank test to call a difference, so no verdict" out
+	grep -q "^\* the CI excludes 1, but the Holm-adjusted p is not below 0.05: too few runs for the rank test" out
+'
+
+test_expect_success 'terminal tables fit 120 columns; --wide shows every column' '
+	cp "$FIXTURES/cost/prices.json" prices.json &&
+	for c in "stats -b llm-gpt-800M" "compare --baseline A100" "compare -b resnet50 --baseline A100" \
+		"cost -b llm-gpt-800M --prices prices.json" "scaling -b llm-gpt-800M" "pareto -b llm-gpt-800M"; do
+		ab --db demo/accelbench.db $c --suite caraml >o || exit 1
+		awk -v c="$c" "length(\$0) > 120 { print c \": \" length(\$0) \": \" \$0; bad = 1 } END { exit bad }" o || exit 1
+	done &&
+	ab --db demo/accelbench.db compare --suite caraml --baseline A100 >n &&
+	grep -q "^(not shown to fit 120 columns: p, n/n_base, baseline; --wide shows every column)$" n &&
+	ab --db demo/accelbench.db compare --suite caraml --baseline A100 --wide >w &&
+	head -2 w | tail -1 | grep -q "n/n_base  *median  *baseline  *x better  *95% CI  *p  *p (Holm)  *verdict" &&
+	ab --db demo/accelbench.db cost -b llm-gpt-800M --suite caraml --prices prices.json --wide >cw &&
+	grep -q "\[0.00596, 0.00825\]" cw
 '
 
 test_done
