@@ -30,8 +30,9 @@ DEB_PKGS := gcc make pkg-config libc6-dev libsqlite3-dev libjansson-dev libgsl-d
 	poppler-utils python3-openpyxl python3 fonts-dejavu-core time \
 	procps hostname libpq-dev
 # only the tests need these: a throwaway PostgreSQL server (t09xx), the real
-# JUBE and a single-node Slurm cluster for `run jube` / `--slurm` (t50xx)
-CHECK_DEB_PKGS := postgresql-15 jube slurm-wlm munge
+# JUBE and a single-node Slurm cluster for `run jube` / `--slurm` (t50xx),
+# a spreadsheet application that recalculates the workbook (t4505)
+CHECK_DEB_PKGS := postgresql-15 jube slurm-wlm munge libreoffice-calc-nogui
 
 ifeq ($(V),1)
 Q :=

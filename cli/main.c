@@ -49,8 +49,8 @@ const struct cmd cli_commands[] = {
 	  "Write the procurement report (PDF)." },
 	{ "run", cmd_run, NO_DB, "reframe|mlperf|exec [OPTIONS] ... [-- CMD...]",
 	  "Run a suite (JUBE, ReFrame, MLPerf, any command), locally or via Slurm; ingest." },
-	{ "export", cmd_export, NEED_DB_READ, "-o FILE [--what runs|stats|compare|scores] [--format csv|json] [--suite S] [-b B] [--system S] [-m M] [--baseline SYS] [--seed N] [--resamples N]",
-	  "Export runs, statistics, comparisons or MLPerf scores as CSV or JSON." },
+	{ "export", cmd_export, NEED_DB_READ, "-o FILE [--what runs|stats|compare|scores] [--format csv|json|xlsx] [--suite S] [-b B] [--system S] [-m M] [--baseline SYS] [--seed N] [--resamples N] [--prices FILE] [--spec FILE]",
+	  "Export runs, statistics, comparisons or MLPerf scores (CSV, JSON), or the XLSX workbook." },
 	/* COMMAND-ENTRIES */
 	{ "demo", cmd_demo, NO_DB, "[-o DIR] [--seed N] [--repeats N] [--suite S]",
 	  "Generate an example campaign, ingest it and show what it holds." },

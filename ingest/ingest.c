@@ -205,14 +205,14 @@ int ingest_fail_at(struct ingest_file *f, struct strbuf *err, long line, const c
 }
 
 /* Hash the whole file (streaming) and keep its first bytes for detection. */
-static int hash_file(FILE *fp, const char *path, char hex[65], unsigned char *head,
-		     size_t *head_len, uint64_t *size, struct strbuf *err)
+static int hash_file(FILE *fp, const char *path, const struct sha256 *fresh, char hex[65],
+		     unsigned char *head, size_t *head_len, uint64_t *size, struct strbuf *err)
 {
 	unsigned char buf[65536], digest[32];
 	struct sha256 c;
 	size_t n;
 
-	sha256_init(&c);
+	c = *fresh; /* sha256_init() probes the CPU: slow under virtualisation */
 	*head_len = 0;
 	*size = 0;
 	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0) {
@@ -291,8 +291,8 @@ static void ingest_identity(const char *path, struct strbuf *out)
  */
 static int ingest_one(const char *path, int explicit_file, const struct ingest_opts *opts,
 		      struct ingest_sink *sink, struct ingest_totals *totals, unsigned char *head,
-		      struct strbuf *err, struct ingest_pipe *pipe, struct ingest_events *evs,
-		      int *inflight)
+		      const struct sha256 *fresh, struct strbuf *err, struct ingest_pipe *pipe,
+		      struct ingest_events *evs, int *inflight)
 {
 	struct ingest_file f = { 0 };
 	struct ingest_source src;
@@ -311,7 +311,7 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 		rc = -AB_EDATA;
 		goto rejected;
 	}
-	rc = hash_file(fp, path, hex, head, &head_len, &size, err);
+	rc = hash_file(fp, path, fresh, hex, head, &head_len, &size, err);
 	if (rc < 0) {
 		fclose(fp);
 		goto rejected;
@@ -512,6 +512,7 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 	struct ingest_events evs = { 0 };
 	struct ingest_pipe *pipe = NULL;
 	const char *prev = NULL;
+	struct sha256 fresh;
 	char *explicit_flags;
 	size_t i;
 	int rc = 0, any_rejected = 0;
@@ -545,12 +546,13 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 		if (stat(files.v[i], &st) == 0)
 			totals->bytes_total += (uint64_t)st.st_size;
 	}
+	sha256_init(&fresh);
 	pipe = maybe_pipe(opts, sink);
 	for (i = 0; i < files.n; i++) {
 		struct strbuf ferr = STRBUF_INIT;
 		int inflight = 0;
-		int r = ingest_one(files.v[i], explicit_flags[i], opts, sink, totals, head, &ferr,
-				   pipe, pipe ? &evs : NULL, &inflight);
+		int r = ingest_one(files.v[i], explicit_flags[i], opts, sink, totals, head, &fresh,
+				   &ferr, pipe, pipe ? &evs : NULL, &inflight);
 
 		if (prev) {
 			/* the previous file's outcome comes before this one's events */

@@ -827,8 +827,8 @@ static void add_header_col(struct builder *b, const char *t, size_t n)
  * one character before), so "reframe %(version)s" gives "reframe version",
  * "jobid=%(check_jobid)s" gives "jobid=jobid" and
  * "%(check_system)s:%(check_partition)s" gives "system:partition".  Known
- * attribute names at identifier boundaries become columns (a name followed
- * by '=' is the literal key of key=value), the rest is literal text; a
+ * attribute names at identifier boundaries become columns (in "K=K" the
+ * first K is the literal key of key=value), the rest is literal text; a
  * token without a known name is one column of that name (a parameter).
  * Returns the number of columns added.
  */
@@ -856,7 +856,9 @@ static size_t add_header_token(struct builder *b, const char *t)
 		}
 		while (j < n && ident_char((unsigned char)t[j]))
 			j++;
-		if (t[j] != '=') {
+		/* "K=K..." : the first K is the literal key of key=value */
+		if (t[j] != '=' || strncmp(t + j + 1, t + i, j - i) ||
+		    ident_char((unsigned char)t[j + 1 + (j - i)])) {
 			struct strbuf w = STRBUF_INIT;
 			int known;
 
@@ -910,6 +912,10 @@ static size_t hdr_perf_block(char **tok, size_t i, size_t ntok, size_t *xlen)
 		if (tl <= sl || strcmp(t + tl - sl, perf_suffixes[j]))
 			continue;
 		*xlen = tl - sl;
+		/* "perf_var=perf_value": the attribute perf_value, not a variable */
+		if (*xlen >= 4 && !memcmp(t + *xlen - 4, "perf", 4) &&
+		    (*xlen == 4 || !(isalnum((unsigned char)t[*xlen - 5]) || t[*xlen - 5] == '_')))
+			return 0;
 		for (k = i; k < ntok && has_suffix_for(tok[k], t, *xlen, &suffix); k++) {
 			if (!strcmp(suffix, "_value")) {
 				if (has_value)

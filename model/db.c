@@ -227,6 +227,9 @@ int db_open(struct db **out, const char *path, unsigned flags, struct strbuf *er
 			     ab_file_kind((unsigned)st.st_mode));
 		goto fail;
 	}
+	/* no global memory statistics: their mutex is taken on every
+	 * allocation (fails harmlessly once SQLite is initialised) */
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 	rc = open_as(db, path, ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
 		     err);
 	if (rc < 0)

@@ -96,6 +96,9 @@ struct db_runs;
 int db_runs_open(struct db *db, const struct db_filter *f, unsigned flags, struct db_runs **out,
 		 struct strbuf *err);
 size_t db_runs_columns(const struct db_runs *c, const char *const **names);
+/* The number of rows such a cursor gives. */
+int db_runs_count(struct db *db, const struct db_filter *f, unsigned flags, long long *out,
+		  struct strbuf *err);
 int db_runs_next(struct db_runs *c, const struct db_cell **cells, struct strbuf *err);
 void db_runs_close(struct db_runs *c);
 

@@ -10,7 +10,14 @@
 #include "core/compat.h"
 #include "db_priv.h"
 
-#define INTERN_CAP 32768 /* slots per generation */
+#define INTERN_BITS 15
+#define INTERN_CAP (1u << INTERN_BITS) /* slots per generation */
+
+/* The home slot: Fibonacci hashing spreads every bit of h. */
+static size_t home(uint64_t h)
+{
+	return (size_t)((h * 0x9e3779b97f4a7c15ull) >> (64 - INTERN_BITS));
+}
 
 static void gen_reset(struct db_intern_gen *g)
 {
@@ -51,7 +58,7 @@ static struct db_intern_slot *find(struct db_intern_gen *g, uint64_t h, const ch
 
 	if (!g->slot)
 		return NULL;
-	for (i = h & (INTERN_CAP - 1); g->slot[i].used; i = (i + 1) & (INTERN_CAP - 1))
+	for (i = home(h); g->slot[i].used; i = (i + 1) & (INTERN_CAP - 1))
 		if (g->slot[i].h == h && g->slot[i].len == len &&
 		    !memcmp(g->keys.buf + g->slot[i].off, key, len))
 			return &g->slot[i];
@@ -70,7 +77,7 @@ static void put(struct db_intern *c, uint64_t h, const char *key, size_t len, in
 	}
 	if (!g->slot)
 		g->slot = ab_calloc(INTERN_CAP, sizeof(*g->slot));
-	for (i = h & (INTERN_CAP - 1); g->slot[i].used; i = (i + 1) & (INTERN_CAP - 1))
+	for (i = home(h); g->slot[i].used; i = (i + 1) & (INTERN_CAP - 1))
 		;
 	g->slot[i].used = 1;
 	g->slot[i].h = h;

@@ -147,3 +147,26 @@ void db_runs_close(struct db_runs *c)
 	sqlite3_finalize(c->st);
 	free(c);
 }
+
+int db_runs_count(struct db *db, const struct db_filter *f, unsigned flags, long long *out,
+		  struct strbuf *err)
+{
+	static const char sql_run[] = "SELECT count(*)" RUN_FROM RUN_WHERE;
+	static const char sql_metric[] = "SELECT count(*)" RUN_FROM
+					 " LEFT JOIN metric m ON m.run_id = r.id" RUN_WHERE;
+	sqlite3_stmt *st;
+	int rc;
+
+	*out = 0;
+	rc = db_prepare(db, &st, flags & DB_RUNS_PER_METRIC ? sql_metric : sql_run, err);
+	if (rc < 0)
+		return rc;
+	db_bind_text(st, 1, f ? f->suite : NULL);
+	db_bind_text(st, 2, f ? f->benchmark : NULL);
+	db_bind_text(st, 3, f ? f->system : NULL);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : db_fail(db, err, "cannot count runs");
+}

@@ -230,6 +230,10 @@ static const char *const migrations[][MIGRATION_PARTS] = {
 	"  FROM run_data r JOIN source s ON s.id = r.source_id"
 	"  JOIN benchmark b ON b.id = r.benchmark_id"
 	"  JOIN system y ON y.id = r.system_id;" },
+	/* 5: power samples are found by run (plots sort a run's few thousand
+	 * in memory); an index over (run_id, device, t) copied every sample */
+	{ "DROP INDEX power_sample_run;"
+	  "CREATE INDEX power_sample_run ON power_sample(run_id);" },
 };
 
 int db_migrate(struct db *db, struct strbuf *err)

@@ -388,10 +388,17 @@ static void add_inline(struct strbuf *ids, int *open, const char *kv, size_t len
 		strbuf_addch(ids, '"');
 		*open = 1;
 	}
-	for (i = 0; i < len; i++) {
-		if (kv[i] == '"' || kv[i] == '\\')
+	for (i = 0; i < len;) {
+		size_t run = strcspn(kv + i, "\"\\");
+
+		if (run > len - i)
+			run = len - i;
+		strbuf_add(ids, kv + i, run);
+		i += run;
+		if (i < len) {
 			strbuf_addch(ids, '\\');
-		strbuf_addch(ids, kv[i]);
+			strbuf_addch(ids, kv[i++]);
+		}
 	}
 }
 
@@ -476,6 +483,25 @@ static int kind_id(struct db_sink_state *s, const struct ingest_metric *m, const
 	return rc;
 }
 
+/* 32 lowercase hex digits (what the view `run` shows as dedupe_key) into
+ * the 16 bytes they spell; 0 when s is anything else (a parser's key). */
+static int key_from_hex(const char *s, unsigned char out[16])
+{
+	size_t i;
+
+	if (strlen(s) != 32)
+		return 0;
+	for (i = 0; i < 32; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return 0;
+	for (i = 0; i < 16; i++) {
+		int hi = s[2 * i] <= '9' ? s[2 * i] - '0' : s[2 * i] - 'a' + 10;
+		int lo = s[2 * i + 1] <= '9' ? s[2 * i + 1] - '0' : s[2 * i + 1] - 'a' + 10;
+		out[i] = (unsigned char)(hi * 16 + lo);
+	}
+	return 1;
+}
+
 static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, struct strbuf *err)
 {
 	struct db_sink_state *s = self;
@@ -538,7 +564,9 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 	db_bind_text(st, 17, r->excluded_reason);
 	if (r->dedupe_key) {
 		unsigned char key[16];
-		db_key16(&s->fresh, r->dedupe_key, strlen(r->dedupe_key), key);
+		/* a key read back from the view `run` (pull) is the hash itself */
+		if (!key_from_hex(r->dedupe_key, key))
+			db_key16(&s->fresh, r->dedupe_key, strlen(r->dedupe_key), key);
 		sqlite3_bind_blob(st, 18, key, 16, SQLITE_TRANSIENT);
 	}
 	rc = step(s, st, NULL, err, "cannot add run");

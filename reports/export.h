@@ -48,6 +48,29 @@ int export_what_from_name(const char *name);
 int export_write(struct db *db, const struct export_opts *o, const char *path,
 		 struct strbuf *err);
 
+/* ---- the workbook (xlsx.c) ---------------------------------------------- */
+
+struct xlsx_opts {
+	const char *suite;          /* only this suite (NULL: all) */
+	const char *baseline;       /* Summary: the reference system where it ran; else
+				     * each suite's first system by name */
+	const char *prices_path;    /* Cost sheet (NULL: none) */
+	const char *company;        /* document property (NULL: empty) */
+	const char *title, *author; /* document properties (NULL: defaults) */
+	int (*keep_bench)(const char *suite, const char *name, void *ctx); /* NULL: all */
+	void *keep_ctx;
+	const struct compare_opts *copts; /* seed, resamples; NULL: defaults */
+};
+
+/* Write the workbook to path atomically (not to stdout): Summary, Systems,
+ * one sheet per benchmark (statistics, bars of medians with their 95% CI
+ * as error bars, batch scaling on a log2 axis, Pareto with labels), MLPerf
+ * scores, Cost (input cells, live formulas), Raw (an Excel table of every
+ * run and metric, constant-memory mode), Methodology, Provenance; document
+ * properties from SOURCE_DATE_EPOCH; "simulated example data" on every
+ * first page when the database holds the demo. */
+int xlsx_write(struct db *db, const struct xlsx_opts *o, const char *path, struct strbuf *err);
+
 /* ---- cells (also used by the workbook) ---------------------------------- */
 
 /* Append s as one CSV field: UTF-8 repaired, formula-like text neutralised

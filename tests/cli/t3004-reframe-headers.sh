@@ -3,7 +3,8 @@
 # read without options: ExCALIBUR-style layouts (ReFrame before and after
 # 4.6.1 header rules, perf block in the middle, info, JSON fields, null vs
 # None), a CSV layout with system:partition and no test name (the file
-# name gives it), a per-variable layout with a header; environment names
+# name gives it), a per-variable layout with a header, a CSCS-style
+# per-variable layout with key=value fields; environment names
 # with dots; nodes/devices from the task counts, GPUs and node lists.
 . "$(dirname "$0")/lib.sh"
 
@@ -21,15 +22,17 @@ for r in json.load(open(\"runs.json\")):
 "
 }
 
-test_expect_success 'four header layouts and a dotted 3.x environment, no options' '
+test_expect_success 'five header layouts and a dotted 3.x environment, no options' '
 	ab ingest "$H" >out 2>err &&
 	cat >expect <<-\EOF &&
-	5 files ingested, 0 skipped as already ingested, 0 rejected; added 9 runs, 16 metrics
+	6 files ingested, 0 skipped as already ingested, 0 rejected; added 11 runs, 20 metrics
 	EOF
 	test_cmp expect out &&
 	test_cmp /dev/null err &&
 	runs_table >actual &&
 	cat >expect <<-\EOF &&
+	AlltoallTest daint:mc PrgEnv-gnu 5512301 None None ok None 2024-06-03T09:02:33Z bandwidth=1480.5MB/s latency=12.75us
+	AlltoallTest daint:mc PrgEnv-gnu 5512388 None None failed None 2024-06-03T09:09:10Z bandwidth=1322.0MB/s latency=15.5us
 	StreamBench3 mycluster:cpu builtin-gcc-7.2.0 4711 None None ok None 2022-03-07T09:41:02Z Copy=21020.5MB/s Triad=17110.75MB/s
 	StreamBench archer2:compute-node gcc-12.2.0 7101 1 None ok None 2024-05-02T10:11:12Z Copy=150250.25MB/s Triad=180512.5MB/s
 	StreamBench archer2:compute-node gcc-12.2.0 7102 2 None ok None 2024-05-02T10:20:40Z Copy=299500.0MB/s Triad=358000.0MB/s
@@ -100,6 +103,7 @@ test_expect_success 'lower is better from the unit and the name; a scaling serie
 	ab ls benchmarks --suite reframe >actual &&
 	grep -q "^reframe  *GmxBench  *Performance  *days/ns  *lower " actual &&
 	grep -q "^reframe  *HaloBench  *halo_time  *s  *lower " actual &&
+	grep -q "^reframe  *AlltoallTest  *latency  *us  *lower " actual &&
 	grep -q "^reframe  *OsuBench  *bw  *MB/s  *higher " actual &&
 	ab stats -b StreamBench >actual &&
 	test $(grep -c "^StreamBench " actual) = 3
@@ -107,7 +111,7 @@ test_expect_success 'lower is better from the unit and the name; a scaling serie
 
 test_expect_success 'the same files again are already ingested' '
 	ab ingest "$H" >out &&
-	grep -q "^0 files ingested, 5 skipped as already ingested, 0 rejected" out
+	grep -q "^0 files ingested, 6 skipped as already ingested, 0 rejected" out
 '
 
 test_expect_success '--perflog-format reads a named file outside perflogs/' '

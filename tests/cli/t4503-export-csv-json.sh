@@ -89,7 +89,7 @@ test_expect_success 'usage errors say what is valid; a failed export leaves no f
 	expect_code 2 ab $DB export -o x.csv --what everything 2>err &&
 	grep -q "valid: runs, stats, compare, scores" err &&
 	expect_code 2 ab $DB export -o x.csv --what compare 2>err && grep -q "needs --baseline" err &&
-	expect_code 2 ab $DB export -o x.txt 2>err && grep -q "FILE.csv or FILE.json" err &&
+	expect_code 2 ab $DB export -o x.txt 2>err && grep -q "FILE.csv, FILE.json or FILE.xlsx" err &&
 	expect_code 1 ab $DB export -o x.csv -b nope 2>err && grep -q "no benchmark .nope.; valid:" err &&
 	expect_code 3 ab $DB export -o no/such/dir/x.csv 2>err &&
 	test ! -e x.csv && test -z "$(find . -name ".x.csv.*")"

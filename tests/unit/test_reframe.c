@@ -349,6 +349,18 @@ static void test_header_layouts(void **state)
 	assert_int_equal(l.col[3].attr, RA_PERF_VALUE);
 	assert_int_equal(l.col[3].perf, 1);
 	assert_int_equal(l.col[4].attr, RA_OTHER);
+	/* CSCS: "%(check_perf_var)s=%(check_perf_value)s|ref=%(check_perf_ref)s (l=..." */
+	assert_int_equal(rfm_layout_from_header(&l, "info|perf_var=perf_value|ref=perf_ref (l="
+						"perf_lower_thres, u=perf_upper_thres)|perf_unit",
+						&err), 0);
+	assert_int_equal(l.per_var, 1);
+	assert_int_equal(l.nperf, 0);
+	assert_int_equal(l.col[1].attr, RA_PERF_VAR);
+	assert_string_equal(l.lit[2], "=");
+	assert_int_equal(l.col[2].attr, RA_PERF_VALUE);
+	assert_string_equal(l.lit[3], "|ref=");
+	assert_string_equal(l.lit[4], " (l=");
+	assert_string_equal(l.lit[6], ")|");
 	/* per-variable columns are not a perf block called "perf" */
 	assert_int_equal(rfm_layout_from_header(&l, "display_name|perf_var|perf_value|perf_unit",
 						&err), 0);

@@ -1,0 +1,192 @@
+#!/bin/sh
+# t4504-xlsx: the workbook read back with openpyxl (/usr/bin/python3,
+# Debian python3-openpyxl): sheets, headers, values equal to --json, the
+# Cost formulas and their cached results equal to `accelbench cost`, charts
+# per sheet, the Raw table, document properties, injection stays text,
+# atomic writes, and the constant-memory path for a large Raw sheet.
+. "$(dirname "$0")/lib.sh"
+DB="--db demo/accelbench.db"
+
+if ! $PY -c "import openpyxl" 2>/dev/null; then
+	test_skip "workbook checks" "python3-openpyxl is not installed (make deps installs it)"
+	test_done
+	exit 0
+fi
+
+test_expect_success 'set up the demo database and the workbook' '
+	ACCELBENCH_DB= ab demo -o demo >/dev/null &&
+	ab $DB export -o wb.xlsx --prices demo/prices.json --baseline A100 >out &&
+	test "$(cat out)" = "wrote wb.xlsx" &&
+	test -z "$(find . -name ".wb.xlsx.*")"
+'
+
+test_expect_success 'sheets, the simulated notice first, headers and document properties' '
+	$PY - <<-\PYEOF
+	import openpyxl, datetime
+	wb = openpyxl.load_workbook("wb.xlsx")
+	assert wb.sheetnames == ["Summary", "Systems", "llm-gpt-800M", "resnet50", "resnet",
+	    "CosmoFlowBenchmark", "DeepCAMBenchmark", "ResNet50Benchmark", "MLPerf scores", "Cost",
+	    "Raw", "Methodology", "Provenance"], wb.sheetnames
+	s = wb["Summary"]
+	assert "simulated example data" in s["A2"].value.lower(), s["A2"].value
+	assert s["A5"].value == "caraml: best configuration of each system against A100"
+	assert s["B6"].value == "llm-gpt-800M [tokens/s]" and s["C6"].value == "x better than baseline"
+	assert s.freeze_panes == "B1"
+	b = wb["llm-gpt-800M"]
+	assert [c.value for c in b[3]][:10] == ["system", "nodes", "devices", "global batch", "precision",
+	    "runs ok", "failed", "median", "95% CI low", "95% CI high"], [c.value for c in b[3]]
+	p = wb.properties
+	assert p.created == datetime.datetime(2023, 11, 14, 22, 13, 20), p.created
+	assert "simulated example data" in p.title and p.creator.startswith("accelbench")
+	assert wb["Systems"].column_dimensions["A"].width >= len("archer2:compute-gpu-torch")
+	PYEOF
+'
+
+test_expect_success 'benchmark sheets hold the values of stats --json, in order' '
+	ab $DB stats -b llm-gpt-800M --suite caraml --json >stats.json &&
+	$PY - <<-\PYEOF
+	import json, openpyxl
+	wb = openpyxl.load_workbook("wb.xlsx")
+	b = wb["llm-gpt-800M"]
+	st = json.load(open("stats.json"))
+	rows = list(b.iter_rows(min_row=4, max_row=3 + len(st), values_only=True))
+	for r, s in zip(rows, st):
+	    assert r[0] == s["system"] and r[3] == s["global_batch"] and r[5] == s["n"], (r, s)
+	    if s["median"] is None:
+	        assert r[7] is None
+	    else:
+	        assert abs(r[7] - s["median"]) <= 1e-12 * abs(s["median"]), (r, s)
+	    for k, i in (("ci_low", 8), ("ci_high", 9)):
+	        assert (r[i] is None) == (s[k] is None) and (r[i] is None or abs(r[i] - s[k]) <= 1e-9 * abs(s[k]))
+	PYEOF
+'
+
+test_expect_success 'Cost: input cells, live formulas, cached results equal accelbench cost' '
+	ab $DB cost -b llm-gpt-800M --prices demo/prices.json --json >cost.json &&
+	$PY - <<-\PYEOF
+	import json, openpyxl
+	wb = openpyxl.load_workbook("wb.xlsx")
+	vals = openpyxl.load_workbook("wb.xlsx", data_only=True)["Cost"]
+	c = wb["Cost"]
+	assert c["A4"].value == "electricity price per kWh" and c["B4"].value == 0.25
+	assert (c["B5"].value, c["B6"].value, c["B7"].value) == (1.2, 5, 0.8)
+	cost = {r["system"]: r for r in json.load(open("cost.json"))}
+	seen = 0
+	for row in range(1, c.max_row + 1):
+	    name = c.cell(row, 1).value
+	    if name in cost and c.cell(row, 2).value and c.cell(row, 2).value.endswith("b" + str(cost[name]["global_batch"])):
+	        if not str(c.cell(row - seen - 1, 1).value).startswith("system") and seen == 0:
+	            pass
+	        R = row
+	        assert c.cell(R, 10).value == "=$B$4", c.cell(R, 10).value
+	        assert c.cell(R, 14).value == f"=C{R}*G{R}+D{R}*(H{R}+I{R})"
+	        assert c.cell(R, 18).value == f"=N{R}+Q{R}"
+	        assert c.cell(R, 20).value == f"=R{R}/S{R}*1000000"
+	        want = cost[name]
+	        for col, key in ((14, "capex"), (16, "energy_kwh"), (17, "energy_cost"), (18, "tco"),
+	                         (20, "cost_per_million"), (21, "perf_per_currency")):
+	            got = vals.cell(R, col).value
+	            assert abs(got - want[key]) <= 1e-9 * abs(want[key]), (name, key, got, want[key])
+	        seen += 1
+	        if seen == len(cost):
+	            break
+	assert seen == len(cost), seen
+	PYEOF
+'
+
+test_expect_success 'charts per sheet: summary bars, CI bars, batch scaling (log2), Pareto' '
+	$PY - <<-\PYEOF
+	import openpyxl, zipfile, re
+	wb = openpyxl.load_workbook("wb.xlsx")
+	n = {ws.title: len(ws._charts) for ws in wb.worksheets}
+	assert n["Summary"] == 3 and n["llm-gpt-800M"] == 3 and n["resnet50"] == 2, n
+	assert n["resnet"] == 1 and n["Raw"] == 0, n
+	z = zipfile.ZipFile("wb.xlsx")
+	charts = [z.read(f).decode() for f in z.namelist() if f.startswith("xl/charts/chart")]
+	assert any("<c:logBase val=\"2\"/>" in c for c in charts), "a log2 axis"
+	bars = [c for c in charts if "<c:errBars>" in c]
+	assert bars and any("<c:errDir val=\"x\"/>" in c or "<c:errBarType val=\"plus\"/>" in c for c in bars)
+	assert any("<c:errBarType val=\"minus\"/>" in c for c in bars)
+	assert any("<c:dLbls>" in c and "<c:tx>" in c for c in charts), "Pareto point labels"
+	PYEOF
+'
+
+test_expect_success 'Raw: one row per run and metric, as an Excel table with autofilter' '
+	ab $DB export -o runs.csv >/dev/null &&
+	$PY - <<-\PYEOF
+	import csv, openpyxl
+	wb = openpyxl.load_workbook("wb.xlsx")
+	raw = wb["Raw"]
+	rows = list(csv.reader(open("runs.csv", newline="", encoding="utf-8")))
+	assert raw.max_row == len(rows), (raw.max_row, len(rows))
+	t = raw.tables["Runs"]
+	assert t.ref == "A1:AA%d" % len(rows), t.ref
+	assert t.autoFilter is not None
+	assert [c.value for c in raw[1]] == rows[0]
+	assert raw["X2"].value == rows[1][23] and len(raw["X2"].value) == 64   # sha256
+	PYEOF
+'
+
+test_expect_success 'injection: names from input files stay text, never formulas' '
+	d="inj/x" && mkdir -p "$d" &&
+	printf "%s\n" "JobID,System,Version,Queue,Runtime(s),Model,Dataset,Nodes,Devices,Tasks/Node,Threads/Task,GlobalBatchSize,BatchSize/Device,Images/second,EnergyFile" \
+		"1,=HYPERLINK(\"http://example.com/x\"),2024.01,q,1.0,resnet50_v2,ImageNet,1,1,1,4,512,512,588.84," \
+		"2,@SUM(1+1),2024.01,q,1.0,resnet50_v2,ImageNet,1,1,1,4,512,512,581.41," \
+		"3,+1+2,2024.01,q,1.0,resnet50_v2,ImageNet,1,1,1,4,512,512,581.41," >"$d/result_csv.dat" &&
+	ab --db inj.db ingest inj >/dev/null &&
+	ab --db inj.db export -o inj.xlsx >/dev/null &&
+	$PY - <<-\PYEOF
+	import openpyxl, zipfile
+	wb = openpyxl.load_workbook("inj.xlsx")
+	names = {wb["Systems"].cell(r, 1).value for r in range(1, wb["Systems"].max_row + 1)}
+	assert {"=HYPERLINK(\"http://example.com/x\")", "@SUM(1+1)", "+1+2"} <= names, names
+	for ws in wb.worksheets:
+	    for row in ws.iter_rows():
+	        for c in row:
+	            if isinstance(c.value, str) and ("HYPERLINK" in c.value or "SUM(" in c.value):
+	                assert c.data_type == "s", (ws.title, c.coordinate, c.data_type)
+	z = zipfile.ZipFile("inj.xlsx")
+	for f in z.namelist():
+	    if f.startswith("xl/worksheets/"):
+	        x = z.read(f).decode()
+	        assert "<f>HYPERLINK" not in x and "<f>SUM" not in x and "<f>=" not in x, f
+	PYEOF
+'
+
+test_expect_success 'errors: workbook to stdout, prices for CSV, bad prices; no file left' '
+	expect_code 2 ab $DB export -o - --format xlsx 2>err && grep -q "cannot go to standard output" err &&
+	expect_code 2 ab $DB export -o x.csv --prices demo/prices.json 2>err && grep -q "are for the workbook" err &&
+	echo "{" >bad.json &&
+	expect_code 1 ab $DB export -o bad.xlsx --prices bad.json 2>err &&
+	test ! -e bad.xlsx && test -z "$(find . -name ".bad.xlsx.*")"
+'
+
+test_expect_success '--spec: the report spec file names title, baseline, benchmarks; unsupported fields refused' '
+	printf "%s\n" "{ \"title\": \"Procurement 2026\", \"organisation\": \"Example Centre\", \"baseline\": \"H100\"," \
+		"  \"suites\": [\"caraml\"], \"benchmarks\": [\"resnet50\"] }" >spec.json &&
+	ab $DB export -o spec.xlsx --spec spec.json >/dev/null &&
+	$PY - <<-\PYEOF
+	import openpyxl
+	wb = openpyxl.load_workbook("spec.xlsx")
+	assert [s for s in wb.sheetnames if s not in ("Summary", "Systems", "MLPerf scores", "Raw", "Methodology", "Provenance")] == ["resnet50"], wb.sheetnames
+	assert wb.properties.title.startswith("Procurement 2026") and wb.properties.company == "Example Centre"
+	assert wb["Summary"]["A5"].value == "caraml: best configuration of each system against H100"
+	PYEOF
+	echo "{ \"systems\": [\"A100\"] }" >spec2.json &&
+	expect_code 2 ab $DB export -o s2.xlsx --spec spec2.json 2>err && grep -q "cannot honour the spec" err
+'
+
+test_expect_success 'a large Raw sheet streams (constant memory) with an autofilter' '
+	ACCELBENCH_DB= ab demo -o big --repeats 50 --suite caraml >/dev/null &&
+	ab --db big/accelbench.db export -o big.xlsx >/dev/null &&
+	$PY - <<-\PYEOF
+	import openpyxl
+	wb = openpyxl.load_workbook("big.xlsx", read_only=True)
+	raw = wb["Raw"]
+	n = sum(1 for _ in raw.iter_rows(values_only=True))
+	assert n > 20001, n
+	PYEOF
+	$PY -c "import zipfile; z = zipfile.ZipFile(\"big.xlsx\"); assert any(\"<autoFilter ref=\\\"A1:AA\" in z.read(f).decode() for f in z.namelist() if f.startswith(\"xl/worksheets/sheet\"))"
+'
+
+test_done

@@ -1,0 +1,137 @@
+/*
+ * test_sink.c - the SQLite sink (model/sink.c): params text kept exactly
+ * through interning, a metric named twice refused, and a dedupe key read
+ * back from the view `run` (as a pull from PostgreSQL gives it) meeting
+ * the run it came from.
+ */
+#include "unit.h"
+
+#include "model/db.h"
+#include "ingest/ingest.h"
+
+#include <unistd.h>
+
+static struct db *open_tmp(char *path)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct db *db = NULL;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(path);
+	assert_int_equal(db_open(&db, path, 0, &err), 0);
+	strbuf_release(&err);
+	return db;
+}
+
+static void drop_tmp(struct db *db, const char *path)
+{
+	struct strbuf p = STRBUF_INIT;
+
+	db_free(db);
+	unlink(path);
+	strbuf_addf(&p, "%s-wal", path);
+	unlink(p.buf);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s-shm", path);
+	unlink(p.buf);
+	strbuf_release(&p);
+}
+
+static void fill_run(struct ingest_run *r, struct ingest_metric *m, json_t *params,
+		     const char *key)
+{
+	memset(r, 0, sizeof(*r));
+	r->line = 1;
+	r->system.name = "sysA";
+	r->suite = "unit";
+	r->benchmark = "bench";
+	r->bench_metric = "throughput";
+	r->bench_unit = "items/s";
+	r->status = RUN_OK;
+	r->params = params;
+	r->dedupe_key = key;
+	m[0] = (struct ingest_metric){ "throughput", 12.5, "items/s", NULL };
+	r->metrics = m;
+	r->nmetrics = 1;
+}
+
+static char *query1(struct db *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	char *out = NULL;
+
+	assert_int_equal(sqlite3_prepare_v2(db_sqlite(db), sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		out = ab_strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return out;
+}
+
+static void test_dedupe_roundtrip(void **state)
+{
+	char path[] = "/tmp/ab-test-sink-XXXXXX";
+	struct db *db = open_tmp(path);
+	struct ingest_sink *s = db_ingest_sink(db);
+	struct ingest_source src = { "a.txt", "00aa", "unit", 1, 0, NULL };
+	struct strbuf err = STRBUF_INIT;
+	struct ingest_metric m[2];
+	struct ingest_run r;
+	json_t *params = json_pack("{s:s, s:i, s:{s:[i,s]}, s:s}", "first", "a\"b\\c", "n", 3,
+				   "nested", "x", 1, "\xc3\xa9", "last", "z");
+	char *hex, *text;
+	int64_t id;
+
+	(void)state;
+	assert_int_equal(s->begin(s->self, &src, &err), 0);
+	fill_run(&r, m, params, "unit|key|1");
+	assert_int_equal(s->run(s->self, &r, &id, &err), 0);
+	/* the same pairs again: now interned, the text stays the same */
+	r.dedupe_key = "unit|key|2";
+	assert_int_equal(s->run(s->self, &r, &id, &err), 0);
+	/* a metric given twice is the parser's bug */
+	m[1] = m[0];
+	r.nmetrics = 2;
+	r.dedupe_key = "unit|key|3";
+	assert_true(s->run(s->self, &r, &id, &err) < 0);
+	assert_non_null(strstr(err.buf, "given twice"));
+	r.nmetrics = 1;
+	assert_int_equal(s->end(s->self, 1, &err), 0);
+
+	text = query1(db, "SELECT group_concat(params, '|') FROM run");
+	assert_string_equal(text, "{\"first\":\"a\\\"b\\\\c\",\"n\":3,\"nested\":{\"x\":[1,\"\\u00E9\"]},"
+				  "\"last\":\"z\"}|{\"first\":\"a\\\"b\\\\c\",\"n\":3,\"nested\":"
+				  "{\"x\":[1,\"\\u00E9\"]},\"last\":\"z\"}");
+	free(text);
+	text = query1(db, "SELECT count(*) FROM param_pair");
+	assert_string_equal(text, "4");
+	free(text);
+
+	/* a pulled run carries the hex the view shows: it meets its copy */
+	hex = query1(db, "SELECT dedupe_key FROM run WHERE id = 1");
+	assert_int_equal(strlen(hex), 32);
+	src.path = "b.txt";
+	src.sha256 = "00bb";
+	assert_int_equal(s->begin(s->self, &src, &err), 0);
+	r.dedupe_key = hex;
+	assert_int_equal(s->run(s->self, &r, &id, &err), 1);
+	r.dedupe_key = "unit|key|1"; /* and so does the parser's own key */
+	assert_int_equal(s->run(s->self, &r, &id, &err), 1);
+	assert_int_equal(s->end(s->self, 1, &err), 0);
+	text = query1(db, "SELECT count(*) FROM run");
+	assert_string_equal(text, "2");
+	free(text);
+	free(hex);
+	json_decref(params);
+	strbuf_release(&err);
+	drop_tmp(db, path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dedupe_roundtrip),
+	};
+	return cmocka_run_group_tests_name("sink", tests, NULL, NULL);
+}
