@@ -66,7 +66,7 @@ HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/helpers/%)
 HEADERS := $(sort $(wildcard $(addsuffix /*.h,$(LIB_DIRS) cli)))
 
 .PHONY: all check check-run demo demo-run bench bench-run deps deps-if-missing \
-	check-headers fuzz fuzz-bins install clean unit-bins
+	check-headers fuzz fuzz-bins fuzz-results-db install clean unit-bins
 
 all: $(BIN)
 
@@ -140,6 +140,17 @@ fuzz:
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/*.c))
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/%)
 fuzz-bins: $(FUZZ_BINS)
+
+# ReFrame results databases, seeded from tests/fixtures/hostile, each input
+# bounded by FUZZ_TIMEOUT seconds (a hang is a finding)
+FUZZ_TIME ?= 60
+FUZZ_TIMEOUT ?= 10
+fuzz-results-db: fuzz
+	@mkdir -p $(BUILD)/fuzz/corpus-results-db
+	@for k in valid view virtual; do /usr/bin/python3 tests/fixtures/hostile/make_results_db.py \
+		$$k $(BUILD)/fuzz/corpus-results-db/$$k.db || exit 1; done
+	$(BUILD)/fuzz/fuzz_results_db -timeout=$(FUZZ_TIMEOUT) -max_total_time=$(FUZZ_TIME) \
+		-rss_limit_mb=1024 $(BUILD)/fuzz/corpus-results-db
 
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(LIB)
 	@$(if $(Q),echo "  FUZZ    $@")

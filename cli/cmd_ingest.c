@@ -25,25 +25,32 @@ static void clear_progress(struct ingest_ui *ui)
 	}
 }
 
+/* stderr is a terminal more often than not: names are shown escaped */
+static const char *shown(struct strbuf *tmp, const char *s)
+{
+	return s ? strbuf_shown(tmp, s) : "";
+}
+
 static void on_event(void *vctx, enum ingest_event ev, const char *path, const char *msg,
 		     const struct ingest_totals *t)
 {
 	struct ingest_ui *ui = vctx;
+	struct strbuf t1 = STRBUF_INIT, t2 = STRBUF_INIT;
 	struct timespec now;
 
 	switch (ev) {
 	case INGEST_EV_REJECTED:
 		clear_progress(ui);
-		fprintf(stderr, "accelbench: %s\n", msg);
+		fprintf(stderr, "accelbench: %s\n", shown(&t1, msg));
 		break;
 	case INGEST_EV_WARNING:
 		clear_progress(ui);
-		fprintf(stderr, "accelbench: warning: %s\n", msg);
+		fprintf(stderr, "accelbench: warning: %s\n", shown(&t1, msg));
 		break;
 	case INGEST_EV_INGESTED:
 		if (ui->verbose) {
 			clear_progress(ui);
-			fprintf(stderr, "ingested %s: %s\n", path, msg);
+			fprintf(stderr, "ingested %s: %s\n", shown(&t1, path), shown(&t2, msg));
 		}
 		break;
 	case INGEST_EV_SKIPPED:
@@ -54,7 +61,7 @@ static void on_event(void *vctx, enum ingest_event ev, const char *path, const c
 			fprintf(stderr, "%s %s: %s\n",
 				ev == INGEST_EV_SKIPPED ? "skipped" :
 				ev == INGEST_EV_COMPANION ? "read with its table" : "ignored",
-				path, msg);
+				shown(&t1, path), shown(&t2, msg));
 		}
 		break;
 	case INGEST_EV_PROGRESS:
@@ -70,6 +77,8 @@ static void on_event(void *vctx, enum ingest_event ev, const char *path, const c
 		ui->progress_shown = 1;
 		break;
 	}
+	strbuf_release(&t1);
+	strbuf_release(&t2);
 }
 
 int cmd_ingest(int argc, char **argv, struct ctx *ctx)

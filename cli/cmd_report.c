@@ -75,7 +75,7 @@ int cmd_report(int argc, char **argv, struct ctx *ctx)
 	ro.version = AB_VERSION;
 	rc = report_write_pdf(ctx->db, &spec, &ro, out, &err);
 	if (rc == 0)
-		fprintf(stderr, "wrote %s\n", out);
+		printf("wrote %s\n", out);
 	rc = cli_status(rc, &err);
 	report_spec_release(&spec);
 	strbuf_release(&err);

@@ -41,7 +41,7 @@ static int refill(struct lines *lr, struct strbuf *err)
 
 int lines_next(struct lines *lr, struct strbuf *err)
 {
-	int too_long = 0, got_any = 0;
+	int too_long = 0, got_any = 0, terminated = 0;
 	int use_cr = (lr->flags & LINES_CR) != 0;
 
 	strbuf_reset(&lr->line);
@@ -94,6 +94,7 @@ int lines_next(struct lines *lr, struct strbuf *err)
 					lr->pending_cr = 1;
 				}
 			}
+			terminated = 1;
 			goto done;
 		}
 		lr->blk_pos = lr->blk_len;
@@ -102,6 +103,7 @@ int lines_next(struct lines *lr, struct strbuf *err)
 		return 0;
 done:
 	lr->lineno++;
+	lr->unterminated = !terminated;
 	if (too_long) {
 		strbuf_reset(&lr->line);
 		return ab_fail(err, AB_EDATA, "line %ld: longer than %zu bytes", lr->lineno,

@@ -29,6 +29,8 @@ struct lines {
 	size_t blk_len, blk_pos;
 	int pending_cr;       /* last block ended in '\r' (for \r\n across blocks) */
 	int eof;
+	int unterminated;     /* the line last returned ended at end of file without
+			       * a line terminator: in a table, a row cut short */
 };
 
 #define LINES_DEFAULT_MAX (1u << 20) /* 1 MiB */

@@ -217,3 +217,41 @@ void strbuf_add_printable(struct strbuf *sb, const char *s, size_t len, size_t m
 			strbuf_addf(sb, "\\x%02x", c);
 	}
 }
+
+size_t strbuf_add_escaped(struct strbuf *sb, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0;
+
+	for (; p && *p; p++) {
+		if (*p == '\n' || *p == '\t' || *p == '\r') {
+			strbuf_addch(sb, '\\');
+			strbuf_addch(sb, *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r');
+			n++;
+		} else if (*p < 0x20 || *p == 0x7f) {
+			strbuf_addf(sb, "\\x%02x", *p);
+			n++;
+		} else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			strbuf_addf(sb, "\\u%04x", p[1]);
+			p++;
+			n++;
+		} else {
+			strbuf_addch(sb, (char)*p);
+		}
+	}
+	return n;
+}
+
+const char *strbuf_shown(struct strbuf *tmp, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; p && *p; p++)
+		if (*p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+			break;
+	if (!p || !*p)
+		return s;
+	strbuf_reset(tmp);
+	strbuf_add_escaped(tmp, s);
+	return tmp->buf;
+}

@@ -47,6 +47,14 @@ void strbuf_add_printable(struct strbuf *sb, const char *s, size_t len, size_t m
 /* A duplicate that the caller frees; aborts on allocation failure. */
 char *ab_strdup(const char *s);
 char *ab_strndup(const char *s, size_t n);
+/* Append s for a terminal: control characters (C0, DEL and UTF-8 encoded
+ * C1, e.g. ESC sequences or newlines in a file name) become \n, \t, \r,
+ * \xNN or \u00NN, so printed names cannot move the cursor or recolour the
+ * screen.  Returns the number of characters escaped. */
+size_t strbuf_add_escaped(struct strbuf *sb, const char *s);
+/* s itself when it has no control characters, else its escaped form in tmp. */
+const char *strbuf_shown(struct strbuf *tmp, const char *s);
+
 void *ab_malloc(size_t n);
 void *ab_calloc(size_t nmemb, size_t size);
 void *ab_realloc(void *p, size_t n);

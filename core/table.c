@@ -120,16 +120,20 @@ static void pad_cell(struct strbuf *out, const char *s, size_t w, enum table_ali
 static size_t *col_widths(const struct table *t)
 {
 	size_t *w = ab_calloc(t->ncols ? t->ncols : 1, sizeof(size_t));
+	struct strbuf tmp = STRBUF_INIT;
 	size_t r, c;
 
+	/* human output: control characters in a cell (a file name with ESC
+	 * sequences or newlines) are shown escaped, never sent raw */
 	for (c = 0; c < t->ncols; c++) {
-		w[c] = width(t->titles[c]);
+		w[c] = width(strbuf_shown(&tmp, t->titles[c]));
 		for (r = 0; r < t->nrows; r++) {
-			size_t cw = width(table_get(t, r, c));
+			size_t cw = width(strbuf_shown(&tmp, table_get(t, r, c)));
 			if (cw > w[c])
 				w[c] = cw;
 		}
 	}
+	strbuf_release(&tmp);
 	return w;
 }
 
@@ -163,6 +167,7 @@ size_t table_text_width(const struct table *t)
 void table_render_text(const struct table *t, struct strbuf *out)
 {
 	size_t *w = col_widths(t);
+	struct strbuf tmp = STRBUF_INIT;
 	size_t r, c, last = 0;
 	int first;
 
@@ -176,7 +181,7 @@ void table_render_text(const struct table *t, struct strbuf *out)
 		if (!first)
 			strbuf_addstr(out, "  ");
 		first = 0;
-		pad_cell(out, t->titles[c], w[c], t->align[c], c == last);
+		pad_cell(out, strbuf_shown(&tmp, t->titles[c]), w[c], t->align[c], c == last);
 	}
 	strbuf_addch(out, '\n');
 	first = 1;
@@ -197,12 +202,14 @@ void table_render_text(const struct table *t, struct strbuf *out)
 			if (!first)
 				strbuf_addstr(out, "  ");
 			first = 0;
-			pad_cell(out, table_get(t, r, c), w[c], t->align[c], c == last);
+			pad_cell(out, strbuf_shown(&tmp, table_get(t, r, c)), w[c], t->align[c],
+				 c == last);
 		}
 		strbuf_rtrim(out);
 		strbuf_addch(out, '\n');
 	}
 	free(w);
+	strbuf_release(&tmp);
 }
 
 void csv_add_field(struct strbuf *out, const char *s)

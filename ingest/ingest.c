@@ -36,9 +36,33 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static void notify(const struct ingest_opts *o, enum ingest_event ev, const char *path,
+		   const char *msg, const struct ingest_totals *t)
+{
+	if (o->notify)
+		o->notify(o->notify_ctx, ev, path, msg, t);
+}
+
 /* Depth-first, entries sorted byte-wise, so the order never depends on the
  * file system or the locale. */
-static int walk(const char *dir, struct file_list *out, int depth, struct strbuf *err)
+#define INGEST_MAX_DEPTH 64
+
+/* A subtree that cannot be walked is skipped with a warning; the rest of
+ * the walk goes on (only the directory named on the command line is an
+ * error when it cannot be opened). */
+static void walk_skip(const struct ingest_opts *o, struct ingest_totals *t, const char *dir,
+		      const char *why)
+{
+	struct strbuf msg = STRBUF_INIT;
+
+	strbuf_addf(&msg, "%s: %s; its files are skipped", dir, why);
+	t->warnings++;
+	notify(o, INGEST_EV_WARNING, dir, msg.buf, t);
+	strbuf_release(&msg);
+}
+
+static int walk(const char *dir, struct file_list *out, int depth, const struct ingest_opts *o,
+		struct ingest_totals *t, struct strbuf *err)
 {
 	DIR *d;
 	struct dirent *de;
@@ -47,16 +71,31 @@ static int walk(const char *dir, struct file_list *out, int depth, struct strbuf
 	size_t i;
 	int rc = 0;
 
-	if (depth > 64)
-		return ab_fail(err, AB_EIO, "'%s': directories nested too deeply", dir);
+	if (depth > INGEST_MAX_DEPTH) {
+		struct strbuf why = STRBUF_INIT;
+
+		strbuf_addf(&why, "directories nested deeper than %d levels", INGEST_MAX_DEPTH);
+		walk_skip(o, t, dir, why.buf);
+		strbuf_release(&why);
+		return 0;
+	}
 	d = opendir(dir);
-	if (!d)
+	if (!d && depth == 0)
 		return ab_fail(err, AB_EIO, "cannot open directory '%s': %s", dir, strerror(errno));
+	if (!d) {
+		struct strbuf why = STRBUF_INIT;
+
+		strbuf_addf(&why, "cannot open directory: %s", strerror(errno));
+		walk_skip(o, t, dir, why.buf);
+		strbuf_release(&why);
+		return 0;
+	}
 	while ((de = readdir(d)))
 		if (de->d_name[0] != '.')
 			list_add(&names, de->d_name);
 	closedir(d);
-	qsort(names.v, names.n, sizeof(*names.v), cmp_str);
+	if (names.n) /* qsort(NULL, 0, ...) is undefined */
+		qsort(names.v, names.n, sizeof(*names.v), cmp_str);
 	for (i = 0; i < names.n && !rc; i++) {
 		struct stat st, lst;
 
@@ -73,7 +112,7 @@ static int walk(const char *dir, struct file_list *out, int depth, struct strbuf
 		if (S_ISDIR(st.st_mode) && S_ISLNK(lst.st_mode))
 			continue;
 		if (S_ISDIR(st.st_mode))
-			rc = walk(path.buf, out, depth + 1, err);
+			rc = walk(path.buf, out, depth + 1, o, t, err);
 		else if (S_ISREG(st.st_mode))
 			list_add(out, path.buf);
 	}
@@ -82,12 +121,6 @@ static int walk(const char *dir, struct file_list *out, int depth, struct strbuf
 	return rc;
 }
 
-static void notify(const struct ingest_opts *o, enum ingest_event ev, const char *path,
-		   const char *msg, const struct ingest_totals *t)
-{
-	if (o->notify)
-		o->notify(o->notify_ctx, ev, path, msg, t);
-}
 
 /* Events held back while the pipeline's writer finishes the previous file. */
 struct ingest_event_rec {
@@ -431,6 +464,10 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 	}
 	rc = sink->end(sink->self, 1, err);
 	if (rc < 0) {
+		/* the COMMIT failed (a full disk): nothing of this file is stored */
+		before.files_seen = totals->files_seen;
+		before.warnings = totals->warnings;
+		*totals = before;
 		ab_error_prefix(err, path, 0);
 		return rc;
 	}
@@ -528,7 +565,7 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 			goto out;
 		}
 		if (S_ISDIR(st.st_mode)) {
-			rc = walk(paths[i], &files, 0, err);
+			rc = walk(paths[i], &files, 0, opts, totals, err);
 			if (rc < 0)
 				goto out;
 		} else if (!S_ISREG(st.st_mode)) {
@@ -618,6 +655,10 @@ out:
 		strbuf_release(&e2);
 	}
 	ingest_pipe_finish(pipe);
+	for (i = 0; i < evs.n; i++) { /* not flushed: a write error ended the walk */
+		free(evs.v[i].path);
+		free(evs.v[i].msg);
+	}
 	free(evs.v);
 	free(explicit_flags);
 	free(head);

@@ -129,6 +129,10 @@ static int next_line(struct lines *lr, const char *path, struct strbuf *err)
 		ab_error_prefix(err, path, 0);
 	else if (rc > 0 && memchr(lr->line.buf, '\0', lr->line.len))
 		return fail_at(err, path, lr->lineno, "binary data (NUL byte)");
+	else if (rc > 0 && lr->unterminated && lr->line.len)
+		/* jpwr ends every row with a newline: without one the file was cut */
+		return fail_at(err, path, lr->lineno, "last line has no newline: the file is "
+			       "cut short (truncated row?)");
 	return rc;
 }
 

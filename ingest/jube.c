@@ -45,6 +45,7 @@ struct reader {
 	char *name;
 	size_t *width;        /* pretty: code points between two '|' */
 	int rule_seen;
+	size_t col_cap;       /* allocated length of t.cols, cell, next, cellv */
 	struct strbuf *cell;  /* ncols cells of the row being built */
 	struct strbuf *next;  /* pretty: the line just split, before it is merged */
 	char **cellv;
@@ -203,6 +204,7 @@ static void table_reset(struct reader *r)
 	r->cell = NULL;
 	r->next = NULL;
 	r->cellv = NULL;
+	r->col_cap = 0;
 	r->width = NULL;
 	r->name = NULL;
 	r->rule_seen = 0;
@@ -213,10 +215,14 @@ static void add_col(struct reader *r, const char *s, size_t len)
 {
 	size_t i = r->t.ncols;
 
-	r->t.cols = ab_realloc(r->t.cols, (i + 1) * sizeof(*r->t.cols));
-	r->cell = ab_realloc(r->cell, (i + 1) * sizeof(*r->cell));
-	r->next = ab_realloc(r->next, (i + 1) * sizeof(*r->next));
-	r->cellv = ab_realloc(r->cellv, (i + 1) * sizeof(*r->cellv));
+	/* grow geometrically: a header of 100k columns must stay linear */
+	if (i == r->col_cap) {
+		r->col_cap = r->col_cap ? 2 * r->col_cap : 16;
+		r->t.cols = ab_realloc(r->t.cols, r->col_cap * sizeof(*r->t.cols));
+		r->cell = ab_realloc(r->cell, r->col_cap * sizeof(*r->cell));
+		r->next = ab_realloc(r->next, r->col_cap * sizeof(*r->next));
+		r->cellv = ab_realloc(r->cellv, r->col_cap * sizeof(*r->cellv));
+	}
 	while (len && isspace((unsigned char)*s)) {
 		s++;
 		len--;
@@ -229,12 +235,42 @@ static void add_col(struct reader *r, const char *s, size_t len)
 	r->t.ncols++;
 }
 
+static int cmp_col(const void *a, const void *b)
+{
+	return strcmp(**(char **const *)a, **(char **const *)b);
+}
+
+/* A column named twice: a lookup by name sees only the first, so say so
+ * (sorted copy: a header of 100k columns stays O(n log n)). */
+static void warn_duplicate_columns(struct reader *r)
+{
+	char ***v = ab_malloc(r->t.ncols * sizeof(*v));
+	const char *first = NULL;
+	size_t i, dups = 0;
+
+	for (i = 0; i < r->t.ncols; i++)
+		v[i] = &r->t.cols[i];
+	qsort(v, r->t.ncols, sizeof(*v), cmp_col);
+	for (i = 1; i < r->t.ncols; i++)
+		if (!strcmp(*v[i], *v[i - 1]) && (i < 2 || strcmp(*v[i], *v[i - 2]))) {
+			if (!dups)
+				first = *v[i]; /* the smallest such name: a stable message */
+			dups++;
+		}
+	if (dups)
+		ingest_warn(r->f, r->t.line, "%zu column name%s given more than once in the header "
+			    "(e.g. '%s'); only the first of each is read", dups,
+			    dups == 1 ? " is" : "s are", first);
+	free(v);
+}
+
 static int table_begin(struct reader *r, struct strbuf *err)
 {
 	r->t.name = r->name;
 	r->tables++;
 	if (!r->t.ncols)
 		return ingest_fail_at(r->f, err, r->t.line, "empty table header");
+	warn_duplicate_columns(r);
 	return r->ops->begin(r->ops->ctx, &r->t, err);
 }
 
@@ -422,7 +458,7 @@ static size_t utf8_len(const char *s, size_t len)
 static int pretty_header(struct reader *r, const char *s, size_t len, struct strbuf *err)
 {
 	const char *p = memchr(s, '|', len), *end = s + len;
-	size_t ncols = 0;
+	size_t ncols = 0, wcap = 0;
 
 	r->t.style = JUBE_PRETTY;
 	r->t.line = r->lr.lineno;
@@ -432,7 +468,10 @@ static int pretty_header(struct reader *r, const char *s, size_t len, struct str
 		if (!q)
 			break;
 		add_col(r, p + 1, (size_t)(q - p - 1));
-		r->width = ab_realloc(r->width, (ncols + 1) * sizeof(*r->width));
+		if (ncols == wcap) { /* geometric, like add_col() */
+			wcap = wcap ? 2 * wcap : 16;
+			r->width = ab_realloc(r->width, wcap * sizeof(*r->width));
+		}
 		r->width[ncols++] = utf8_len(p + 1, (size_t)(q - p - 1));
 		p = q;
 	}
@@ -643,6 +682,13 @@ int jube_read(struct ingest_file *f, const struct jube_ops *ops, struct strbuf *
 		rc = handle_line(&r, s, len, err);
 		if (rc < 0)
 			break;
+		/* a table row without its newline is where the file was cut */
+		if (r.lr.unterminated && r.state != RD_OUTSIDE && !is_blank_line(s, len) &&
+		    strspn(s, "+-=| \t") < len) {
+			rc = ingest_fail_at(f, err, r.lr.lineno, "last line has no newline: "
+					    "the file is cut short (truncated row?)");
+			break;
+		}
 	}
 	if (rc == 0 && r.state == RD_PRETTY)
 		rc = pretty_flush(&r, err);

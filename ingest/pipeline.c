@@ -454,7 +454,7 @@ int ingest_pipe_begin(struct ingest_pipe *p, const struct ingest_source *src, st
 {
 	struct packer k = { NULL, 0 };
 	struct ingest_source tmp;
-	struct qrec *q;
+	struct qrec *q = NULL; /* set by pass 1; gcc -O2 with ASan cannot tell */
 	int pass;
 
 	for (pass = 0; pass < 2; pass++) {

@@ -106,6 +106,9 @@ static int js_ws(struct jscan *s)
 static int rp_fail(struct report *r, struct strbuf *err, long line, const char *fmt, ...)
 	AB_PRINTF(4, 5);
 
+/* the newest run report layout known (ReFrame 4.x writes data_version 4.x) */
+#define RFM_DV_NEWEST 4
+
 static int rp_fail(struct report *r, struct strbuf *err, long line, const char *fmt, ...)
 {
 	struct strbuf msg = STRBUF_INIT;
@@ -303,7 +306,9 @@ static int js_open(struct report *r, int open, const char *what, struct strbuf *
 static json_t *js_load(struct report *r, struct strbuf *err)
 {
 	json_error_t je;
-	json_t *j = json_loadb(r->text.buf, r->text.len, 0, &je);
+	/* a key given twice would store one of two disagreeing values, or a
+	 * test case twice: refuse it, as the systems and prices files do */
+	json_t *j = json_loadb(r->text.buf, r->text.len, JSON_REJECT_DUPLICATES, &je);
 
 	if (!j)
 		rp_fail(r, err, r->s.tok_line + je.line - 1, "bad JSON: %s", je.text);
@@ -619,6 +624,10 @@ static int pass_session(struct report *r, struct strbuf *err)
 			}
 			session_read(&r->ses, si);
 			json_decref(si);
+			if (r->ses.dv_major > RFM_DV_NEWEST)
+				ingest_warn(r->f, r->s.tok_line, "data_version '%s' is newer than the "
+					    "newest this accelbench knows (%d.x); read as %d.x",
+					    r->ses.data_version.buf, RFM_DV_NEWEST, RFM_DV_NEWEST);
 			rc = 1;
 			goto out;
 		}

@@ -277,7 +277,10 @@ int db_open(struct db **out, const char *path, unsigned flags, struct strbuf *er
 		/* a 64 MiB page cache keeps the run and metric indexes in memory
 		 * during a large ingest */
 		rc = db_exec(db, "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536;"
-				 " PRAGMA temp_store = MEMORY", err);
+				 " PRAGMA temp_store = MEMORY;"
+				 /* a WAL that grew while a long reader held it back is
+				  * cut to this size at its next reset */
+				 " PRAGMA journal_size_limit = 67108864", err);
 		if (rc < 0)
 			goto fail;
 	}
@@ -306,6 +309,14 @@ void db_free(struct db *db)
 	if (!db)
 		return;
 	db_sink_release(db);
+	/* A writer leaving: fold the WAL back into the database and cut it to
+	 * nothing when no reader still needs it, so it does not stay on disk
+	 * at its high-water mark while other connections keep the file open.
+	 * No waiting: with a reader inside, the next writer tries again. */
+	if (db->sql && !(db->flags & DB_READONLY)) {
+		sqlite3_busy_timeout(db->sql, 0);
+		sqlite3_wal_checkpoint_v2(db->sql, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+	}
 	sqlite3_close(db->sql);
 	strbuf_release(&db->path);
 	free(db);

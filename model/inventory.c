@@ -43,6 +43,10 @@ static const char sql_runs[] =
 	" JOIN benchmark b ON b.id = r.benchmark_id JOIN system y ON y.id = r.system_id"
 	" WHERE" FILTER_RUN " ORDER BY b.suite, b.name, y.name, r.id";
 
+static const char sql_benchmarks[] =
+	"SELECT DISTINCT b.suite, b.name FROM run r JOIN benchmark b ON b.id = r.benchmark_id"
+	" JOIN system y ON y.id = r.system_id WHERE" FILTER_RUN " ORDER BY b.suite, b.name";
+
 static const char sql_counts[] =
 	"SELECT r.status, count(*), sum(r.excluded_reason IS NOT NULL)"
 	" FROM run r JOIN benchmark b ON b.id = r.benchmark_id JOIN system y ON y.id = r.system_id"
@@ -232,14 +236,44 @@ static int load_runs(struct db *db, const struct db_inv_query *q, struct db_inve
 	return rc == SQLITE_DONE ? 0 : db_fail(db, err, "cannot list runs");
 }
 
-int db_inventory_load(struct db *db, const struct db_inv_query *q, int with_runs,
+static int load_benchmarks(struct db *db, const struct db_inv_query *q,
+			   struct db_inventory *inv, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	size_t alloc = 0;
+	int rc = prep(db, &st, sql_benchmarks, q, err);
+
+	if (rc)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (inv->nbenchmarks == alloc) {
+			alloc = alloc ? 2 * alloc : 16;
+			inv->benchmarks = ab_realloc(inv->benchmarks, alloc * sizeof(*inv->benchmarks));
+		}
+		inv->benchmarks[inv->nbenchmarks].suite = col_str(st, 0);
+		inv->benchmarks[inv->nbenchmarks].name = col_str(st, 1);
+		inv->nbenchmarks++;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(db, err, "cannot list benchmarks");
+}
+
+int db_inventory_load(struct db *db, const struct db_inv_query *q, size_t max_runs,
 		      struct db_inventory *out, struct strbuf *err)
 {
+	size_t total;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if ((rc = load_systems(db, q, out, err)) || (rc = load_sources(db, q, out, err)) ||
-	    (rc = load_counts(db, q, out, err)) || (with_runs && (rc = load_runs(db, q, out, err)))) {
+	    (rc = load_benchmarks(db, q, out, err)) || (rc = load_counts(db, q, out, err))) {
+		db_inventory_release(out);
+		return rc;
+	}
+	total = out->n_ok + out->n_failed + out->n_aborted + out->n_invalid;
+	if (total > max_runs)
+		out->runs_omitted = total > 0;
+	else if ((rc = load_runs(db, q, out, err))) {
 		db_inventory_release(out);
 		return rc;
 	}
@@ -278,6 +312,11 @@ void db_inventory_release(struct db_inventory *inv)
 		free(r->excluded_reason);
 		free(r->unit);
 	}
+	for (i = 0; i < inv->nbenchmarks; i++) {
+		free(inv->benchmarks[i].suite);
+		free(inv->benchmarks[i].name);
+	}
+	free(inv->benchmarks);
 	free(inv->systems);
 	free(inv->runs);
 	memset(inv, 0, sizeof(*inv));

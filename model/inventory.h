@@ -33,13 +33,20 @@ struct db_inv_run {
 	double value;                                     /* headline metric, NAN if none */
 };
 
+struct db_inv_bench {
+	char *suite, *name;
+};
+
 struct db_inventory {
+	struct db_inv_bench *benchmarks; /* ordered by suite, name */
+	size_t nbenchmarks;
 	struct db_inv_system *systems;   /* ordered by vendor, name */
 	size_t nsystems;
 	size_t nsources;
 	char provenance[65];  /* sha256 hex over the sorted sha256s of the sources */
 	struct db_inv_run *runs;         /* ordered by suite, benchmark, system, id */
 	size_t nruns;
+	int runs_omitted;                /* more runs than max_runs: none loaded */
 	size_t n_ok, n_failed, n_aborted, n_invalid, n_excluded;
 	int simulated;                   /* any listed system is simulated */
 };
@@ -54,9 +61,9 @@ struct db_inv_query {
 	size_t nsystems;
 };
 
-/* Everything q selects (NULL: all).  Runs are loaded only when with_runs.
- * Returns 0 or -AB_EIO. */
-int db_inventory_load(struct db *db, const struct db_inv_query *q, int with_runs,
+/* Everything q selects (NULL: all).  Runs are loaded only when there are
+ * at most max_runs of them (0: never).  Returns 0 or -AB_EIO. */
+int db_inventory_load(struct db *db, const struct db_inv_query *q, size_t max_runs,
 		      struct db_inventory *out, struct strbuf *err);
 void db_inventory_release(struct db_inventory *inv);
 

@@ -924,6 +924,12 @@ void pdf_table_draw(struct pdf_doc *d, struct pdf_table *t)
 
 /* ---- finishing ------------------------------------------------------- */
 
+void pdf_doc_end_output(struct pdf_doc *d)
+{
+	if (!d->dry)
+		cairo_surface_finish(d->surf);
+}
+
 int pdf_doc_finish(struct pdf_doc *d, struct strbuf *err)
 {
 	cairo_status_t st;

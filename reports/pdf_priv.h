@@ -46,6 +46,9 @@ void pdf_doc_pages_from(struct pdf_doc *d, const struct pdf_doc *dry);
 /* Finish: the last page, and for a real document flush and check the
  * surface.  Returns 0 or a negative status with err. */
 int pdf_doc_finish(struct pdf_doc *d, struct strbuf *err);
+/* Stop writing to the output (before the caller closes it after a
+ * failure); the document can then only be freed. */
+void pdf_doc_end_output(struct pdf_doc *d);
 void pdf_doc_free(struct pdf_doc *d);
 /* Whether d laid out its headings on the pages prev did, with as many pages. */
 int pdf_doc_same_pages(const struct pdf_doc *d, const struct pdf_doc *prev);

@@ -15,6 +15,7 @@
 #include "views/views.h"
 
 #include <math.h>
+#include <pango/pangocairo.h>
 #include <time.h>
 
 /* UTF-8 punctuation, spelled once (a hex escape swallows following hex letters) */
@@ -638,8 +639,7 @@ static void appendix(struct pdf_doc *d, struct rep *r)
 	size_t i, k;
 
 	pdf_heading(d, 1, "Appendix: every run", "sec-appendix", 1);
-	if (inv->nruns == 0 && inv->n_ok + inv->n_failed + inv->n_aborted + inv->n_invalid >
-				       APPENDIX_MAX_RUNS) {
+	if (inv->runs_omitted) {
 		strbuf_addf(&sb, "The database holds %zu runs, more than a document can list "
 				 "usefully (%d); the table lists each configuration with its runs "
 				 "counted. <tt>accelbench ls runs --csv</tt> lists every run with "
@@ -704,6 +704,8 @@ static void fmt_ratio(struct strbuf *sb, double v)
 {
 	if (!isfinite(v))
 		strbuf_addstr(sb, "n/a");
+	else if (v < 0.1)
+		strbuf_addf(sb, "%.2g" TIMES, v);
 	else if (v >= 100)
 		strbuf_addf(sb, "%.0f" TIMES, v);
 	else if (v >= 10)
@@ -718,7 +720,10 @@ static void fmt_ratio_ci(struct strbuf *sb, double lo, double hi)
 		strbuf_addstr(sb, "no CI");
 		return;
 	}
-	strbuf_addf(sb, "%.*f" NDASH "%.*f", lo >= 10 ? 1 : 2, lo, hi >= 10 ? 1 : 2, hi);
+	if (lo < 0.1)
+		strbuf_addf(sb, "%.2g" NDASH "%.2g", lo, hi);
+	else
+		strbuf_addf(sb, "%.*f" NDASH "%.*f", lo >= 10 ? 1 : 2, lo, hi >= 10 ? 1 : 2, hi);
 }
 
 static const struct views_pair *bench_pair(const struct bench *b, const char *system)
@@ -1150,6 +1155,23 @@ static int draw_chart(cairo_t *cr, double x, double y, double w, double h, void 
 	fo.nsystems = c->r->spec->nsystems;
 	fo.palette = c->r->pal;
 	rc = views_chart_build(c->r->db, c->kind, &fo, &fig, err);
+	if (rc == -AB_EDATA) {
+		/* the data has nothing this chart can show: say so in its place */
+		struct strbuf msg = STRBUF_INIT;
+		PangoLayout *l = pango_cairo_create_layout(cr);
+
+		strbuf_addstr(&msg, "No chart: ");
+		strbuf_addbuf(&msg, err);
+		strbuf_reset(err);
+		pango_layout_set_text(l, msg.buf, -1);
+		pango_layout_set_width(l, (int)(w * PANGO_SCALE));
+		cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+		cairo_move_to(cr, x, y);
+		pango_cairo_show_layout(cr, l);
+		g_object_unref(l);
+		strbuf_release(&msg);
+		return 0;
+	}
 	if (rc == 0) {
 		cairo_save(cr);
 		cairo_set_source_rgb(cr, 1, 1, 1);
@@ -1498,6 +1520,39 @@ static const char *pick_baseline(struct rep *r, const char *suite)
 	return best_nb ? best : NULL;
 }
 
+/* Whether a batch or device scaling chart has something to show: a system
+ * measured at three batch sizes (or two device counts) in otherwise the
+ * same configuration. */
+static void sweeps(struct bench *b)
+{
+	size_t i, j;
+
+	for (i = 0; i < b->stats.n; i++) {
+		const struct db_config *c = b->stats.rows[i].c;
+		size_t nbatch = 1, ndev = 1;
+
+		if (!b->stats.rows[i].s.n)
+			continue;
+		for (j = 0; j < b->stats.n; j++) {
+			const struct db_config *o = b->stats.rows[j].c;
+
+			if (j == i || !b->stats.rows[j].s.n || strcmp(o->system, c->system) ||
+			    (o->precision == NULL) != (c->precision == NULL) ||
+			    (o->precision && strcmp(o->precision, c->precision)))
+				continue;
+			nbatch += o->nodes == c->nodes && o->devices == c->devices &&
+				  o->global_batch > 0 && c->global_batch > o->global_batch;
+			ndev += o->devices > 0 && c->devices > o->devices && o->global_batch > 0 &&
+				c->global_batch > 0 &&
+				o->global_batch * c->devices == c->global_batch * o->devices;
+		}
+		if (nbatch >= 3 && c->global_batch > 0)
+			b->sweeps_batch = 1;
+		if (ndev >= 2)
+			b->sweeps_devices = 1;
+	}
+}
+
 /* Whether system ran a benchmark of suite. */
 static int bench_suite_has(const struct rep *r, const char *suite, const char *system)
 {
@@ -1532,7 +1587,6 @@ static int load_views(struct db *db, struct rep *r, struct strbuf *err)
 		struct bench *b = &r->b[i];
 		const struct report_bench *sbn = report_spec_bench(r->spec, b->name);
 		struct db_config_query q = { b->suite, b->name, NULL, sbn ? sbn->metric : NULL };
-		struct views_scaling sc;
 		struct strbuf why = STRBUF_INIT;
 
 		vo.baseline = b->baseline;
@@ -1561,18 +1615,7 @@ static int load_views(struct db *db, struct rep *r, struct strbuf *err)
 			return rc;
 		}
 		strbuf_reset(&why);
-		if (views_scaling_build(db, &q, SERIES_BATCH, &sc, &why) == 0) {
-			for (k = 0; k < sc.n; k++)
-				b->sweeps_batch |= sc.v[k].s->n >= 3;
-			views_scaling_release(&sc);
-		}
-		strbuf_reset(&why);
-		if (views_scaling_build(db, &q, SERIES_DEVICES, &sc, &why) == 0) {
-			for (k = 0; k < sc.n; k++)
-				b->sweeps_devices |= sc.v[k].s->n >= 2;
-			views_scaling_release(&sc);
-		}
-		strbuf_reset(&why);
+		sweeps(b);
 		if (r->prices) {
 			struct views_cost_opts co = { r->prices, 0, 0 };
 
@@ -1628,7 +1671,6 @@ static int load(struct db *db, const struct report_spec *s, const struct report_
 		struct rep *r, struct strbuf *err)
 {
 	struct db_config_query q = { NULL, NULL, NULL, NULL };
-	struct views_stats all;
 	size_t i, j;
 	int rc;
 
@@ -1682,63 +1724,30 @@ static int load(struct db *db, const struct report_spec *s, const struct report_
 		iq.nbenchmarks = s->nbenchmarks;
 		iq.systems = (const char *const *)s->systems;
 		iq.nsystems = s->nsystems;
-		rc = views_inventory_build(db, &iq, 1, &r->inv, err);
+		rc = views_inventory_build(db, &iq, APPENDIX_MAX_RUNS, &r->inv, err);
 		free(bn);
 		if (rc < 0)
 			return rc == -AB_EDATA ? ab_fail(err, AB_EDATA, "report: no runs match the "
 									"spec's selection")
 					       : rc;
 	}
-	/* the appendix lists runs only while a document can hold them */
-	if (r->inv.inv.nruns > APPENDIX_MAX_RUNS) {
-		size_t k;
-
-		for (k = 0; k < r->inv.inv.nruns; k++) {
-			struct db_inv_run *run = &r->inv.inv.runs[k];
-
-			free(run->suite);
-			free(run->benchmark);
-			free(run->system);
-			free(run->status);
-			free(run->job_id);
-			free(run->precision);
-			free(run->source);
-			free(run->sha256);
-			free(run->excluded_reason);
-			free(run->unit);
-		}
-		free(r->inv.inv.runs);
-		r->inv.inv.runs = NULL;
-		r->inv.inv.nruns = 0;
-	}
-	rc = views_stats_build(db, &q, &all, err);
-	if (rc < 0) {
-		rep_release(r);
-		return rc;
-	}
-	/* one section per benchmark, in the views' order */
-	r->b = ab_calloc(all.n + 1, sizeof(*r->b));
-	for (i = 0; i < all.n; i++) {
-		const struct db_config *c = all.rows[i].c;
+	/* one section per benchmark, in the inventory's order (suite, name) */
+	r->b = ab_calloc(r->inv.inv.nbenchmarks + 1, sizeof(*r->b));
+	for (i = 0; i < r->inv.inv.nbenchmarks; i++) {
+		const struct db_inv_bench *ib = &r->inv.inv.benchmarks[i];
 		const struct report_bench *sb;
 		struct db_config_query bq = q;
 		struct bench *b;
 
-		if (!bench_selected(s, c->suite, c->benchmark))
-			continue;
-		for (j = 0; j < r->nb; j++)
-			if (!strcmp(r->b[j].name, c->benchmark) && !strcmp(r->b[j].suite, c->suite))
-				break;
-		if (j < r->nb)
+		if (!bench_selected(s, ib->suite, ib->name))
 			continue;
 		b = &r->b[r->nb];
-		sb = report_spec_bench(s, c->benchmark);
-		bq.suite = c->suite;
-		bq.benchmark = c->benchmark;
+		sb = report_spec_bench(s, ib->name);
+		bq.suite = ib->suite;
+		bq.benchmark = ib->name;
 		bq.metric = sb ? sb->metric : NULL;
 		rc = views_stats_build(db, &bq, &b->stats, err);
 		if (rc < 0) {
-			views_stats_release(&all);
 			rep_release(r);
 			return rc;
 		}
@@ -1756,7 +1765,6 @@ static int load(struct db *db, const struct report_spec *s, const struct report_
 			}
 		snprintf(b->dest, sizeof(b->dest), "bench-%zu", r->nb);
 	}
-	views_stats_release(&all);
 	for (i = 0; i < s->nbenchmarks; i++) {
 		for (j = 0; j < r->nb; j++)
 			if (!strcmp(r->b[j].name, s->benchmarks[i].name))
@@ -1858,6 +1866,8 @@ int report_write_pdf(struct db *db, const struct report_spec *spec, const struct
 				pdf_doc_free(prev);
 			prev = next;
 			if (rc || !same) {
+				if (next)
+					pdf_doc_end_output(next);
 				atomic_abort(&af);
 				continue;
 			}

@@ -7,13 +7,13 @@
 #include "core/compat.h"
 #include "views/views.h"
 
-int views_inventory_build(struct db *db, const struct db_inv_query *q, int with_runs,
+int views_inventory_build(struct db *db, const struct db_inv_query *q, size_t max_runs,
 			  struct views_inventory *out, struct strbuf *err)
 {
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = db_inventory_load(db, q, with_runs, &out->inv, err);
+	rc = db_inventory_load(db, q, max_runs, &out->inv, err);
 	if (rc < 0)
 		return rc;
 	if (!out->inv.nsystems) {

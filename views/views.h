@@ -98,9 +98,10 @@ struct views_inventory {
 				    * simulated, else NULL */
 };
 
-/* Systems, sources and run counts q selects (NULL: all), and every run
- * when with_runs.  0, or -AB_EDATA when nothing matches. */
-int views_inventory_build(struct db *db, const struct db_inv_query *q, int with_runs,
+/* Systems, benchmarks, sources and run counts q selects (NULL: all), and
+ * every run when there are at most max_runs.  0, or -AB_EDATA when nothing
+ * matches. */
+int views_inventory_build(struct db *db, const struct db_inv_query *q, size_t max_runs,
 			  struct views_inventory *out, struct strbuf *err);
 void views_inventory_release(struct views_inventory *v);
 

@@ -57,3 +57,5 @@ done
 sh "$(dirname "$0")/realdata.sh"
 # issue 13: ReFrame 1x/4x/16x, MLPerf round, CARAML (tests/bench/speed.sh)
 sh "$(dirname "$0")/speed.sh"
+# issue 10: report on a 100,000-run CARAML corpus and an MLPerf round (tests/bench/report.sh)
+sh "$(dirname "$0")/report.sh"

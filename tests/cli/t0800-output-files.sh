@@ -71,4 +71,20 @@ test_expect_success 'demo -o DIR: links planted at DATA.tmp names are not follow
 	test "$(stat -c %a d1/data/$f)" = 600 && no_tmp d1
 '
 
+# the report and the exports: the same cases, 4 writers at once
+for spec in "report r.pdf" "export b.xlsx" "export b.csv" "export b.json"; do
+set -- $spec; cmd=$1; f=$2
+test_expect_success "$cmd -o $f: planted link ignored, mode kept, concurrent writers whole" '
+	echo precious >victim && ln -s "$PWD/victim" '$f'.tmp &&
+	ab $DB '$cmd' -o '$f' >/dev/null &&
+	test "$(cat victim)" = precious && test -L '$f'.tmp && ! test -L '$f' && no_tmp &&
+	chmod 604 '$f' && (umask 077 && ab $DB '$cmd' -o '$f' >/dev/null) &&
+	test "$(stat -c %a '$f')" = 604 &&
+	cp '$f' ref.'$f' && pids="" &&
+	for i in 1 2 3 4; do ab $DB '$cmd' -o '$f' >/dev/null 2>err.$i & pids="$pids $!"; done &&
+	for p in $pids; do wait $p || { cat err.*; exit 1; }; done &&
+	test_cmp ref.'$f' '$f' && no_tmp && rm -f victim '$f'.tmp
+'
+done
+
 test_done

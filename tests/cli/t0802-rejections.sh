@@ -47,4 +47,19 @@ test_expect_success 'a results.db whose sessions is a virtual table is refused' 
 	fi
 '
 
+if unshare -m true 2>/dev/null; then
+for threads in 1 2; do
+test_expect_success "a full disk: exit 3, and the summary counts only what was stored (threads $threads)" '
+	rm -rf full big && mkdir full &&
+	ACCELBENCH_DB= ab demo -o big --repeats 30 >/dev/null &&
+	AB_INGEST_THREADS='$threads' unshare -m sh -c "mount -t tmpfs -o size=1200k none full &&
+		\"$AB\" --db full/x.db ingest big/data >out 2>err; echo \$? >rc;
+		\"$AB\" --db full/x.db sql --csv \"SELECT count(*) FROM run\" >stored 2>&1; true" &&
+	test "$(cat rc)" = 3 && grep -q "database or disk is full" err &&
+	n=$(sed -n "s/.*; added \([0-9]*\) runs\{0,1\},.*/\1/p" out) &&
+	test "$n" = "$(tail -1 stored)" || { cat out err stored; exit 1; }
+'
+done
+fi
+
 test_done

@@ -30,7 +30,7 @@ test_expect_success 'no report at all: a failed run with the exit status and out
 	expect_code 1 env FAKE_RFM_NOREPORT=1 "$AB" run reframe --reframe "$RFM" >out 2>err &&
 	grep -q "reframe exited with status 2 and wrote no report" err &&
 	ab sql "SELECT status, excluded_reason FROM run" | tail -1 | grep -q "^failed  *reframe exited with status 2 and wrote no report$" &&
-	ab sql "SELECT json_extract(params, \"$.output_tail\") FROM run" | grep -qx "Traceback: config error" &&
+	ab sql --csv "SELECT json_extract(params, \"$.output_tail\") FROM run" | grep -qx "Traceback: config error\"" &&
 	! grep -q "failed tests are in its report" out
 '
 
