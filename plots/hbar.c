@@ -81,7 +81,8 @@ int plot_hbar_render(struct plot_ctx *c, struct plot_rect area, const struct plo
 	struct plot_axis x;
 	struct plot_rect reg = area, p;
 	struct strbuf sb = STRBUF_INIT, xt = STRBUF_INIT;
-	double namew = 0, confw = 0, valw = 0, w, h, lo = HUGE_VAL, hi = 0, rowh, base = NAN;
+	double namew = 0, confw = 0, valw = 0, w, h, lo = HUGE_VAL, hi = 0, rowh, base = NAN, k;
+	struct plot_font nf = name_font, bf = base_font;
 	size_t i, n = s->n_bars;
 	int rc = 0, log = plot_scale_is_log(s->y_scale), any_incomplete = 0;
 	int vendors_seen[PLOT_VENDOR_COUNT] = { 0 };
@@ -148,6 +149,16 @@ int plot_hbar_render(struct plot_ctx *c, struct plot_rect area, const struct plo
 		plot_text_extent(c, &value_font, sb.buf, &w, &h);
 		valw = fmax(valw, w);
 	}
+	/* narrow areas (report pages): configurations go, then the names get a
+	 * smaller font, never shortened */
+	if (namew + confw + valw + 120 > reg.w)
+		confw = 0;
+	if (namew + valw + 100 > reg.w && namew > 0) {
+		k = fmax(0.45, (reg.w - valw - 100) / namew);
+		nf.size *= k;
+		bf.size *= k;
+		namew *= k;
+	}
 	p.x = reg.x + namew + (confw > 0 ? confw + 10 : 0) + 10;
 	p.w = reg.x + reg.w - p.x - valw - 8;
 	plot_text_extent(c, &tick_font, "0", &w, &h);
@@ -190,9 +201,9 @@ int plot_hbar_render(struct plot_ctx *c, struct plot_rect area, const struct plo
 		int is_base = s->baseline && b->system && !strcmp(s->baseline, b->system);
 
 		plot_palette_style(pal, b->system, b->vendor, &st);
-		plot_text_draw(c, is_base ? &base_font : &name_font, plot_str(b->system),
+		plot_text_draw(c, is_base ? &bf : &nf, plot_str(b->system),
 			       reg.x + namew, yc, 1, 0.5, 0);
-		if (b->config)
+		if (b->config && confw > 0)
 			plot_text_draw(c, &conf_font, b->config, reg.x + namew + 10, yc, 0, 0.5, 0);
 		cairo_new_path(c->cr);
 		cairo_rectangle(c->cr, x0, yc - bh / 2, xv - x0, bh);
