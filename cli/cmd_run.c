@@ -61,7 +61,9 @@ static int ingest_result(struct ctx *ctx, const struct run_result *res, int verb
 	return rc;
 }
 
-#define RUN_COMMON_SYNOPSIS "[--system S] [--runs-dir DIR] [--timeout D] [--dry-run] [-v]"
+#define RUN_COMMON_SYNOPSIS                                                              \
+	"[--system S] [--runs-dir DIR] [--timeout D] [--dry-run] [-v] [--slurm [--nodes N] " \
+	"[--gpus-per-node G] [--time HH:MM:SS] [--partition P] [--account A] [--sbatch-arg ARG]...]"
 
 static const struct cmd run_cmds[] = {
 	{ "run exec", NULL, 0,
@@ -74,6 +76,8 @@ static const struct cmd run_cmds[] = {
 	  "Run an MLPerf training command N times into the submission layout, ingest." },
 	{ "run reframe", NULL, 0, "[--reframe PATH] " RUN_COMMON_SYNOPSIS " [-- REFRAME_ARGS...]",
 	  "Run ReFrame with its report and perflogs in a run folder, ingest both." },
+	{ "run jube", NULL, 0, "CONFIG [--tag T]... [--outpath DIR] [--poll S] " RUN_COMMON_SYNOPSIS,
+	  "Run a JUBE benchmark, follow it to the end, ingest its result tables." },
 	{ NULL, NULL, 0, NULL, NULL }
 };
 
@@ -215,7 +219,7 @@ static char **job_argv(int argc, char **argv)
 		if (!rest && !strcmp(a, "--"))
 			rest = 1;
 		if (!rest) {
-			if (!strcmp(a, "--slurm"))
+			if (!strcmp(a, "--slurm") || !strcmp(a, "--dry-run"))
 				continue;
 			for (k = 0; k < AB_ARRAY_SIZE(with_arg); k++) {
 				size_t len = strlen(with_arg[k]);
@@ -253,6 +257,13 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 		{ 0, "timeout", OPT_STRING, &timeout, "D", "give up after D (90, 15m, 2h, HH:MM:SS)" },
 		{ 0, "dry-run", OPT_FLAG, &dry_run, NULL, "print what would run, run nothing" },
 		{ 'v', "verbose", OPT_FLAG, &verbose, NULL, "echo the tool's output on stderr" },
+		{ 0, "slurm", OPT_FLAG, &slurm, NULL, "submit through Slurm (sbatch) and follow the job" },
+		{ 0, "nodes", OPT_INT, &nodes, "N", "Slurm: nodes" },
+		{ 0, "gpus-per-node", OPT_INT, &gpn, "G", "Slurm: GPUs per node" },
+		{ 0, "time", OPT_STRING, &stime, "HH:MM:SS", "Slurm: time limit" },
+		{ 0, "partition", OPT_STRING, &partition, "P", "Slurm: partition" },
+		{ 0, "account", OPT_STRING, &account, "A", "Slurm: account" },
+		{ 0, "sbatch-arg", OPT_LIST, &sbatch, "ARG", "Slurm: extra sbatch argument (repeatable)" },
 		{ 0, "folder", OPT_STRING, &folder, "DIR", "use this run folder (set inside Slurm jobs)" },
 		{ 0, "no-ingest", OPT_FLAG, &no_ingest, NULL, "leave the run folder, ingest nothing" },
 		/* runner-specific options follow, each help saying "runner[,runner]: ..." */
@@ -295,7 +306,7 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 		if (!strcmp(run_cmds[k].name + 4, runner))
 			rc_cmd = &run_cmds[k];
 	if (!rc_cmd)
-		return cli_error(AB_EUSAGE, "run: no runner '%s' (known: mlperf, reframe, exec)",
+		return cli_error(AB_EUSAGE, "run: no runner '%s' (known: jube, reframe, mlperf, exec)",
 				 runner);
 	orig = ab_calloc((size_t)argc + 1, sizeof(*orig));
 	for (i = 0; i < argc; i++)
@@ -401,6 +412,23 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 		o.args = cmdv;
 		o.nargs = (size_t)n;
 		rc = run_reframe(&c, &o, &res, &err);
+	} else {
+		struct run_jube_opts o = { 0 };
+		/* like jube's own --tag A B: words after the CONFIG are more tags */
+		if (n < 1 || (n > 1 && !tags.n)) {
+			rc = cli_error(AB_EUSAGE, "run jube: give exactly one CONFIG (see 'accelbench run jube -h')");
+			goto out;
+		}
+		for (i = 1; i < n; i++) {
+			tags.v = ab_realloc(tags.v, (tags.n + 1) * sizeof(*tags.v));
+			tags.v[tags.n++] = cmdv[i];
+		}
+		o.config = cmdv[0];
+		o.tags = tags.v;
+		o.ntags = tags.n;
+		o.outpath = outpath;
+		o.poll_s = poll;
+		rc = run_jube(&c, &o, &res, &err);
 	}
 	/* what finished is stored, whatever happened to the rest */
 	if (res.n) {

@@ -24,6 +24,12 @@
  * ResNet50 TF --use_fp16=True on GPUs.  local_batch of an LLM run is GBS /
  * DataParallel.
  *
+ * A site's own JUBE benchmark may write a smaller table: a System column
+ * and a known metric column (Tokens/second, Images/second, ...) plus any
+ * configuration columns.  Its benchmark name is the JUBE benchmark's (from
+ * <id>/configuration.xml beside result/), then Model and ModelSize where
+ * present; CARAML's own benchmarks keep the names above.
+ *
  * A row whose headline cell is "nan" or empty is a failed run whose
  * excluded_reason names every missing measured column.  The same run
  * printed in several tables (csv, pretty, aligned, stdout of -i all) is
@@ -238,6 +244,7 @@ struct caraml_ctx {
 	struct jpwr_resolver res;
 	int res_ready;
 	long not_found;                   /* energy files not found in this file */
+	struct strbuf jube_name;          /* a site's own JUBE benchmark, or empty */
 	/* per row scratch */
 	struct strbuf bench, key, reason, missing_nan, missing_empty, system, path, msg;
 };
@@ -494,6 +501,19 @@ static void bench_name(struct caraml_ctx *c, char *const *cells)
 	const char *problem = cell_of(c, cells, R_PROBLEM);
 
 	strbuf_reset(&c->bench);
+	if (c->jube_name.len) {
+		/* a site's own JUBE benchmark: its name, then Model/ModelSize */
+		add_name_part(&c->bench, c->jube_name.buf, 0);
+		if (model && *model) {
+			strbuf_addch(&c->bench, '-');
+			add_name_part(&c->bench, model, 1);
+		}
+		if (size && *size) {
+			strbuf_addch(&c->bench, '-');
+			add_name_part(&c->bench, size, 0);
+		}
+		return;
+	}
 	switch (c->kind) {
 	case K_LLM_GPU:
 	case K_LLM_IPU:
@@ -969,6 +989,45 @@ out:
 
 /* ---- the format -------------------------------------------------------------- */
 
+/*
+ * The JUBE benchmark a table in <outpath>/<id>/result/ belongs to, from
+ * <id>/configuration.xml, unless it is one of CARAML's own (their tables
+ * keep the names above: llm-gpt-800M, resnet50, ...).
+ */
+static void site_jube_name(const char *path, struct strbuf *out)
+{
+	static const char *const caraml[] = { "llm_benchmark", "resnet50", "image_classification",
+					      "fno", "operator" };
+	struct strbuf dir = STRBUF_INIT, conf = STRBUF_INIT;
+	char buf[65536];
+	const char *p, *q;
+	size_t n = 0, i;
+	FILE *fp;
+
+	ingest_dirname(&dir, path);
+	if (strcmp(ingest_basename(dir.buf), "result"))
+		goto out;
+	ingest_dirname(&conf, dir.buf);
+	strbuf_addstr(&conf, "/configuration.xml");
+	fp = fopen(conf.buf, "rb");
+	if (!fp)
+		goto out;
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	fclose(fp);
+	buf[n] = '\0';
+	p = strstr(buf, "<benchmark ");
+	p = p ? strstr(p, " name=\"") : NULL;
+	if (!p || !(q = strchr(p + 7, '"')) || q == p + 7)
+		goto out;
+	strbuf_add(out, p + 7, (size_t)(q - p - 7));
+	for (i = 0; i < AB_ARRAY_SIZE(caraml); i++)
+		if (!strncmp(out->buf, caraml[i], strlen(caraml[i])))
+			strbuf_reset(out);
+out:
+	strbuf_release(&dir);
+	strbuf_release(&conf);
+}
+
 static int caraml_detect(const char *path, const unsigned char *head, size_t len)
 {
 	return jube_detect(head, len);
@@ -990,6 +1049,8 @@ static int caraml_parse(struct ingest_file *f, struct strbuf *err)
 	strbuf_init(&c.system, 0);
 	strbuf_init(&c.path, 0);
 	strbuf_init(&c.msg, 0);
+	strbuf_init(&c.jube_name, 0);
+	site_jube_name(f->path, &c.jube_name);
 	ops.absorb = absorb_cols;
 	ops.nabsorb = AB_ARRAY_SIZE(absorb_cols);
 	ops.begin = table_begin;
@@ -1010,6 +1071,7 @@ static int caraml_parse(struct ingest_file *f, struct strbuf *err)
 	strbuf_release(&c.system);
 	strbuf_release(&c.path);
 	strbuf_release(&c.msg);
+	strbuf_release(&c.jube_name);
 	return rc;
 }
 

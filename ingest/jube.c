@@ -140,10 +140,11 @@ static int field_is(const char *s, size_t len, const char *word)
 	return len == n && !memcmp(s, word, n);
 }
 
-/* 1 if the separated fields of s[0..len) include both JobID and System. */
+/* 1 if the separated fields of s[0..len) include System and either JobID
+ * or a known metric column (a site's own CARAML-style table). */
 static int has_caraml_columns(const char *s, size_t len, char sep)
 {
-	int job = 0, sys = 0;
+	int job = 0, sys = 0, metric = 0;
 	size_t i = 0;
 
 	while (i <= len) {
@@ -152,9 +153,12 @@ static int has_caraml_columns(const char *s, size_t len, char sep)
 			j++;
 		job |= field_is(s + i, j - i, "JobID");
 		sys |= field_is(s + i, j - i, "System");
+		metric |= field_is(s + i, j - i, "Tokens/second") ||
+			  field_is(s + i, j - i, "Images/second") ||
+			  field_is(s + i, j - i, "TrainTimesteps/second");
 		i = j + 1;
 	}
-	return job && sys;
+	return sys && (job || metric);
 }
 
 int jube_detect(const unsigned char *head, size_t len)

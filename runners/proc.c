@@ -369,7 +369,7 @@ int run_proc(const struct run_proc_opts *o, struct run_proc_result *res, struct 
 			break;
 		}
 		now = run_now();
-		if (!stop_at && run_interrupted()) {
+		if (!stop_at && !o->no_forward && run_interrupted()) {
 			res->interrupted = 1;
 			kill(-pid, SIGINT);
 			stop_at = now;

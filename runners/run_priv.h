@@ -49,6 +49,8 @@ struct run_proc_opts {
 	const char *out_path;        /* stdout+stderr go here (appended); NULL = ours */
 	const char *const *env;      /* "K=V" to add, NULL-terminated, or NULL */
 	int tee;                     /* also echo the output on our stderr */
+	int no_forward;              /* let it finish on Ctrl-C (short bookkeeping
+				      * commands: jube status/continue/result) */
 	double timeout_s;            /* 0 = none */
 };
 

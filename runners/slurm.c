@@ -197,6 +197,10 @@ int run_slurm(const struct run_common *c, const char *folder, const char *body,
 	}
 	code = capture(argv, &out);
 	if (code != 0 || !out.len || !strchr("0123456789", out.buf[0])) {
+		/* one line: it becomes a run's reason */
+		for (i = 0; i < out.len; i++)
+			if (out.buf[i] == '\n')
+				out.buf[i] = ' ';
 		rc = ab_fail(err, AB_EDATA, "sbatch refused the job (exit %d): %s", code,
 			     out.len ? out.buf : "no output");
 		goto out;

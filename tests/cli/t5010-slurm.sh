@@ -1,0 +1,78 @@
+#!/bin/sh
+# t5010-slurm: --slurm against a real single-node Slurm cluster started here
+# (tests/slurm/cluster.sh): an exec run and a JUBE run submitted, followed
+# to the end and ingested; a failing job and a refused submission stored as
+# failed with the job id, state and output tail; daemons stopped afterwards.
+# Skips, saying why, when not root or Slurm is not installed.
+. "$(dirname "$0")/lib.sh"
+. "$ROOT/tests/slurm/cluster.sh"
+
+# the cluster's state lives in a short /tmp path (Unix socket length limits)
+SDIR=$(mktemp -d /tmp/ab-slurm.XXXXXX)
+if ! slurm_start "$SDIR"; then
+	test_skip 'Slurm runs' "$SLURM_WHY"
+	slurm_stop; rm -rf "$SDIR"
+	test_done
+fi
+mkdir -p "$T_BASE/nosys"
+ACCELBENCH_SYSFS_ROOT="$T_BASE/nosys"; export ACCELBENCH_SYSFS_ROOT
+
+test_expect_success 'exec --slurm: submitted, followed, ingested with the job id' '
+	ab run exec -b sl --slurm --time 00:05:00 --power none --metric "v=value: ([0-9.]+)" -- \
+		sh -c "echo value: 42; hostname" >out 2>err &&
+	cat out err &&
+	grep -q "^submitted Slurm job [0-9][0-9]* (script .*/runs/sl/[0-9T]*Z/job.sbatch)$" out &&
+	grep -q "^Slurm job [0-9]*: COMPLETED$" out &&
+	grep -q "^ingested: 1 file, 0 rejected; added 1 run, 2 metrics$" out &&
+	id=$(sed -n "s/^submitted Slurm job \([0-9]*\) .*/\1/p" out) &&
+	grep -q "^#SBATCH --time=00:05:00$" runs/sl/*/job.sbatch &&
+	! grep -q -- "--slurm" runs/sl/*/job.sbatch && ! grep -q -- "--no-ingest.*--time" runs/sl/*/job.sbatch &&
+	grep -q "run exec --folder .* --no-ingest -b sl --power none" runs/sl/*/job.sbatch &&
+	ab sql "SELECT r.job_id, r.status, m.value, json_extract(r.params, \"$.provenance.slurm.state\"), json_extract(r.params, \"$.provenance.slurm.job_id\") FROM run r JOIN metric m ON m.run_id = r.id AND m.name = \"v\"" | tail -1 >row &&
+	cat row &&
+	grep -q "^$id  *ok  *42.0*  *COMPLETED  *$id$" row
+'
+
+test_expect_success 'a failing job: stored as failed, job id, state and output tail reported' '
+	expect_code 1 ab run exec -b slfail --slurm --power none -- sh -c "echo about to fail; exit 7" >out 2>err &&
+	cat out err &&
+	id=$(sed -n "s/^submitted Slurm job \([0-9]*\) .*/\1/p" out) &&
+	grep -q "^accelbench: Slurm job $id ended FAILED (exit status 1); job output ends:$" err &&
+	grep -q "failed: the command exited with status 7" err &&
+	ab sql "SELECT r.status, r.excluded_reason FROM run r JOIN benchmark b ON b.id = r.benchmark_id WHERE b.name = \"slfail\"" | tail -1 | grep -q "^failed  *the command exited with status 7$"
+'
+
+test_expect_success 'a refused submission (no such partition) lands as failed with the reason' '
+	expect_code 1 ab run exec -b slpart --slurm --partition nosuchpart --power none -- true >out 2>err &&
+	cat out err &&
+	grep -q "sbatch refused the job (exit 1): .*[Ii]nvalid partition" err &&
+	ab sql "SELECT r.status, r.excluded_reason FROM run r JOIN benchmark b ON b.id = r.benchmark_id WHERE b.name = \"slpart\"" | tail -1 | grep -q "^failed  *sbatch refused the job"
+'
+
+test_expect_success 'jube --slurm: the job runs and follows JUBE on the node; results ingested' '
+	if ! command -v jube >/dev/null 2>&1; then echo "# no jube: skipped part"; exit 0; fi
+	cp "$ROOT"/tests/jube/* . &&
+	expect_code 1 ab run jube llm_fake.xml --tag A100 800M --poll 0.3 --slurm >out 2>err &&
+	cat out err &&
+	grep -q "^ingested: 3 files, 0 rejected; added 3 runs, 20 metrics, 40 power samples$" out &&
+	grep -q "FAILED" err &&
+	test "$(ab sql "SELECT count(*) FROM run r JOIN benchmark b ON b.id = r.benchmark_id WHERE b.name = \"llm-gpt-800M\" AND r.status = \"ok\"" | tail -1)" = 2 &&
+	ab sql "SELECT json_extract(params, \"$.provenance.slurm.state\") FROM run WHERE global_batch = 32" | tail -1 | grep -qx FAILED
+'
+
+test_expect_success '--slurm --dry-run prints the script and the sbatch command' '
+	ab run exec -b dry --slurm --nodes 2 --gpus-per-node 4 --account proj --sbatch-arg=--exclusive --dry-run -- hostname >out &&
+	cat out &&
+	grep -q "^#SBATCH --nodes=2$" out && grep -q "^#SBATCH --gpus-per-node=4$" out &&
+	grep -q "^#SBATCH --account=proj$" out &&
+	grep -q "^and submit it with: sbatch --parsable --exclusive .runs/dry/<UTC time>/job.sbatch.$" out &&
+	grep -q "^exec .*/accelbench run exec --folder .runs/dry/<UTC time>. --no-ingest -b dry -- hostname$" out
+'
+
+slurm_stop
+rm -rf "$SDIR"
+test_expect_success 'the daemons are stopped' '
+	! pgrep -f "slurmctld -f $SDIR" >/dev/null && ! pgrep -f "slurmd -f $SDIR" >/dev/null
+'
+
+test_done
