@@ -2,7 +2,8 @@
 #
 #   make            build ./accelbench
 #   make check      install missing Debian packages, build, run every test tier
-#   make demo       install missing packages, build, write the example report to out/
+#   make demo       install missing packages, build, write the example campaign, its
+#                   database, workbook, CSV, report and charts to out/
 #   make bench      time ingest on a large generated corpus (MB/s, records/s, peak RSS)
 #   make deps       install the Debian packages the project and its tests need
 #   make check-headers   compile every header on its own
@@ -118,7 +119,7 @@ demo: deps-if-missing
 
 demo-run: $(BIN)
 	@./$(BIN) demo -o out
-	@./$(BIN) --db out/accelbench.db report -o out/report.pdf
+	@sh runners/demo_outputs.sh ./$(BIN) out
 
 bench: deps-if-missing
 	@$(MAKE) --no-print-directory bench-run

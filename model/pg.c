@@ -248,7 +248,77 @@ static const char *const pg_migration_2[] = {
 	NULL
 };
 
-static const char *const *const pg_migrations[] = { pg_migration_1, pg_migration_2 };
+/*
+ * 3: push in batches.  A COPY of many small sources, then one CALL of
+ * merge_batch(), which merges them one by one and COMMITs after each: one
+ * transaction per source still, without a round trip per source.  The
+ * session's staging tables (created by push) carry the source's number in
+ * the batch, src; pg_temp.sb_result records each source's outcome in the
+ * transaction that commits it, so a CALL interrupted by a deadlock is
+ * simply called again.
+ */
+static const char *const pg_migration_3[] = {
+	"CREATE FUNCTION accelbench.merge_staged(p_src integer,"
+	"  OUT o_source_id bigint, OUT o_runs bigint, OUT o_deduped bigint,"
+	"  OUT o_metrics bigint, OUT o_power bigint)"
+	" LANGUAGE plpgsql AS $f$"
+	" DECLARE s record;"
+	" BEGIN"
+	"  SELECT * INTO s FROM pg_temp.sb_source WHERE src = p_src;"
+	"  INSERT INTO accelbench.source(sha256, identity, path, format, size, ingested_at,"
+	"   tool_version)"
+	"  VALUES (s.sha256, s.identity, s.path, s.format, s.size, s.ingested_at, s.tool_version)"
+	"  ON CONFLICT (sha256, identity) DO NOTHING RETURNING id INTO o_source_id;"
+	"  IF o_source_id IS NULL THEN RETURN; END IF;"
+	"  PERFORM accelbench.merge_dimensions();"
+	"  INSERT INTO accelbench.run(source_id, seq, line, system_id, benchmark_id, job_id,"
+	"   started, finished, status, nodes, devices, global_batch, local_batch, precision,"
+	"   framework, params, excluded_reason, dedupe_key)"
+	"  SELECT o_source_id, r.seq, r.line, y.id, b.id, r.job_id, r.started, r.finished,"
+	"   r.status, r.nodes, r.devices, r.global_batch, r.local_batch, r.precision,"
+	"   r.framework, coalesce(r.params, '{}'), r.excluded_reason, r.dedupe_key"
+	"  FROM pg_temp.sb_run r"
+	"  JOIN pg_temp.st_system ls ON ls.lid = r.sys"
+	"  JOIN accelbench.system y ON y.name = ls.name"
+	"  JOIN pg_temp.st_bench lb ON lb.lid = r.bench"
+	"  JOIN accelbench.benchmark b ON b.suite = lb.suite AND b.name = lb.name"
+	"  WHERE r.src = p_src"
+	"  ORDER BY r.dedupe_key, r.seq"
+	"  ON CONFLICT (dedupe_key) DO NOTHING;"
+	"  GET DIAGNOSTICS o_runs = ROW_COUNT;"
+	"  INSERT INTO accelbench.run_source(source_id, seq, line, run_id)"
+	"  SELECT o_source_id, r.seq, r.line, d.id FROM pg_temp.sb_run r"
+	"  JOIN accelbench.run d ON d.dedupe_key = r.dedupe_key"
+	"  WHERE r.src = p_src AND r.dedupe_key IS NOT NULL AND d.source_id <> o_source_id;"
+	"  GET DIAGNOSTICS o_deduped = ROW_COUNT;"
+	"  INSERT INTO accelbench.metric(run_id, name, value, unit, meta)"
+	"  SELECT x.id, m.name, m.value, m.unit, m.meta FROM pg_temp.sb_metric m"
+	"  JOIN accelbench.run x ON x.source_id = o_source_id AND x.seq = m.seq"
+	"  WHERE m.src = p_src;"
+	"  GET DIAGNOSTICS o_metrics = ROW_COUNT;"
+	"  INSERT INTO accelbench.power_sample(run_id, i, device, t, watts)"
+	"  SELECT x.id, p.i, p.device, p.t, p.watts FROM pg_temp.sb_power p"
+	"  JOIN accelbench.run x ON x.source_id = o_source_id AND x.seq = p.seq"
+	"  WHERE p.src = p_src;"
+	"  GET DIAGNOSTICS o_power = ROW_COUNT;"
+	" END $f$;",
+	"CREATE PROCEDURE accelbench.merge_batch()"
+	" LANGUAGE plpgsql AS $f$"
+	" DECLARE k integer; r record;"
+	" BEGIN"
+	"  FOR k IN SELECT src FROM pg_temp.sb_source"
+	"   WHERE src NOT IN (SELECT src FROM pg_temp.sb_result) ORDER BY src LOOP"
+	"   SELECT * INTO r FROM accelbench.merge_staged(k);"
+	"   INSERT INTO pg_temp.sb_result VALUES (k, r.o_source_id, r.o_runs, r.o_deduped,"
+	"    r.o_metrics, r.o_power);"
+	"   COMMIT;"
+	"  END LOOP;"
+	" END $f$;",
+	NULL
+};
+
+static const char *const *const pg_migrations[] = { pg_migration_1, pg_migration_2,
+						    pg_migration_3 };
 
 int pg_schema_latest(void)
 {

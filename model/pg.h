@@ -8,9 +8,10 @@
  * migrations like the SQLite one; read-only dashboard views live in the
  * schema "accelbench_dash", the only one the reader role may use.
  *
- * push: every local source the store lacks (by sha256) is sent in one
- * PostgreSQL transaction: COPY into session-local staging tables, then one
- * server-side merge (INSERT ... SELECT ... ON CONFLICT).  A run whose
+ * push: every local source the store lacks (by sha256 and identity) lands
+ * in its own PostgreSQL transaction: batches of sources are COPYed into
+ * session-local staging tables, then merged server-side source by source
+ * (INSERT ... SELECT ... ON CONFLICT, a COMMIT after each).  A run whose
  * dedupe key the store already has (another site pushed it through
  * another file) is stored once and gains a second provenance.
  * pull: the store's sources (all, or those holding runs that match a

@@ -21,6 +21,7 @@ enum {
 	LS_POWER,
 	LS_HAS_SOURCE,
 	LS_PROVENANCE,
+	LS_RUN_COUNTS,
 	LS_COUNT
 };
 
@@ -48,6 +49,7 @@ static const char *const local_sql[LS_COUNT] = {
 		     " JOIN power_sample p ON p.run_id = r.id WHERE r.source_id = ?1"
 		     " ORDER BY r.seq, p.device, p.t",
 	[LS_HAS_SOURCE] = "SELECT 1 FROM source WHERE sha256 = ?1 AND identity = ?2",
+	[LS_RUN_COUNTS] = "SELECT source_id, count(*) FROM run GROUP BY source_id ORDER BY source_id",
 	[LS_PROVENANCE] = "UPDATE source SET ingested_at = ?3, tool_version = ?4"
 			  " WHERE sha256 = ?1 AND identity = ?2",
 };
@@ -148,6 +150,7 @@ int pg_local_sources(struct pg_local *l, struct pg_local_source **out, size_t *n
 			v = ab_realloc(v, alloc * sizeof(*v));
 		}
 		s = &v[len++];
+		memset(s, 0, sizeof(*s));
 		s->id = sqlite3_column_int64(st, 0);
 		s->path = col_dup(st, 1);
 		s->sha256 = col_dup(st, 2);
@@ -160,6 +163,27 @@ int pg_local_sources(struct pg_local *l, struct pg_local_source **out, size_t *n
 	if (rc != SQLITE_DONE) {
 		pg_local_sources_free(v, len);
 		return db_fail(l->db, err, "cannot read the local sources");
+	}
+	/* runs per source, both lists in id order */
+	rc = stmt(l, LS_RUN_COUNTS, 0, &st, err);
+	if (rc < 0) {
+		pg_local_sources_free(v, len);
+		return rc;
+	}
+	{
+		size_t i = 0;
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			int64_t id = sqlite3_column_int64(st, 0);
+			while (i < len && v[i].id < id)
+				i++;
+			if (i < len && v[i].id == id)
+				v[i].nruns = (long)sqlite3_column_int64(st, 1);
+		}
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		pg_local_sources_free(v, len);
+		return db_fail(l->db, err, "cannot count the local runs");
 	}
 	*out = v;
 	*n = len;
@@ -212,6 +236,8 @@ static int copy_rows(struct pg_local *l, int which, int64_t source_id, struct pg
 		return rc;
 	ncol = sqlite3_column_count(st);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (cp->with_src)
+			pg_copy_int(cp, cp->src);
 		for (i = 0; i < ncol; i++)
 			copy_col(cp, st, i);
 		rc = pg_copy_end_row(cp, err);
@@ -268,6 +294,8 @@ int pg_local_copy_power(struct pg_local *l, int64_t source_id, struct pg_copy *c
 
 		i = seq == last_seq ? i + 1 : 0;
 		last_seq = seq;
+		if (cp->with_src)
+			pg_copy_int(cp, cp->src);
 		pg_copy_int(cp, seq);
 		pg_copy_int(cp, i);
 		copy_col(cp, st, 1);

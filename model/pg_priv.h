@@ -45,6 +45,8 @@ struct pg_copy {
 	int (*flush)(void *ctx, struct pg_copy *cp, struct strbuf *err);
 	void *ctx;
 	long rows;
+	int64_t src;               /* when with_src: written first in every row */
+	int with_src;
 };
 
 void pg_copy_text(struct pg_copy *cp, const char *s);
@@ -68,6 +70,7 @@ struct pg_local_source {
 	int64_t id;
 	char *path, *sha256, *identity, *format, *ingested_at, *tool_version;
 	int64_t size;
+	long nruns;
 };
 
 int pg_local_open(struct pg_local **out, struct db *db, struct strbuf *err);

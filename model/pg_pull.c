@@ -16,6 +16,7 @@
 #include <time.h>
 
 #define PULL_MAX_FIELDS 24
+#define META_CACHE 256             /* parsed metric meta objects kept (they repeat) */
 
 struct stream {
 	PGconn *conn;
@@ -64,6 +65,10 @@ struct pull {
 	struct stream st[3];
 	struct ingest_metric *metrics;
 	size_t nmetrics, ametrics;
+	struct {
+		char *text;
+		json_t *json;
+	} meta_cache[META_CACHE];
 };
 
 static void progress(struct pull *p, int final)
@@ -111,6 +116,32 @@ static json_t *parse_json(const char *s)
 	if (!s || !*s)
 		return NULL;
 	return json_loads(s, JSON_DECODE_ANY, &e);
+}
+
+/* A metric meta object: ReFrame repeats the same references and
+ * thresholds for every run of a test, so parsed objects are kept by text
+ * (a new reference for the caller). */
+static json_t *meta_json(struct pull *p, const char *text)
+{
+	unsigned long h = 5381;
+	const char *c;
+	size_t slot;
+
+	if (!text || !*text)
+		return NULL;
+	for (c = text; *c; c++)
+		h = h * 33 + (unsigned char)*c;
+	slot = h % META_CACHE;
+	if (!p->meta_cache[slot].text || strcmp(p->meta_cache[slot].text, text)) {
+		json_t *j = parse_json(text);
+		if (!j)
+			return NULL;
+		free(p->meta_cache[slot].text);
+		json_decref(p->meta_cache[slot].json);
+		p->meta_cache[slot].text = ab_strdup(text);
+		p->meta_cache[slot].json = j;
+	}
+	return json_incref(p->meta_cache[slot].json);
 }
 
 /* ---- the dimension tables, fetched once ------------------------------ */
@@ -402,7 +433,7 @@ static int collect_metrics(struct pull *p, int64_t src, int64_t seq, struct strb
 			x->name = ab_strdup(m->f[2]);
 			x->value = v;
 			x->unit = ab_strdup(m->f[4]);
-			x->meta = parse_json(m->f[5]);
+			x->meta = meta_json(p, m->f[5]);
 		}
 		rc = stream_next(p, m, err);
 		if (rc < 0)
@@ -718,6 +749,10 @@ static void pull_release(struct pull *p)
 	stop_streams(p);
 	free_metrics(p);
 	free(p->metrics);
+	for (i = 0; i < META_CACHE; i++) {
+		free(p->meta_cache[i].text);
+		json_decref(p->meta_cache[i].json);
+	}
 	for (i = 0; i < p->nsys; i++) {
 		for (k = 0; k < 7; k++)
 			free(p->sys[i].strs[k]);

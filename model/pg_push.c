@@ -2,15 +2,17 @@
  * pg_push.c - `accelbench push`: send the local sources the central store
  * lacks, one PostgreSQL transaction per source.
  *
- * Per source, one round trip: a multi-statement query
- *   BEGIN; COPY st_system; COPY st_bench; COPY st_run; COPY st_metric;
- *   COPY st_power; SELECT accelbench.merge_source(...); COMMIT
- * whose COPY data is streamed from SQLite in 1 MiB PQputCopyData chunks
- * into session-local staging tables (temporary, emptied at each commit),
- * then merged server-side with INSERT ... SELECT ... ON CONFLICT.  A
- * killed pusher leaves an open transaction the server rolls back; the
- * next push sends that source again.  A deadlock or serialization failure
- * (possible only between pushers of the same new rows) retries the source.
+ * Sources go in batches (many small ones, or one large one): one query
+ *   BEGIN; TRUNCATE staging; COPY sb_source; COPY st_system; COPY st_bench;
+ *   COPY sb_run; COPY sb_metric; COPY sb_power; COMMIT
+ * streams the batch from SQLite in 1 MiB PQputCopyData chunks into
+ * session-local staging tables, then CALL accelbench.merge_batch() merges
+ * the sources one by one server-side (INSERT ... SELECT ... ON CONFLICT)
+ * and COMMITs after each.  A killed pusher loses at most the source being
+ * merged (rolled back by the server) and the staging of its batch; the next
+ * push sends what is missing.  A deadlock or serialization failure (only
+ * between pushers of the same new rows) calls merge_batch() again: it
+ * resumes after the last committed source.
  */
 #include "core/compat.h"
 #include "pg_priv.h"
@@ -22,31 +24,53 @@
 
 static const char stage_ddl[] =
 	"SET synchronous_commit = off; SET work_mem = '64MB';"
+	"CREATE TEMP TABLE IF NOT EXISTS sb_source(src integer, sha256 text, identity text,"
+	" path text, format text, size bigint, ingested_at text, tool_version text);"
 	"CREATE TEMP TABLE IF NOT EXISTS st_system(lid bigint, name text, display_name text,"
 	" vendor text, accelerator text, per_node bigint, host_cpu text, interconnect text,"
-	" site text, tdp_w float8, meta text) ON COMMIT DELETE ROWS;"
+	" site text, tdp_w float8, meta text);"
 	"CREATE TEMP TABLE IF NOT EXISTS st_bench(lid bigint, suite text, name text,"
-	" metric text, unit text, better text) ON COMMIT DELETE ROWS;"
-	"CREATE TEMP TABLE IF NOT EXISTS st_run(seq integer, line bigint, sys bigint,"
+	" metric text, unit text, better text);"
+	"CREATE TEMP TABLE IF NOT EXISTS sb_run(src integer, seq integer, line bigint, sys bigint,"
 	" bench bigint, job_id text, started text, finished text, status text, nodes bigint,"
 	" devices bigint, global_batch bigint, local_batch bigint, precision text,"
-	" framework text, params text, excluded_reason text, dedupe_key text)"
-	" ON COMMIT DELETE ROWS;"
-	"CREATE TEMP TABLE IF NOT EXISTS st_metric(seq integer, name text, value float8,"
-	" unit text, meta text) ON COMMIT DELETE ROWS;"
-	"CREATE TEMP TABLE IF NOT EXISTS st_power(seq integer, i integer, device text,"
-	" t float8, watts float8) ON COMMIT DELETE ROWS";
+	" framework text, params text, excluded_reason text, dedupe_key text);"
+	"CREATE INDEX IF NOT EXISTS sb_run_src ON sb_run(src);"
+	"CREATE TEMP TABLE IF NOT EXISTS sb_metric(src integer, seq integer, name text,"
+	" value float8, unit text, meta text);"
+	"CREATE INDEX IF NOT EXISTS sb_metric_src ON sb_metric(src);"
+	"CREATE TEMP TABLE IF NOT EXISTS sb_power(src integer, seq integer, i integer,"
+	" device text, t float8, watts float8);"
+	"CREATE INDEX IF NOT EXISTS sb_power_src ON sb_power(src);"
+	"CREATE TEMP TABLE IF NOT EXISTS sb_result(src integer PRIMARY KEY, source_id bigint,"
+	" runs bigint, deduped bigint, metrics bigint, power bigint)";
 
-enum stage { STAGE_SYSTEM, STAGE_BENCH, STAGE_RUN, STAGE_METRIC, STAGE_POWER, STAGE_COUNT };
+/* a batch: up to this many sources, or runs (a larger source goes alone) */
+#define BATCH_SOURCES 500
+#define BATCH_RUNS 20000
+
+enum stage { STAGE_SOURCE, STAGE_SYSTEM, STAGE_BENCH, STAGE_RUN, STAGE_METRIC, STAGE_POWER,
+	     STAGE_COUNT };
+
+/* A connection with its staged batch: two of them overlap the COPY of one
+ * batch with the merge of the previous one (the server uses both cores). */
+struct lane {
+	PGconn *conn;
+	const struct pg_local_source *batch;
+	size_t nbatch;
+	int pending;               /* a CALL merge_batch() is running */
+};
 
 struct push {
 	struct pg *pg;
+	PGconn *conn;              /* the connection being served */
 	struct pg_local *local;
 	const struct pg_progress *prog;
 	struct pg_totals *t;
 	struct pg_copy cp;
 	struct timespec last;
-	uint64_t copied;           /* bytes of the current source */
+	const struct pg_local_source *batch;   /* the sources of the current batch */
+	size_t nbatch;
 };
 
 static void progress(struct push *p, int final)
@@ -65,100 +89,129 @@ static void progress(struct push *p, int final)
 	p->prog->fn(p->prog->ctx, p->t, final);
 }
 
+static int conn_fail(PGconn *c, struct strbuf *err, const char *what)
+{
+	const char *msg = c ? PQerrorMessage(c) : "out of memory";
+
+	strbuf_reset(err);
+	strbuf_addf(err, "%s: %.*s", what, (int)strcspn(msg, "\n"), msg);
+	return -AB_EIO;
+}
+
 static int flush_copy(void *ctx, struct pg_copy *cp, struct strbuf *err)
 {
 	struct push *p = ctx;
 
 	if (!cp->buf.len)
 		return 0;
-	if (PQputCopyData(p->pg->conn, cp->buf.buf, (int)cp->buf.len) != 1)
-		return pg_fail(p->pg, err, "cannot send data to PostgreSQL");
-	p->copied += cp->buf.len;
+	if (PQputCopyData(p->conn, cp->buf.buf, (int)cp->buf.len) != 1)
+		return conn_fail(p->conn, err, "cannot send data to PostgreSQL");
 	p->t->bytes += cp->buf.len;
 	strbuf_reset(&cp->buf);
 	progress(p, 0);
 	return 0;
 }
 
-/* Stream one staging table's rows for a source (0: all systems/benchmarks). */
-static int send_stage(struct push *p, enum stage which, int64_t source_id, struct strbuf *err)
+static void copy_source_row(struct pg_copy *cp, size_t k, const struct pg_local_source *s)
 {
-	int rc;
+	pg_copy_int(cp, (int64_t)k);
+	pg_copy_text(cp, s->sha256);
+	pg_copy_text(cp, s->identity);
+	pg_copy_text(cp, s->path);
+	pg_copy_text(cp, s->format);
+	pg_copy_int(cp, s->size);
+	pg_copy_text(cp, s->ingested_at);
+	pg_copy_text(cp, s->tool_version);
+}
+
+/* Stream one staging table's rows for the sources of the batch. */
+static int send_stage(struct push *p, enum stage which, struct strbuf *err)
+{
+	size_t k;
+	int rc = 0;
 
 	strbuf_reset(&p->cp.buf);
 	p->cp.ncols = 0;
 	p->cp.rows = 0;
-	switch (which) {
-	case STAGE_SYSTEM:
-		rc = pg_local_copy_systems(p->local, source_id, &p->cp, err);
-		break;
-	case STAGE_BENCH:
-		rc = pg_local_copy_benchmarks(p->local, source_id, &p->cp, err);
-		break;
-	case STAGE_RUN:
-		rc = pg_local_copy_runs(p->local, source_id, &p->cp, err);
-		break;
-	case STAGE_METRIC:
-		rc = pg_local_copy_metrics(p->local, source_id, &p->cp, err);
-		break;
-	default:
-		rc = pg_local_copy_power(p->local, source_id, &p->cp, err);
-		break;
+	p->cp.with_src = 0;
+	if (which == STAGE_SYSTEM) {
+		rc = pg_local_copy_systems(p->local, 0, &p->cp, err);
+	} else if (which == STAGE_BENCH) {
+		rc = pg_local_copy_benchmarks(p->local, 0, &p->cp, err);
+	} else {
+		for (k = 0; rc == 0 && k < p->nbatch; k++) {
+			const struct pg_local_source *s = &p->batch[k];
+
+			p->cp.with_src = 1;
+			p->cp.src = (int64_t)k;
+			switch (which) {
+			case STAGE_SOURCE:
+				copy_source_row(&p->cp, k, s);
+				rc = pg_copy_end_row(&p->cp, err);
+				break;
+			case STAGE_RUN:
+				rc = pg_local_copy_runs(p->local, s->id, &p->cp, err);
+				break;
+			case STAGE_METRIC:
+				rc = pg_local_copy_metrics(p->local, s->id, &p->cp, err);
+				break;
+			default:
+				rc = pg_local_copy_power(p->local, s->id, &p->cp, err);
+				break;
+			}
+		}
 	}
 	if (rc == 0)
 		rc = flush_copy(p, &p->cp, err);
 	if (rc < 0) {
 		/* abort the COPY: the server fails the statement, the rest of
 		 * the query is skipped and the transaction rolled back */
-		PQputCopyEnd(p->pg->conn, "accelbench: local read failed");
+		PQputCopyEnd(p->conn, "accelbench: local read failed");
 		return rc;
 	}
-	if (PQputCopyEnd(p->pg->conn, NULL) != 1)
-		return pg_fail(p->pg, err, "cannot end COPY");
+	if (PQputCopyEnd(p->conn, NULL) != 1)
+		return conn_fail(p->conn, err, "cannot end COPY");
 	return 0;
 }
 
-struct merged {
-	int have;                  /* merge_source() returned a row */
-	int present;               /* another pusher stored the source first */
-	long runs, deduped, metrics, power;
-};
+static int drain(struct push *p, const enum stage *stages, size_t nstages, char *sqlstate,
+		 struct strbuf *err);
 
 /*
- * Send one multi-statement query and serve its COPYs in order; fills *m
- * from merge_source()'s row.  Returns 0, or negative with *sqlstate set
- * when the server failed a statement (the transaction is rolled back).
+ * Send one query and serve its COPYs in order.  Returns 0, or negative
+ * with *sqlstate set when the server failed a statement (an open
+ * transaction is rolled back).
  */
 static int run_query(struct push *p, const char *sql, const enum stage *stages, size_t nstages,
-		     int64_t source_id, struct merged *m, char *sqlstate, struct strbuf *err)
+		     char *sqlstate, struct strbuf *err)
 {
-	PGconn *c = p->pg->conn;
+	PGconn *c = p->conn;
+
+	memset(sqlstate, 0, 6);
+	if (!PQsendQuery(c, sql))
+		return conn_fail(c, err, "cannot send to PostgreSQL");
+	return drain(p, stages, nstages, sqlstate, err);
+}
+
+/* Collect the results of the query running on p->conn, serving its COPYs. */
+static int drain(struct push *p, const enum stage *stages, size_t nstages, char *sqlstate,
+		 struct strbuf *err)
+{
+	PGconn *c = p->conn;
 	PGresult *res;
 	size_t k = 0;
 	int rc = 0;
 
 	memset(sqlstate, 0, 6);
-	memset(m, 0, sizeof(*m));
-	if (!PQsendQuery(c, sql))
-		return pg_fail(p->pg, err, "cannot send to PostgreSQL");
 	while ((res = PQgetResult(c)) != NULL) {
 		switch (PQresultStatus(res)) {
 		case PGRES_COPY_IN:
 			if (rc == 0 && k < nstages)
-				rc = send_stage(p, stages[k++], source_id, err);
+				rc = send_stage(p, stages[k++], err);
 			else
 				PQputCopyEnd(c, "accelbench: unexpected COPY");
 			break;
 		case PGRES_TUPLES_OK:
-			if (PQntuples(res) == 1 && PQnfields(res) >= 5) {
-				m->have = 1;
-				m->present = PQgetisnull(res, 0, 0);
-				m->runs = atol(PQgetvalue(res, 0, 1));
-				m->deduped = atol(PQgetvalue(res, 0, 2));
-				m->metrics = atol(PQgetvalue(res, 0, 3));
-				m->power = atol(PQgetvalue(res, 0, 4));
-			}
-			break;
 		case PGRES_COMMAND_OK:
 			break;
 		default:
@@ -169,14 +222,18 @@ static int run_query(struct push *p, const char *sql, const enum stage *stages, 
 		PQclear(res);
 		if (PQstatus(c) != CONNECTION_OK) {
 			if (rc == 0)
-				rc = pg_fail(p->pg, err, "lost the PostgreSQL connection");
+				rc = conn_fail(c, err, "lost the PostgreSQL connection");
 			break;
 		}
 	}
-	if (rc < 0 && PQstatus(c) == CONNECTION_OK && PQtransactionStatus(c) != PQTRANS_IDLE)
-		pg_exec(p->pg, "ROLLBACK", NULL);
+	if (rc < 0 && PQstatus(c) == CONNECTION_OK && PQtransactionStatus(c) != PQTRANS_IDLE) {
+		res = PQexec(c, "ROLLBACK");
+		PQclear(res);
+	}
 	return rc;
 }
+
+static int finish_batch(struct push *p, struct lane *l, struct strbuf *err);
 
 static int retryable(const char *sqlstate)
 {
@@ -186,82 +243,123 @@ static int retryable(const char *sqlstate)
 static int push_dimensions(struct push *p, struct strbuf *err)
 {
 	static const enum stage stages[] = { STAGE_SYSTEM, STAGE_BENCH };
-	struct merged m;
 	char sqlstate[6];
 	int tries, rc;
 
 	for (tries = 0;; tries++) {
 		rc = run_query(p,
-			       "BEGIN; COPY pg_temp.st_system FROM STDIN;"
+			       "BEGIN; TRUNCATE pg_temp.st_system, pg_temp.st_bench;"
+			       " COPY pg_temp.st_system FROM STDIN;"
 			       " COPY pg_temp.st_bench FROM STDIN;"
 			       " SELECT accelbench.merge_dimensions(); COMMIT",
-			       stages, 2, 0, &m, sqlstate, err);
+			       stages, 2, sqlstate, err);
 		if (rc == 0 || !retryable(sqlstate) || tries >= PUSH_RETRIES)
 			return rc;
 		p->t->retries++;
 	}
 }
 
-static int push_source(struct push *p, const struct pg_local_source *s, struct strbuf *err)
+/* Name the source a failed batch was merging (the first without a result). */
+static void name_failed_source(struct push *p, struct strbuf *err)
 {
-	static const enum stage stages[] = { STAGE_SYSTEM, STAGE_BENCH, STAGE_RUN, STAGE_METRIC,
-					     STAGE_POWER };
-	PGconn *c = p->pg->conn;
-	struct strbuf sql = STRBUF_INIT;
-	char *lit[6];
-	const char *vals[6] = { s->sha256, s->identity, s->path, s->format, s->ingested_at,
-				s->tool_version };
-	struct merged m;
-	char sqlstate[6];
-	int tries, rc = 0, i;
+	struct strbuf msg = STRBUF_INIT;
+	PGresult *res = PQexec(p->conn, "SELECT coalesce(max(src) + 1, 0) FROM pg_temp.sb_result");
+	size_t k = 0;
 
-	for (i = 0; i < 6; i++) {
-		lit[i] = PQescapeLiteral(c, vals[i], strlen(vals[i]));
-		if (!lit[i]) {
-			while (i-- > 0)
-				PQfreemem(lit[i]);
-			return pg_fail(p->pg, err, "cannot quote a source field");
-		}
-	}
-	strbuf_addf(&sql,
-		    "BEGIN; COPY pg_temp.st_system FROM STDIN; COPY pg_temp.st_bench FROM STDIN;"
-		    " COPY pg_temp.st_run FROM STDIN; COPY pg_temp.st_metric FROM STDIN;"
-		    " COPY pg_temp.st_power FROM STDIN;"
-		    " SELECT * FROM accelbench.merge_source(%s, %s, %s, %s, %lld, %s, %s); COMMIT",
-		    lit[0], lit[1], lit[2], lit[3], (long long)s->size, lit[4], lit[5]);
-	for (i = 0; i < 6; i++)
-		PQfreemem(lit[i]);
-	for (tries = 0;; tries++) {
-		uint64_t before = p->t->bytes;
-
-		p->copied = 0;
-		rc = run_query(p, sql.buf, stages, STAGE_COUNT, s->id, &m, sqlstate, err);
-		if (rc == 0 || !retryable(sqlstate) || tries >= PUSH_RETRIES)
-			break;
-		p->t->retries++;
-		p->t->bytes = before;
-	}
-	strbuf_release(&sql);
-	if (rc < 0) {
-		struct strbuf msg = STRBUF_INIT;
-		strbuf_addf(&msg, "cannot push '%s': %s", s->path, err->buf);
+	if (res && PQresultStatus(res) == PGRES_TUPLES_OK)
+		k = (size_t)strtoul(PQgetvalue(res, 0, 0), NULL, 10);
+	PQclear(res);
+	if (k < p->nbatch) {
+		strbuf_addf(&msg, "cannot push '%s': %s", p->batch[k].path, err->buf);
 		strbuf_reset(err);
 		strbuf_addbuf(err, &msg);
-		strbuf_release(&msg);
+	}
+	strbuf_release(&msg);
+}
+
+static void use_lane(struct push *p, struct lane *l)
+{
+	p->conn = l->conn;
+	p->batch = l->batch;
+	p->nbatch = l->nbatch;
+}
+
+/* Stage a lane's batch, then start merging it (CALL, not waited for). */
+static int start_batch(struct push *p, struct lane *l, struct lane *other, struct strbuf *err)
+{
+	static const enum stage stages[] = { STAGE_SOURCE, STAGE_SYSTEM, STAGE_BENCH, STAGE_RUN,
+					     STAGE_METRIC, STAGE_POWER };
+	char sqlstate[6];
+	int rc;
+
+	use_lane(p, l);
+	rc = run_query(p,
+		       "BEGIN; TRUNCATE pg_temp.sb_source, pg_temp.st_system, pg_temp.st_bench,"
+		       " pg_temp.sb_run, pg_temp.sb_metric, pg_temp.sb_power, pg_temp.sb_result;"
+		       " COPY pg_temp.sb_source FROM STDIN; COPY pg_temp.st_system FROM STDIN;"
+		       " COPY pg_temp.st_bench FROM STDIN; COPY pg_temp.sb_run FROM STDIN;"
+		       " COPY pg_temp.sb_metric FROM STDIN; COPY pg_temp.sb_power FROM STDIN;"
+		       " ANALYZE pg_temp.sb_run, pg_temp.sb_metric, pg_temp.sb_power; COMMIT",
+		       stages, STAGE_COUNT, sqlstate, err);
+	if (rc < 0)
+		return rc;
+	/* sources commit in local order: this batch merges after the other's */
+	if (other && other->pending) {
+		rc = finish_batch(p, other, err);
+		if (rc < 0)
+			return rc;
+	}
+	use_lane(p, l);
+	if (!PQsendQuery(l->conn, "CALL accelbench.merge_batch()"))
+		return conn_fail(l->conn, err, "cannot send to PostgreSQL");
+	l->pending = 1;
+	return 0;
+}
+
+/* Wait for a lane's merge (calling it again after a deadlock), count what it did. */
+static int finish_batch(struct push *p, struct lane *l, struct strbuf *err)
+{
+	char sqlstate[6];
+	PGresult *res;
+	int tries, rc, r;
+
+	use_lane(p, l);
+	l->pending = 0;
+	rc = drain(p, NULL, 0, sqlstate, err);
+	for (tries = 0; rc < 0 && retryable(sqlstate) && tries < PUSH_RETRIES; tries++) {
+		p->t->retries++;
+		rc = run_query(p, "CALL accelbench.merge_batch()", NULL, 0, sqlstate, err);
+	}
+	if (rc < 0) {
+		name_failed_source(p, err);
 		return rc;
 	}
-	if (!m.have)
-		return ab_fail(err, AB_EINTERNAL, "merge_source() returned no row for '%s'",
-			       s->path);
-	if (m.present) {
-		p->t->sources_present++;
-	} else {
-		p->t->sources_sent++;
-		p->t->runs += m.runs;
-		p->t->runs_deduped += m.deduped;
-		p->t->metrics += m.metrics;
-		p->t->power_samples += m.power;
+	res = PQexec(l->conn, "SELECT source_id IS NULL, runs, deduped, metrics, power"
+			      " FROM pg_temp.sb_result");
+	if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
+		rc = pg_fail_res(res, err, "cannot read what was merged", NULL);
+		PQclear(res);
+		return rc;
 	}
+	if ((size_t)PQntuples(res) != l->nbatch) {
+		PQclear(res);
+		return ab_fail(err, AB_EINTERNAL, "merge_batch() merged %d of %zu sources",
+			       PQntuples(res), l->nbatch);
+	}
+	for (r = 0; r < PQntuples(res); r++) {
+		if (!strcmp(PQgetvalue(res, r, 0), "t")) {
+			p->t->sources_present++;
+			continue;
+		}
+		p->t->sources_sent++;
+		p->t->runs += atol(PQgetvalue(res, r, 1));
+		p->t->runs_deduped += atol(PQgetvalue(res, r, 2));
+		p->t->metrics += atol(PQgetvalue(res, r, 3));
+		p->t->power_samples += atol(PQgetvalue(res, r, 4));
+	}
+	PQclear(res);
+	p->t->sources_done += (long)l->nbatch;
+	progress(p, 0);
 	return 0;
 }
 
@@ -320,10 +418,12 @@ int pg_push(struct pg *pg, struct db *db, const struct pg_progress *prog,
 	    struct pg_totals *totals, struct strbuf *err)
 {
 	struct push p = { 0 };
+	struct lane lanes[2] = { { 0 }, { 0 } };
 	struct pg_local_source *v = NULL;
 	unsigned char *present = NULL;
+	PGconn *second = NULL;
 	size_t n = 0, i;
-	int rc;
+	int rc, cur = 0, nlanes = 1, k;
 
 	memset(totals, 0, sizeof(*totals));
 	p.pg = pg;
@@ -332,12 +432,24 @@ int pg_push(struct pg *pg, struct db *db, const struct pg_progress *prog,
 	strbuf_init(&p.cp.buf, PG_COPY_CHUNK + 65536);
 	p.cp.flush = flush_copy;
 	p.cp.ctx = &p;
+	p.conn = pg->conn;
+	lanes[0].conn = pg->conn;
 	rc = pg_check_schema(pg, err);
 	if (rc < 0)
 		goto out;
 	rc = pg_exec(pg, stage_ddl, err);
 	if (rc < 0)
 		goto out;
+	/* a second connection when the server grants one (else one lane) */
+	second = PQconnectdb(pg->url.buf);
+	if (second && PQstatus(second) == CONNECTION_OK) {
+		PGresult *res = PQexec(second, stage_ddl);
+		if (res && PQresultStatus(res) == PGRES_COMMAND_OK) {
+			lanes[1].conn = second;
+			nlanes = 2;
+		}
+		PQclear(res);
+	}
 	rc = pg_local_open(&p.local, db, err);
 	if (rc < 0)
 		goto out;
@@ -357,18 +469,51 @@ int pg_push(struct pg *pg, struct db *db, const struct pg_progress *prog,
 	rc = push_dimensions(&p, err);
 	if (rc < 0)
 		goto out;
-	for (i = 0; i < n; i++) {
+	/* batches of the missing sources, in local order; with two lanes the
+	 * COPY of one overlaps the merge of the previous */
+	for (i = 0; i < n;) {
+		size_t j = i, runs = 0;
+		struct lane *l = &lanes[cur];
+
 		if (present[i]) {
 			totals->sources_present++;
-		} else {
-			rc = push_source(&p, &v[i], err);
+			totals->sources_done++;
+			i++;
+			continue;
+		}
+		/* a contiguous run of missing sources, bounded in count and runs */
+		while (j < n && !present[j] && j - i < BATCH_SOURCES &&
+		       (j == i || runs + (size_t)v[j].nruns <= BATCH_RUNS)) {
+			runs += (size_t)v[j].nruns;
+			j++;
+		}
+		l->batch = &v[i];
+		l->nbatch = j - i;
+		rc = start_batch(&p, l, nlanes == 2 ? &lanes[1 - cur] : NULL, err);
+		if (rc == 0 && nlanes == 1)
+			rc = finish_batch(&p, l, err);
+		if (rc < 0)
+			goto out;
+		cur = nlanes == 2 ? 1 - cur : 0;
+		i = j;
+	}
+	for (k = 0; k < 2; k++) {
+		struct lane *l = &lanes[(cur + k) % 2];
+		if (l->pending) {
+			rc = finish_batch(&p, l, err);
 			if (rc < 0)
 				goto out;
 		}
-		totals->sources_done++;
-		progress(&p, 0);
 	}
 out:
+	for (k = 0; k < 2; k++)
+		if (lanes[k].pending) { /* after an error: let the other lane finish cleanly */
+			struct strbuf ignore = STRBUF_INIT;
+			finish_batch(&p, &lanes[k], &ignore);
+			strbuf_release(&ignore);
+		}
+	if (second)
+		PQfinish(second);
 	progress(&p, 1);
 	pg_local_sources_free(v, n);
 	free(present);

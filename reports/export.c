@@ -94,12 +94,29 @@ void export_utf8(struct strbuf *out, const char *s, size_t len)
 	strbuf_add(out, s + start, len - start);
 }
 
+/* Plain ASCII with nothing to escape: the common case, copied as is. */
+static int plain_ascii(const char *s, size_t len, const char *special)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x80 || c < 0x20 || strchr(special, c))
+			return 0;
+	}
+	return 1;
+}
+
 void export_csv_field(struct strbuf *out, const char *s, size_t len, int text)
 {
 	struct strbuf tmp = STRBUF_INIT;
 	size_t i;
 	int quote = 0;
 
+	if ((!text || !len || !strchr("=+-@\t\r", s[0])) && plain_ascii(s, len, ",\"")) {
+		strbuf_add(out, s, len);
+		return;
+	}
 	if (text && len && strchr("=+-@\t\r", s[0]))
 		strbuf_addch(&tmp, '\'');   /* never a formula in a spreadsheet */
 	export_utf8(&tmp, s, len);
@@ -124,6 +141,13 @@ void export_json_string(struct strbuf *out, const char *s, size_t len)
 {
 	struct strbuf tmp = STRBUF_INIT;
 	size_t i;
+
+	if (plain_ascii(s, len, "\"\\")) {
+		strbuf_addch(out, '"');
+		strbuf_add(out, s, len);
+		strbuf_addch(out, '"');
+		return;
+	}
 
 	export_utf8(&tmp, s, len);
 	strbuf_addch(out, '"');

@@ -282,7 +282,8 @@ static long name_index(const char **names, size_t n, const char *s)
 	return -1;
 }
 
-static void summary_suite(struct xw *x, struct sheet *sh, const char *suite, lxw_row_t *chart_row)
+static void summary_suite(struct xw *x, struct sheet *sh, const char *suite, lxw_row_t *chart_row,
+			  lxw_col_t chart_col)
 {
 	struct db_config_query q = { suite, NULL, NULL, NULL };
 	struct views_compare_opts vo = { 0 };
@@ -415,7 +416,7 @@ static void summary_suite(struct xw *x, struct sheet *sh, const char *suite, lxw
 		chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
 		co.x_scale = 1.4;
 		co.y_scale = 1.0 + 0.05 * (double)ns;
-		check(x, worksheet_insert_chart_opt(sh->ws, *chart_row, (lxw_col_t)(2 + 5 * nb), ch, &co));
+		check(x, worksheet_insert_chart_opt(sh->ws, *chart_row, chart_col, ch, &co));
 		*chart_row += (lxw_row_t)(18 + ns);
 	}
 	views_compare_release(&v);
@@ -431,7 +432,7 @@ static int sheet_summary(struct xw *x, json_t *benches)
 	struct sheet sh;
 	struct suite_list sl;
 	lxw_row_t chart_row = 4;
-	size_t i;
+	size_t i, maxb = 0;
 
 	if (add_sheet(x, &sh, "Summary") < 0)
 		return -1;
@@ -448,10 +449,23 @@ static int sheet_summary(struct xw *x, json_t *benches)
 	}
 	sh.width[0] = 0;
 	list_suites(x, benches, &sl);
+	/* the charts go right of the widest suite's table */
+	for (i = 0; i < sl.n; i++) {
+		size_t k, nb = 0;
+		json_t *b;
+		json_array_foreach(benches, k, b)
+			nb += !strcmp(json_string_value(json_object_get(b, "suite")), sl.names[i]);
+		if (nb > maxb)
+			maxb = nb;
+	}
+	if (5 * maxb + 1 >= MAX_COLS)
+		maxb = (MAX_COLS - 2) / 5;
 	for (i = 0; i < sl.n; i++)
-		summary_suite(x, &sh, sl.names[i], &chart_row);
+		summary_suite(x, &sh, sl.names[i], &chart_row, (lxw_col_t)(2 + 5 * maxb));
 	suite_list_release(&sl);
 	worksheet_freeze_panes(sh.ws, 0, 1);
+	worksheet_set_landscape(sh.ws);
+	worksheet_fit_to_pages(sh.ws, 1, 0);
 	finish_widths(x, &sh);
 	check(x, worksheet_set_column(sh.ws, 0, 0, 28, NULL));
 	return 0;
@@ -515,8 +529,9 @@ static int sheet_systems(struct xw *x)
 
 /* ---- one sheet per benchmark ------------------------------------------------ */
 
-static void bench_bars(struct xw *x, struct sheet *sh, const struct views_stats *v,
-		       const char *bench, lxw_row_t chart_at)
+/* Returns the column the charts go in: right of every table. */
+static lxw_col_t bench_bars(struct xw *x, struct sheet *sh, const struct views_stats *v,
+			    const char *bench, lxw_row_t chart_at)
 {
 	const struct db_config **best = ab_calloc(v->configs.n ? v->configs.n : 1, sizeof(*best));
 	size_t nb = db_configs_best(&v->configs, bench, NULL, NULL, best), i, k;
@@ -525,9 +540,9 @@ static void bench_bars(struct xw *x, struct sheet *sh, const struct views_stats 
 	lxw_chart_options co = { 0 };
 	const struct db_config *c0;
 
-	if (!nb || nb > 60) {
+	if (!nb || nb > 40) {
 		free(best);
-		return;
+		return 14;
 	}
 	c0 = best[0];
 	sh->row++;
@@ -603,12 +618,13 @@ static void bench_bars(struct xw *x, struct sheet *sh, const struct views_stats 
 	chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
 	co.x_scale = 1.5;
 	co.y_scale = 1.0 + 0.08 * (double)nb;
-	check(x, worksheet_insert_chart_opt(sh->ws, chart_at, 13, ch, &co));
+	check(x, worksheet_insert_chart_opt(sh->ws, chart_at, (lxw_col_t)(9 + nb), ch, &co));
 	free(best);
+	return (lxw_col_t)(9 + nb);
 }
 
 static void bench_scaling(struct xw *x, struct sheet *sh, const char *suite, const char *bench,
-			  lxw_row_t chart_at)
+			  lxw_row_t chart_at, lxw_col_t chart_col)
 {
 	struct db_config_query q = { suite, bench, NULL, NULL };
 	struct views_scaling v;
@@ -668,12 +684,12 @@ static void bench_scaling(struct xw *x, struct sheet *sh, const char *suite, con
 	chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
 	co.x_scale = 1.5;
 	co.y_scale = 1.4;
-	check(x, worksheet_insert_chart_opt(sh->ws, chart_at, 13, ch, &co));
+	check(x, worksheet_insert_chart_opt(sh->ws, chart_at, chart_col, ch, &co));
 	views_scaling_release(&v);
 }
 
 static void bench_pareto(struct xw *x, struct sheet *sh, const char *suite, const char *bench,
-			 lxw_row_t chart_at)
+			 lxw_row_t chart_at, lxw_col_t chart_col)
 {
 	struct db_config_query q = { suite, bench, NULL, NULL };
 	struct views_pareto v;
@@ -739,7 +755,7 @@ static void bench_pareto(struct xw *x, struct sheet *sh, const char *suite, cons
 	chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
 	co.x_scale = 1.5;
 	co.y_scale = 1.4;
-	check(x, worksheet_insert_chart_opt(sh->ws, chart_at, 13, ch, &co));
+	check(x, worksheet_insert_chart_opt(sh->ws, chart_at, chart_col, ch, &co));
 	for (i = 0; i < v.n; i++)
 		free(texts[i]);
 	free(texts);
@@ -759,6 +775,7 @@ static int sheet_benchmark(struct xw *x, const char *suite, const char *bench)
 	struct sheet sh;
 	size_t i;
 	lxw_row_t chart_at;
+	lxw_col_t chart_col;
 
 	strbuf_addf(&err, "%s", bench);
 	if (add_sheet(x, &sh, err.buf) < 0) {
@@ -797,9 +814,12 @@ static int sheet_benchmark(struct xw *x, const char *suite, const char *bench)
 		put_str(x, &sh, row, 12, r->s.n ? (r->s.has_ci ? NULL : "n too small for a CI") :
 			(r->c->n_failed ? "all runs failed" : "no values"), NULL);
 	}
-	bench_bars(x, &sh, &v, bench, chart_at);
-	bench_scaling(x, &sh, suite, bench, chart_at + 24);
-	bench_pareto(x, &sh, suite, bench, chart_at + 48);
+	chart_col = bench_bars(x, &sh, &v, bench, chart_at);
+	bench_scaling(x, &sh, suite, bench, chart_at + 24, chart_col);
+	bench_pareto(x, &sh, suite, bench, chart_at + 48, chart_col);
+	/* printing: one page wide, landscape */
+	worksheet_set_landscape(sh.ws);
+	worksheet_fit_to_pages(sh.ws, 1, 0);
 	worksheet_freeze_panes(sh.ws, 2 + (x->simulated ? 1 : 0), 1);
 	finish_widths(x, &sh);
 	check(x, worksheet_set_column(sh.ws, 0, 0, 30, NULL));
@@ -1055,6 +1075,11 @@ static int sheet_raw(struct xw *x)
 	const struct db_cell *cells;
 	const char *const *names;
 	lxw_table_column *cols, **colp;
+	static const char *const raw_cols[] = { "id", "suite", "benchmark", "system", "status",
+						"nodes", "devices", "global_batch", "precision",
+						"metric", "value", "unit", "job_id", "source", "line",
+						"sha256" };
+	size_t keep[AB_ARRAY_SIZE(raw_cols)], nk, k, sha_col = (size_t)-1;
 	lxw_table_options to = { 0 };
 	struct sheet sh;
 	long long rows = 0;
@@ -1071,14 +1096,24 @@ static int sheet_raw(struct xw *x)
 		return -1;
 	}
 	n = db_runs_columns(c, &names);
+	/* the columns a reader filters on; sha256 as a 12-digit prefix (the
+	 * CSV export has every field) */
+	for (k = 0, nk = 0; k < AB_ARRAY_SIZE(raw_cols); k++)
+		for (i = 0; i < n; i++)
+			if (!strcmp(names[i], raw_cols[k])) {
+				if (!strcmp(names[i], "sha256"))
+					sha_col = nk;
+				keep[nk++] = i;
+			}
 	if (rows > 1048575)
 		rows = 1048575;   /* Excel's last row; the CSV export has them all */
-	cols = ab_calloc(n, sizeof(*cols));
-	colp = ab_calloc(n + 1, sizeof(*colp));
-	for (i = 0; i < n; i++) {
-		cols[i].header = (char *)names[i];
+	cols = ab_calloc(nk, sizeof(*cols));
+	colp = ab_calloc(nk + 1, sizeof(*colp));
+	for (i = 0; i < nk; i++) {
+		cols[i].header = (char *)(strcmp(names[keep[i]], "sha256") ? names[keep[i]] :
+					  "sha256 prefix");
 		colp[i] = &cols[i];
-		fit(&sh, (lxw_col_t)i, (double)strlen(names[i]) + 3);
+		fit(&sh, (lxw_col_t)i, (double)strlen(cols[i].header) + 3);
 	}
 	to.name = "Runs";
 	to.columns = colp;
@@ -1087,30 +1122,37 @@ static int sheet_raw(struct xw *x)
 	if (x->constant_memory) {
 		/* libxlsxwriter has no tables in constant-memory mode: a header
 		 * row with an autofilter over the whole range instead */
-		for (i = 0; i < n; i++)
-			check(x, worksheet_write_string(sh.ws, 0, (lxw_col_t)i, names[i], x->bold));
+		for (i = 0; i < nk; i++)
+			check(x, worksheet_write_string(sh.ws, 0, (lxw_col_t)i, cols[i].header, x->bold));
 		check(x, worksheet_autofilter(sh.ws, 0, 0, (lxw_row_t)(rows ? rows : 1),
-					      (lxw_col_t)(n - 1)));
+					      (lxw_col_t)(nk - 1)));
 	} else {
 		/* an Excel table (its own autofilter); its header is row 0 */
 		check(x, worksheet_add_table(sh.ws, 0, 0, (lxw_row_t)(rows ? rows : 1),
-					     (lxw_col_t)(n - 1), &to));
+					     (lxw_col_t)(nk - 1), &to));
 	}
 	free(cols);
 	free(colp);
 	sh.row = 1;
 	while ((rc = db_runs_next(c, &cells, &err)) > 0 && (long long)sh.row <= rows) {
 		lxw_row_t r = sh.row++;
-		for (i = 0; i < n; i++) {
-			const struct db_cell *v = &cells[i];
+		for (i = 0; i < nk; i++) {
+			const struct db_cell *v = &cells[keep[i]];
+			lxw_col_t col = (lxw_col_t)i;
 			if (v->type == DB_CELL_INT || v->type == DB_CELL_REAL) {
-				check(x, worksheet_write_number(sh.ws, r, (lxw_col_t)i, v->d, NULL));
+				check(x, worksheet_write_number(sh.ws, r, col, v->d, NULL));
 			} else if (v->type == DB_CELL_TEXT) {
-				/* long paths and hashes: widths from the first rows only */
+				const char *t = v->s;
+				char prefix[13];
+				if (i == sha_col) {
+					snprintf(prefix, sizeof(prefix), "%.12s", v->s);
+					t = prefix;
+				}
+				/* widths from the first rows only */
 				if (r < 200)
-					put_str(x, &sh, r, (lxw_col_t)i, v->s, NULL);
+					put_str(x, &sh, r, col, t, NULL);
 				else
-					check(x, worksheet_write_string(sh.ws, r, (lxw_col_t)i, v->s, NULL));
+					check(x, worksheet_write_string(sh.ws, r, col, t, NULL));
 			}
 		}
 	}
@@ -1118,8 +1160,8 @@ static int sheet_raw(struct xw *x)
 	if (rc < 0)
 		goto fail_nofree;
 	worksheet_freeze_panes(sh.ws, 1, 0);
-	if (sh.width[1] > 60)
-		sh.width[1] = 60;
+	if (sh.width[13] > 60)
+		sh.width[13] = 60;
 	finish_widths(x, &sh);
 	strbuf_release(&err);
 	return 0;

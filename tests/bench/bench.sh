@@ -54,8 +54,12 @@ echo "$CORPORA" | while read -r name size; do
 		printf "%-8s %9.1f %9.2f %10.1f %12.0f %9.1f %10.2f\n", n, b / 1e6, s, b / 1e6 / s, r / s, k / 1024, s2 }'
 	tail -1 "$BENCH_DIR/$name.out" | sed 's/^/         /'
 done
+# issue 15: push/pull of 100,000 CARAML and 1,000,000 ReFrame runs (tests/bench/pg.sh)
+sh "$(dirname "$0")/pg.sh"
 sh "$(dirname "$0")/realdata.sh"
 # issue 13: ReFrame 1x/4x/16x, MLPerf round, CARAML (tests/bench/speed.sh)
 sh "$(dirname "$0")/speed.sh"
+# issue 11: export of a 100,000-run corpus to CSV, JSON and XLSX (tests/bench/export.sh)
+sh "$(dirname "$0")/export.sh"
 # issue 10: report on a 100,000-run CARAML corpus and an MLPerf round (tests/bench/report.sh)
 sh "$(dirname "$0")/report.sh"

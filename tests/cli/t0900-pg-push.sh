@@ -24,12 +24,12 @@ test_expect_success 'push to an empty database says to run pg init first' '
 
 test_expect_success 'pg init creates the schema and the reader role; again is a no-op' '
 	ab pg init --url "$PG_URL" >out &&
-	grep -q "^created the central schema at ab@$PG_DIR:5432/postgres (version 2)$" out &&
+	grep -q "^created the central schema at ab@$PG_DIR:5432/postgres (version 3)$" out &&
 	grep -q "^created role .accelbench_reader.: it may read the views in schema accelbench_dash and nothing else$" out &&
 	ACCELBENCH_PG="$PG_URL" ab pg init >out2 &&
-	grep -q "is up to date (version 2)$" out2 &&
+	grep -q "is up to date (version 3)$" out2 &&
 	grep -q "^updated role .accelbench_reader.: " out2 &&
-	test "$(pg_sql -c "SELECT max(version) FROM accelbench.migration")" = 2
+	test "$(pg_sql -c "SELECT max(version) FROM accelbench.migration")" = 3
 '
 
 test_expect_success 'pg init refuses a reader role name that is not a plain identifier' '
@@ -91,6 +91,9 @@ test_expect_success 'the reader role reads the dashboard views and cannot write'
 	! pg_sql -d "$reader" -c "SET default_transaction_read_only = off; INSERT INTO accelbench.source(sha256, path, format, size, ingested_at, tool_version) VALUES (1,2,3,4,5,6)" 2>err &&
 	grep -q "permission denied" err &&
 	! pg_sql -d "$reader" -c "CREATE TABLE accelbench_dash.x(a int)" 2>err &&
+	# the Grafana example of docs/postgres.md, $__timeFilter(started) expanded
+	pg_sql -d "$reader" -F, -c "SELECT started AS \"time\", system AS metric, value FROM accelbench_dash.runs WHERE benchmark = '"'llm-gpt-800M'"' AND status = '"'ok'"' AND started BETWEEN '"'2000-01-01T00:00:00Z'"' AND '"'2100-01-01T00:00:00Z'"' ORDER BY started" >grafana &&
+	test "$(wc -l <grafana)" -gt 10 &&
 	test "$(pg_sql -c "SELECT count(*) FROM accelbench.source")" = 48
 '
 

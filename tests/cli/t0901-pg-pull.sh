@@ -106,6 +106,18 @@ test_expect_samples 'a run from two sites'"'"' sources is stored once, with both
 	test "$(ab --db only2.db sql --csv "SELECT count(*) FROM run" | tail -1)" -gt 0
 '
 
+test_expect_success 'push and pull show a progress line on a terminal only' '
+	pg_sql -c "CREATE DATABASE tty" &&
+	tty="host=$PG_DIR user=ab dbname=tty" &&
+	ab pg init --url "$tty" --no-reader >/dev/null &&
+	script -qec "$AB --db orig.db push --to \"$tty\" >/dev/null" /dev/null >tty.out </dev/null &&
+	grep -q "push: [0-9]*/[0-9]* sources, [0-9]* runs, [0-9]* metrics, [0-9.]* MB" tty.out &&
+	script -qec "$AB --db tty.db pull --from \"$tty\" >/dev/null" /dev/null >tty2.out </dev/null &&
+	grep -q "pull: [0-9]*/[0-9]* sources, [0-9]* runs" tty2.out &&
+	ab --db orig.db push --to "$tty" >/dev/null 2>err && ! grep -q "sources," err &&
+	ab --db tty2.db pull --from "$tty" >/dev/null 2>err && ! grep -q "sources," err
+'
+
 test_expect_success 'no orphan rows in the store' '
 	test "$(pg_sql -c "SELECT (SELECT count(*) FROM accelbench.metric m WHERE NOT EXISTS (SELECT 1 FROM accelbench.run r WHERE r.id = m.run_id)) + (SELECT count(*) FROM accelbench.power_sample p WHERE NOT EXISTS (SELECT 1 FROM accelbench.run r WHERE r.id = p.run_id))")" = 0
 '

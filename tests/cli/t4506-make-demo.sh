@@ -1,0 +1,31 @@
+#!/bin/sh
+# t4506-make-demo: what `make demo` runs (accelbench demo, then
+# runners/demo_outputs.sh) writes the database, the workbook, a CSV, the
+# PDF report and one PNG per chart kind, says where, marks them simulated,
+# and takes under two minutes.
+. "$(dirname "$0")/lib.sh"
+
+test_expect_success 'make demo'"'"'s steps: every output, its path printed, in under two minutes' '
+	start=$(date +%s) &&
+	ACCELBENCH_DB= ab demo -o out >demo.out &&
+	sh "$ROOT/runners/demo_outputs.sh" "$AB" out >outputs.out 2>&1 &&
+	end=$(date +%s) &&
+	echo "took $((end - start)) s" && test $((end - start)) -lt 120 &&
+	for f in accelbench.db prices.json results.xlsx runs.csv report.pdf bar.png bargroup.png \
+		scaling.png devices.png pareto.png heatmap.png power.png; do
+		test -s "out/$f" || { echo "missing out/$f"; exit 1; }
+	done &&
+	for f in results.xlsx runs.csv report.pdf bar.png power.png; do
+		grep -q "^wrote out/$f$" outputs.out || { echo "no path printed for $f"; exit 1; }
+	done &&
+	grep -q "simulated example data" outputs.out &&
+	grep -q "simulated example data" demo.out
+'
+
+test_expect_success 'the workbook'"'"'s first sheet says simulated example data' '
+	if $PY -c "import openpyxl" 2>/dev/null; then
+		$PY -c "import openpyxl; ws = openpyxl.load_workbook(\"out/results.xlsx\").worksheets[0]; assert \"simulated example data\" in ws[\"A2\"].value.lower()"
+	fi
+'
+
+test_done
