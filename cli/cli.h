@@ -123,4 +123,13 @@ json_t *cli_record_json(const struct views_record *r);
  */
 int cli_output_csv(const char *path, json_t *arr);
 
+/* Terminal tables fit CLI_WIDTH columns unless --wide: cli_table_fit()
+ * hides columns of t in the order of drop[] until it fits and says in note
+ * which ones; cli_wrap() appends text wrapped at width (continuation lines
+ * indented by two). */
+#define CLI_WIDTH 120
+void cli_table_fit(struct table *t, const size_t *drop, size_t ndrop, int wide,
+		   struct strbuf *note);
+void cli_wrap(struct strbuf *out, const char *text, size_t width);
+
 #endif

@@ -51,16 +51,22 @@ static void pair_row(struct table *t, const struct views_pair *p)
 	strbuf_reset(&v);
 	views_fmt_value(&v, r->median_baseline);
 	table_set(t, 5, v.buf);
-	table_setf(t, 6, "%.3f", r->ratio);
+	/* one meaning of "x" everywhere: times better than the baseline */
+	table_setf(t, 6, "%.3f", r->speedup);
 	strbuf_reset(&v);
-	if (isfinite(r->ratio_ci_low))
-		strbuf_addf(&v, "[%.3f, %.3f]", r->ratio_ci_low, r->ratio_ci_high);
+	if (isfinite(r->speedup_ci_low))
+		strbuf_addf(&v, "[%.3f, %.3f]", r->speedup_ci_low, r->speedup_ci_high);
 	else
 		strbuf_addstr(&v, "n/a");
 	table_set(t, 7, v.buf);
 	table_setf(t, 8, "%.3g", r->p_value);
 	table_setf(t, 9, "%.3g", r->p_adjusted);
-	table_set(t, 10, compare_verdict_name(r->verdict));
+	strbuf_reset(&v);
+	strbuf_addstr(&v, compare_verdict_name(r->verdict));
+	if (r->verdict == COMPARE_INDISTINGUISHABLE &&
+	    (r->speedup_ci_low > 1 || r->speedup_ci_high < 1))
+		strbuf_addch(&v, '*'); /* explained under the table */
+	table_set(t, 10, v.buf);
 	strbuf_release(&v);
 }
 
@@ -89,7 +95,7 @@ static void composite_text(const struct views_compare *v, struct strbuf *out)
 	}
 }
 
-static int render(const struct views_compare *v, int json, int csv, struct strbuf *out)
+static int render(const struct views_compare *v, int json, int csv, int wide, struct strbuf *out)
 {
 	struct views_record rec = VIEWS_RECORD_INIT;
 	size_t i;
@@ -113,7 +119,7 @@ static int render(const struct views_compare *v, int json, int csv, struct strbu
 		return rc;
 	} else {
 		static const char *const titles[] = { "benchmark", "system", "configuration", "n/n_base",
-						      "median", "baseline", "ratio", "95% CI",
+						      "median", "baseline", "x better", "95% CI",
 						      "p", "p (Holm)", "verdict" };
 		const struct db_config *c0 = v->pairs[0].sys;
 		struct table *t = table_new();
@@ -130,23 +136,43 @@ static int render(const struct views_compare *v, int json, int csv, struct strbu
 			else
 				strbuf_addf(out, "all benchmarks, headline metrics, best configuration "
 						 "per system; baseline %s\n", v->baseline);
+			static const size_t drop_one[] = { 0, 8, 3, 5, 4 }, drop_all[] = { 8, 3, 5, 4 };
+			struct strbuf foot = STRBUF_INIT;
+			cli_table_fit(t, v->across ? drop_all : drop_one,
+				      v->across ? AB_ARRAY_SIZE(drop_all) : AB_ARRAY_SIZE(drop_one), wide,
+				      &foot);
 			table_render_text(t, out);
 			size_t nexact = 0;
 
 			for (i = 0; i < v->n; i++)
 				nexact += v->pairs[i].res.boot == COMPARE_BOOT_EXACT;
-			strbuf_addf(out, "ratio = median / baseline median; %.0f%% bootstrap percentile CI, ",
+			strbuf_addf(&foot, "x better = times better than the baseline (median / baseline "
+					 "median; baseline / median where lower is better)\n%.0f%% "
+					 "bootstrap percentile CI, ",
 				    100 * v->copts.level);
 			if (nexact == v->n)
-				strbuf_addf(out, "exact (n >= %d)", COMPARE_EXACT_MIN_N);
+				strbuf_addf(&foot, "exact (n >= %d)", COMPARE_EXACT_MIN_N);
 			else if (nexact)
-				strbuf_addf(out, "exact where n >= %d, else %zu resamples, seed %lu",
+				strbuf_addf(&foot, "exact where n >= %d, else %zu resamples, seed %lu",
 					    COMPARE_EXACT_MIN_N, v->copts.resamples, v->copts.seed);
 			else
-				strbuf_addf(out, "%zu resamples, seed %lu", v->copts.resamples,
+				strbuf_addf(&foot, "%zu resamples, seed %lu", v->copts.resamples,
 					    v->copts.seed);
-			strbuf_addf(out, "; Mann-Whitney U, Holm over %zu comparisons%s\n", v->n,
+			strbuf_addf(&foot, "; Mann-Whitney U, Holm over %zu comparisons%s\n", v->n,
 				    v->best ? "; (!) = configurations differ" : "");
+			for (i = 0; i < v->n; i++) {
+				const struct compare_result *r = &v->pairs[i].res;
+				if (r->verdict == COMPARE_INDISTINGUISHABLE &&
+				    (r->speedup_ci_low > 1 || r->speedup_ci_high < 1))
+					break;
+			}
+			if (i < v->n)
+				strbuf_addf(&foot, "* the CI excludes 1, but the Holm-adjusted p is not below "
+						 "%g: too few runs for the rank test to call a "
+						 "difference, so no verdict\n",
+					    v->copts.alpha);
+			cli_wrap(out, foot.buf, CLI_WIDTH);
+			strbuf_release(&foot);
 			if (v->across)
 				composite_text(v, out);
 		}
@@ -160,7 +186,7 @@ int cmd_compare(int argc, char **argv, struct ctx *ctx)
 	struct db_config_query q = { 0 };
 	struct views_compare_opts vo = { 0 };
 	long seed = COMPARE_DEFAULT_SEED, resamples = COMPARE_DEFAULT_RESAMPLES;
-	int json = 0, csv = 0, best = 0;
+	int json = 0, csv = 0, best = 0, wide = 0;
 	const struct opt opts[] = {
 		{ 'b', "benchmark", OPT_STRING, &q.benchmark, "B",
 		  "the benchmark (default: every benchmark, with a composite per system)" },
@@ -173,6 +199,7 @@ int cmd_compare(int argc, char **argv, struct ctx *ctx)
 		{ 0, "resamples", OPT_INT, &resamples, "N", "bootstrap resamples (default 10000)" },
 		{ 0, "json", OPT_FLAG, &json, NULL, "print JSON" },
 		{ 0, "csv", OPT_FLAG, &csv, NULL, "print CSV" },
+		{ 0, "wide", OPT_FLAG, &wide, NULL, "every column, however wide (default: fit 120)" },
 		{ 0, NULL, 0, NULL, NULL, NULL }
 	};
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
@@ -203,7 +230,7 @@ int cmd_compare(int argc, char **argv, struct ctx *ctx)
 			strbuf_addstr(&err, "; try --best");
 		rc = cli_status(rc, &err);
 	} else {
-		rc = render(&v, json, csv, &out);
+		rc = render(&v, json, csv, wide, &out);
 		views_compare_release(&v);
 	}
 	strbuf_release(&out);

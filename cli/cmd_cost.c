@@ -16,7 +16,7 @@ int cmd_cost(int argc, char **argv, struct ctx *ctx)
 	struct db_config_query q = { 0 };
 	const char *prices_path = NULL;
 	long batch = 0, devices = 0;
-	int json = 0, csv = 0;
+	int json = 0, csv = 0, wide = 0;
 	const struct opt opts[] = {
 		{ 'b', "benchmark", OPT_STRING, &q.benchmark, "B", "the benchmark (required)" },
 		{ 0, "prices", OPT_STRING, &prices_path, "FILE", "prices file, JSON (required)" },
@@ -26,6 +26,7 @@ int cmd_cost(int argc, char **argv, struct ctx *ctx)
 		{ 0, "devices", OPT_INT, &devices, "N", "use the configuration with this many devices" },
 		{ 0, "json", OPT_FLAG, &json, NULL, "print JSON" },
 		{ 0, "csv", OPT_FLAG, &csv, NULL, "print CSV" },
+		{ 0, "wide", OPT_FLAG, &wide, NULL, "every column, however wide (default: fit 120)" },
 		{ 0, NULL, 0, NULL, NULL, NULL }
 	};
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
@@ -122,30 +123,44 @@ int cmd_cost(int argc, char **argv, struct ctx *ctx)
 			views_fmt_money(&v, x->cost_per_million);
 			table_set(t, 6, v.buf);
 			strbuf_reset(&v);
+			/* one format for ranges: [lo, hi], as for CIs */
+			strbuf_addch(&v, '[');
 			views_fmt_money(&v, x->price_low.cost_per_million);
-			strbuf_addstr(&v, "..");
+			strbuf_addstr(&v, ", ");
 			views_fmt_money(&v, x->price_high.cost_per_million);
+			strbuf_addch(&v, ']');
 			table_set(t, 7, v.buf);
 			strbuf_reset(&v);
+			strbuf_addch(&v, '[');
 			views_fmt_money(&v, x->elec_low.cost_per_million);
-			strbuf_addstr(&v, "..");
+			strbuf_addstr(&v, ", ");
 			views_fmt_money(&v, x->elec_high.cost_per_million);
+			strbuf_addch(&v, ']');
 			table_set(t, 8, v.buf);
 			strbuf_reset(&v);
 			views_fmt_value(&v, x->perf_per_currency);
 			table_set(t, 9, v.buf);
 		}
 		{
-			strbuf_addf(&out, "%s: cost over %g years at %g %% utilisation, electricity %g "
+			struct strbuf head = STRBUF_INIT;
+
+			strbuf_addf(&head, "%s: cost over %g years at %g %% utilisation, electricity %g "
 					  "%s/kWh, PUE %g (prices: %s)\n",
 				    q.benchmark, rows[0].prices->lifetime_years,
 				    100 * rows[0].prices->utilisation,
 				    rows[0].prices->electricity_price_per_kwh, pf->currency,
 				    rows[0].prices->pue, prices_path);
+			cli_wrap(&out, head.buf, CLI_WIDTH);
+			strbuf_release(&head);
+			static const size_t drop[] = { 8, 7, 4 };
+			struct strbuf foot = STRBUF_INIT;
+			cli_table_fit(t, drop, AB_ARRAY_SIZE(drop), wide, &foot);
 			table_render_text(t, &out);
-			strbuf_addstr(&out, "best configuration per system by median; power is the measured "
-					    "average at its boundary (gpu: accelerators only, so energy cost "
-					    "is a lower bound)\n");
+			strbuf_addstr(&foot, "best configuration per system by median; power is the measured "
+					     "average at its boundary (gpu: accelerators only, so energy cost "
+					     "is a lower bound)\n");
+			cli_wrap(&out, foot.buf, CLI_WIDTH);
+			strbuf_release(&foot);
 		}
 		table_free(t);
 		strbuf_release(&v);

@@ -37,7 +37,7 @@ int cmd_pareto(int argc, char **argv, struct ctx *ctx)
 	if ((rc = cli_check_names(ctx, "pareto", qx.suite, qx.benchmark, NULL, qx.metric, NULL)) != AB_OK)
 		return rc;
 	cli_note_invalid(ctx, qx.suite, qx.benchmark, NULL);
-	rc = views_pareto_build(ctx->db, &qx, ymetric, 0, &pv, &err);
+	rc = views_pareto_build(ctx->db, &qx, ymetric, NULL, NULL, 0, &pv, &err);
 	if (rc < 0) {
 		rc = cli_status(rc, &err);
 		strbuf_release(&err);

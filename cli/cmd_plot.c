@@ -1,18 +1,18 @@
 /*
  * cmd_plot.c - `accelbench plot KIND -b BENCH -o FILE.{png,svg,pdf}`:
- * options and glue around reports/figures.c and plots/.
+ * options and glue: views/ decides what the chart shows, plots/ draws it.
  */
 #include "core/compat.h"
 #include "commands.h"
-#include "reports/figures.h"
+#include "plots/plot.h"
 
 int cmd_plot(int argc, char **argv, struct ctx *ctx)
 {
-	struct figure_opts fo = { 0 };
+	struct views_chart_opts fo = { 0 };
 	struct opt_list systems = { 0 };
 	const char *output = NULL;
 	long width = 0, height = 0, run = 0;
-	int by_nodes = 0;
+	int by_nodes = 0, log_axis = 0, linear_axis = 0;
 	const struct opt opts[] = {
 		{ 'b', "benchmark", OPT_STRING, &fo.benchmark, "B", "the benchmark" },
 		{ 'm', "metric", OPT_STRING, &fo.metric, "M", "metric (default: the headline metric)" },
@@ -27,11 +27,16 @@ int cmd_plot(int argc, char **argv, struct ctx *ctx)
 		{ 0, "width", OPT_INT, &width, "W", "width in pixels (default 1600)" },
 		{ 0, "height", OPT_INT, &height, "H", "height in pixels (default 1000)" },
 		{ 0, "title", OPT_STRING, &fo.title, "T", "chart title" },
+		{ 0, "top", OPT_INT, &fo.top, "N", "bar: only the best N systems" },
+		{ 0, "log", OPT_FLAG, &log_axis, NULL, "bar: log value axis (default: when values span > 30x)" },
+		{ 0, "linear", OPT_FLAG, &linear_axis, NULL, "bar: linear value axis" },
+		{ 0, "per-device", OPT_FLAG, &fo.per_device, NULL,
+		  "bar: the value per accelerator (a time: times accelerators)" },
 		{ 0, NULL, 0, NULL, NULL, NULL }
 	};
 	struct strbuf err = STRBUF_INIT;
 	struct plot_file_opts po = { 0 };
-	struct figure *fig = NULL;
+	struct views_chart *fig = NULL;
 	int n, kind, rc;
 
 	n = cli_parse(cli_find("plot"), opts, argc, argv);
@@ -39,11 +44,23 @@ int cmd_plot(int argc, char **argv, struct ctx *ctx)
 		return AB_OK;
 	if (n < 0)
 		return AB_EUSAGE;
-	if (n != 1 || (kind = figure_kind_parse(argv[0])) < 0) {
+	if (n != 1 || (kind = views_chart_kind_parse(argv[0])) < 0) {
+		struct strbuf kinds = STRBUF_INIT;
+		views_chart_kind_list(&kinds, ", ", " or ");
 		cli_free_list(&systems);
-		return cli_error(AB_EUSAGE, "plot: say which chart: bar, bargroup, scaling, devices, "
-					    "pareto, heatmap or power");
+		rc = cli_error(AB_EUSAGE, "plot: say which chart: %s", kinds.buf);
+		strbuf_release(&kinds);
+		return rc;
 	}
+	if (log_axis && linear_axis) {
+		cli_free_list(&systems);
+		return cli_error(AB_EUSAGE, "plot: --log and --linear exclude each other");
+	}
+	if (fo.top < 0) {
+		cli_free_list(&systems);
+		return cli_error(AB_EUSAGE, "plot: --top must be a positive number of systems");
+	}
+	fo.scale = log_axis ? PLOT_SCALE_LOG10 : linear_axis ? PLOT_SCALE_LINEAR : PLOT_SCALE_AUTO;
 	if (!output) {
 		cli_free_list(&systems);
 		return cli_error(AB_EUSAGE, "plot: -o FILE.png|svg|pdf is required");
@@ -70,16 +87,27 @@ int cmd_plot(int argc, char **argv, struct ctx *ctx)
 		return rc;
 	}
 	cli_note_invalid(ctx, fo.suite, fo.benchmark, NULL);
-	rc = figure_build(ctx->db, (enum figure_kind)kind, &fo, &fig, &err);
+	rc = views_chart_build(ctx->db, (enum views_chart_kind)kind, &fo, &fig, &err);
+	if (rc == -AB_EUSAGE) {
+		/* the view says what is missing; the flags are the CLI's to name */
+		size_t nk, i;
+		const struct views_chart_kind_info *k = views_chart_kinds(&nk);
+		for (i = 0; i < nk; i++)
+			if ((int)k[i].kind == kind)
+				strbuf_addstr(&err, k[i].needs & VIEWS_NEEDS_BENCHMARK ? " (-b BENCH)"
+						    : k[i].needs & VIEWS_NEEDS_BASELINE
+							    ? " (--baseline SYS)"
+							    : " (-b BENCH or --baseline SYS)");
+	}
 	if (rc < 0)
 		goto out;
 	po.width = (int)width;
 	po.height = (int)height;
-	rc = plot_write_file(output, &po, figure_chart(fig), &err);
+	rc = plot_write_file(output, &po, views_chart_spec(fig), &err);
 	if (rc == 0)
 		printf("wrote %s\n", output);
 out:
-	figure_free(fig);
+	views_chart_free(fig);
 	cli_free_list(&systems);
 	plot_shutdown();
 	rc = cli_status(rc, &err);

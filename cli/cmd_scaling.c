@@ -198,7 +198,7 @@ int cmd_scaling(int argc, char **argv, struct ctx *ctx)
 								       : series_axis_name(axis));
 			table_render_text(t, &out);
 			strbuf_addch(&out, '\n');
-			strbuf_addbuf(&out, &notes);
+			cli_wrap(&out, notes.buf, CLI_WIDTH);
 			if (axis == SERIES_BATCH)
 				strbuf_addstr(&out, "fit: X(b) = Xmax*b/(b + b1/2), 95% CIs; knee = smallest "
 						    "measured batch reaching 90% of Xmax\n");

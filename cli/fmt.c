@@ -237,3 +237,46 @@ int cli_output_csv(const char *path, json_t *arr)
 	strbuf_release(&out);
 	return rc;
 }
+
+/* ---- fitting terminal tables ----------------------------------------- */
+
+void cli_table_fit(struct table *t, const size_t *drop, size_t ndrop, int wide,
+		   struct strbuf *note)
+{
+	size_t i, n = 0;
+
+	if (wide)
+		return;
+	for (i = 0; i < ndrop && table_text_width(t) > CLI_WIDTH; i++) {
+		table_hide_column(t, drop[i]);
+		strbuf_addf(note, "%s%s", n++ ? ", " : "(not shown to fit "
+						      "120 columns: ", table_title(t, drop[i]));
+	}
+	if (n)
+		strbuf_addstr(note, "; --wide shows every column)\n");
+}
+
+void cli_wrap(struct strbuf *out, const char *text, size_t width)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *eol = strchr(p, '\n'), *end = eol ? eol : p + strlen(p);
+		size_t w = width;
+		while ((size_t)(end - p) > w) {
+			const char *cut = p + w;
+			while (cut > p && *cut != ' ')
+				cut--;
+			if (cut == p)
+				break; /* one long word: leave it whole */
+			strbuf_add(out, p, (size_t)(cut - p));
+			strbuf_addstr(out, "\n  ");
+			p = cut + 1;
+			w = width > 2 ? width - 2 : width; /* continuation lines are indented */
+		}
+		strbuf_add(out, p, (size_t)(end - p));
+		if (eol)
+			strbuf_addch(out, '\n');
+		p = eol ? eol + 1 : end;
+	}
+}

@@ -31,7 +31,7 @@ const struct cmd cli_commands[] = {
 	{ "pareto", cmd_pareto, NEED_DB_READ, "-b B [-x M] [-y M] [--suite S] [--json|--csv]",
 	  "Throughput against energy efficiency: the Pareto front." },
 	{ "plot", cmd_plot, NEED_DB_READ,
-	  "bar|bargroup|scaling|devices|pareto|heatmap|power [-b B] [-m M] [--suite S] [--system S]... [--baseline SYS] [--batch N] [--devices N] [--nodes] [--run ID] -o FILE [--width W] [--height H] [--title T]",
+	  "bar|bargroup|scaling|devices|pareto|heatmap|power [-b B] [-m M] [--suite S] [--system S]... [--baseline SYS] [--batch N] [--devices N] [--nodes] [--run ID] -o FILE [--width W] [--height H] [--title T] [--top N] [--log|--linear] [--per-device]",
 	  "Draw a chart (PNG, SVG or PDF)." },
 	{ "cost", cmd_cost, NEED_DB_READ,
 	  "-b B --prices FILE [--suite S] [--system S] [--batch N] [--devices N] [--json|--csv]",

@@ -8,6 +8,7 @@ struct table {
 	size_t ncols, nrows, cap_rows;
 	char **titles;
 	enum table_align *align;
+	unsigned char *hidden; /* per column: left out of the text rendering */
 	char **cells; /* nrows * ncols */
 };
 
@@ -28,6 +29,7 @@ void table_free(struct table *t)
 		free(t->cells[i]);
 	free(t->titles);
 	free(t->align);
+	free(t->hidden);
 	free(t->cells);
 	free(t);
 }
@@ -115,7 +117,7 @@ static void pad_cell(struct strbuf *out, const char *s, size_t w, enum table_ali
 		strbuf_addchars(out, ' ', pad);
 }
 
-void table_render_text(const struct table *t, struct strbuf *out)
+static size_t *col_widths(const struct table *t)
 {
 	size_t *w = ab_calloc(t->ncols ? t->ncols : 1, sizeof(size_t));
 	struct strbuf tmp = STRBUF_INIT;
@@ -131,25 +133,77 @@ void table_render_text(const struct table *t, struct strbuf *out)
 				w[c] = cw;
 		}
 	}
+	strbuf_release(&tmp);
+	return w;
+}
+
+static int shown(const struct table *t, size_t c)
+{
+	return !t->hidden || !t->hidden[c];
+}
+
+void table_hide_column(struct table *t, size_t col)
+{
+	if (col >= t->ncols)
+		return;
+	if (!t->hidden)
+		t->hidden = ab_calloc(t->ncols, 1);
+	t->hidden[col] = 1;
+}
+
+size_t table_text_width(const struct table *t)
+{
+	size_t *w = col_widths(t), c, total = 0, n = 0;
+
 	for (c = 0; c < t->ncols; c++) {
-		if (c)
+		if (!shown(t, c))
+			continue;
+		total += w[c] + (n++ ? 2 : 0);
+	}
+	free(w);
+	return total;
+}
+
+void table_render_text(const struct table *t, struct strbuf *out)
+{
+	size_t *w = col_widths(t);
+	struct strbuf tmp = STRBUF_INIT;
+	size_t r, c, last = 0;
+	int first;
+
+	for (c = 0; c < t->ncols; c++)
+		if (shown(t, c))
+			last = c;
+	first = 1;
+	for (c = 0; c < t->ncols; c++) {
+		if (!shown(t, c))
+			continue;
+		if (!first)
 			strbuf_addstr(out, "  ");
-		pad_cell(out, strbuf_shown(&tmp, t->titles[c]), w[c], t->align[c],
-			 c + 1 == t->ncols);
+		first = 0;
+		pad_cell(out, strbuf_shown(&tmp, t->titles[c]), w[c], t->align[c], c == last);
 	}
 	strbuf_addch(out, '\n');
+	first = 1;
 	for (c = 0; c < t->ncols; c++) {
-		if (c)
+		if (!shown(t, c))
+			continue;
+		if (!first)
 			strbuf_addstr(out, "  ");
+		first = 0;
 		strbuf_addchars(out, '-', w[c]);
 	}
 	strbuf_addch(out, '\n');
 	for (r = 0; r < t->nrows; r++) {
+		first = 1;
 		for (c = 0; c < t->ncols; c++) {
-			if (c)
+			if (!shown(t, c))
+				continue;
+			if (!first)
 				strbuf_addstr(out, "  ");
+			first = 0;
 			pad_cell(out, strbuf_shown(&tmp, table_get(t, r, c)), w[c], t->align[c],
-				 c + 1 == t->ncols);
+				 c == last);
 		}
 		strbuf_rtrim(out);
 		strbuf_addch(out, '\n');

@@ -27,6 +27,10 @@ void table_setf(struct table *t, size_t col, const char *fmt, ...) AB_PRINTF(3, 
 const char *table_get(const struct table *t, size_t row, size_t col);
 const char *table_title(const struct table *t, size_t col);
 
+/* Leave column col out of the text rendering (CSV keeps it). */
+void table_hide_column(struct table *t, size_t col);
+/* Width in characters of the widest line table_render_text() writes. */
+size_t table_text_width(const struct table *t);
 /* Aligned text: header, a dashed rule, rows; columns separated by two spaces. */
 void table_render_text(const struct table *t, struct strbuf *out);
 /* RFC 4180 CSV: quotes only where needed, "\n" line ends. */

@@ -61,8 +61,8 @@ static int validate(const struct plot_bar_spec *s, struct strbuf *err)
 }
 
 /* Value label and ratio line over bar b; ratio NAN: none. */
-static void labels_of(const struct plot_bar *b, double base, int compact, struct strbuf *v,
-		      struct strbuf *r)
+static void labels_of(const struct plot_bar *b, double base, int lower, int compact,
+		      struct strbuf *v, struct strbuf *r)
 {
 	strbuf_reset(v);
 	strbuf_reset(r);
@@ -73,7 +73,8 @@ static void labels_of(const struct plot_bar *b, double base, int compact, struct
 		plot_format_value(v, b->value);
 	}
 	if (isfinite(base) && base != 0)
-		plot_format_ratio(r, b->value / base);
+		/* one meaning of "x": times better than the baseline */
+		plot_format_ratio(r, lower ? base / b->value : b->value / base);
 }
 
 int plot_bar_render(struct plot_ctx *c, struct plot_rect area, const struct plot_bar_spec *s,
@@ -95,6 +96,8 @@ int plot_bar_render(struct plot_ctx *c, struct plot_rect area, const struct plot
 	size_t i, n = s->n_bars, iter;
 	int rc, vendors_seen[PLOT_VENDOR_COUNT] = { 0 };
 
+	if (s->horizontal)
+		return plot_hbar_render(c, area, s, err);
 	if ((rc = validate(s, err)) < 0)
 		return rc;
 	order = ab_calloc(n, sizeof(*order));
@@ -166,6 +169,14 @@ int plot_bar_render(struct plot_ctx *c, struct plot_rect area, const struct plot
 				continue;
 			strbuf_reset(&sb);
 			strbuf_addf(&sb, "n = %d", order[i]->n);
+			if (order[i]->config) {
+				/* the configuration the bar stands for, when it fits */
+				size_t at = sb.len;
+				strbuf_addf(&sb, " · %s", order[i]->config);
+				plot_text_extent(c, &ratio_font, sb.buf, &w, &h);
+				if (w > slot - 4)
+					strbuf_setlen(&sb, at);
+			}
 			plot_text_extent(c, &ratio_font, sb.buf, &w, &h);
 			if (w > slot - 4) {
 				strbuf_reset(&sb);
@@ -198,14 +209,14 @@ int plot_bar_render(struct plot_ctx *c, struct plot_rect area, const struct plot
 		compact = 0;
 		show_values = 1;
 		for (i = 0; i < n; i++) {
-			labels_of(order[i], base, 0, &vb, &rb);
+			labels_of(order[i], base, s->lower_is_better, 0, &vb, &rb);
 			plot_text_extent(c, &value_font, vb.buf, &w, &h);
 			if (w > slot - 2)
 				compact = 1;
 		}
 		if (compact) {
 			for (i = 0; i < n; i++) {
-				labels_of(order[i], base, 1, &vb, &rb);
+				labels_of(order[i], base, s->lower_is_better, 1, &vb, &rb);
 				plot_text_extent(c, &value_font, vb.buf, &w, &h);
 				if (w > slot - 2)
 					show_values = 0;
@@ -238,7 +249,7 @@ int plot_bar_render(struct plot_ctx *c, struct plot_rect area, const struct plot
 		}
 		if (show_values && b->value >= 0) {
 			double ly = ytop - 3;
-			labels_of(b, base, compact, &vb, &rb);
+			labels_of(b, base, s->lower_is_better, compact, &vb, &rb);
 			if (rb.len && !bold[i]) {
 				plot_text_draw(c, &ratio_font, rb.buf, cxp, ly, 0.5, 1, 0);
 				plot_text_extent(c, &ratio_font, rb.buf, &w, &h);

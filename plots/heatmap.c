@@ -180,7 +180,7 @@ int plot_heatmap_render(struct plot_ctx *c, struct plot_rect area,
 			maxr = fmax(maxr, fmax(v, 1 / v));
 		}
 		rows[i].idx = i;
-		rows[i].geo = n ? exp(sum / (double)n) : NAN;
+		rows[i].geo = s->geomeans ? s->geomeans[i] : n ? exp(sum / (double)n) : NAN;
 		rows[i].name = plot_str(s->rows[i]);
 	}
 	if (!s->keep_order)

@@ -184,10 +184,15 @@ int plot_write_file(const char *path, const struct plot_file_opts *opts,
 			       path);
 	if (!o.width)
 		o.width = PLOT_DEFAULT_WIDTH;
-	if (!o.height)
-		o.height = PLOT_DEFAULT_HEIGHT;
 	if (!(o.scale > 0))
 		o.scale = PLOT_DEFAULT_SCALE;
+	if (!o.height) {
+		o.height = PLOT_DEFAULT_HEIGHT;
+		/* many systems: the file grows so every one keeps its row */
+		if (chart->kind == PLOT_BAR && chart->u.bar->horizontal &&
+		    plot_hbar_height(chart->u.bar) * o.scale > o.height)
+			o.height = (int)ceil(plot_hbar_height(chart->u.bar) * o.scale);
+	}
 	if ((rc = check_size(o.width, o.height, o.scale, err)) < 0)
 		return rc;
 	area.x = area.y = 0;

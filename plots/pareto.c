@@ -163,6 +163,10 @@ int plot_pareto_render(struct plot_ctx *c, struct plot_rect area, const struct p
 		yhi = fmax(yhi, p->y);
 	}
 	find_front(pts, n);
+	/* the view decided the front (views/pareto.c): draw that one */
+	for (i = 0; i < n; i++)
+		if (s->points[i].front != PLOT_FRONT_AUTO)
+			pts[i].front = s->points[i].front == PLOT_FRONT_ON;
 	for (i = 0; i < n; i++) {
 		if (pts[i].front)
 			fr[nf++] = &pts[i];

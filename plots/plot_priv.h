@@ -249,16 +249,9 @@ void plot_dash(cairo_t *cr, double on, double off); /* 0, 0: solid */
 void plot_whisker(cairo_t *cr, double x, double y0, double y1, double cap, double width,
 		  struct plot_rgb c);
 
-/* ---- palette (palette.c) ---------------------------------------------- */
+/* ---- drawing colours (palette.c) ---------------------------------------------- */
 
-/* 32-bit FNV-1a of s. */
-uint32_t plot_hash(const char *s);
-/* Number of shades per vendor family. */
-#define PLOT_SHADES 6
-/* Shade 0 (lightest) to PLOT_SHADES - 1 (darkest) of a vendor's family. */
-struct plot_rgb plot_vendor_shade(enum plot_vendor v, int shade);
-/* The family's pure hue (vendor legends). */
-struct plot_rgb plot_vendor_base(enum plot_vendor v);
+/* (the system palette itself is in views/palette.c) */
 /* Diverging colour of a ratio on a log scale: 1 -> near white, lim or more
  * (or 1/lim or less) -> the saturated end; purple > 1, orange < 1. */
 struct plot_rgb plot_diverging(double ratio, double lim);
@@ -378,6 +371,11 @@ static inline double plot_xy_py(const struct plot_xy *xy, double y)
 
 /* ---- charts ---------------------------------------------------------- */
 
+/* hbar.c: the horizontal layout of a bar spec (s->horizontal), and the
+ * height in units it needs to give every system its row. */
+int plot_hbar_render(struct plot_ctx *c, struct plot_rect area, const struct plot_bar_spec *s,
+		     struct strbuf *err);
+double plot_hbar_height(const struct plot_bar_spec *s);
 int plot_bar_render(struct plot_ctx *c, struct plot_rect area, const struct plot_bar_spec *s,
 		    struct strbuf *err);
 int plot_bargroup_render(struct plot_ctx *c, struct plot_rect area,

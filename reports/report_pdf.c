@@ -10,7 +10,6 @@
 #include "core/atomic.h"
 #include "core/error.h"
 #include "plots/plot.h"
-#include "reports/figures.h"
 #include "reports/pdf_priv.h"
 #include "reports/report.h"
 #include "views/views.h"
@@ -1132,10 +1131,10 @@ static void compare_table(struct pdf_doc *d, struct rep *r, const struct bench *
 	strbuf_release(&sb);
 }
 
-/* A chart drawn by plots/ from the figure the CLI's `plot` draws. */
+/* A chart drawn by plots/ from the views/ chart the CLI's `plot` draws. */
 struct chart_ctx {
 	struct rep *r;
-	enum figure_kind kind;
+	enum views_chart_kind kind;
 	const char *suite, *benchmark, *baseline;
 };
 
@@ -1143,8 +1142,8 @@ static int draw_chart(cairo_t *cr, double x, double y, double w, double h, void 
 		      struct strbuf *err)
 {
 	struct chart_ctx *c = vctx;
-	struct figure_opts fo;
-	struct figure *fig = NULL;
+	struct views_chart_opts fo;
+	struct views_chart *fig = NULL;
 	struct plot_rect area = { x, y, w, h };
 	int rc;
 
@@ -1155,7 +1154,7 @@ static int draw_chart(cairo_t *cr, double x, double y, double w, double h, void 
 	fo.systems = (const char *const *)c->r->spec->systems;
 	fo.nsystems = c->r->spec->nsystems;
 	fo.palette = c->r->pal;
-	rc = figure_build(c->r->db, c->kind, &fo, &fig, err);
+	rc = views_chart_build(c->r->db, c->kind, &fo, &fig, err);
 	if (rc == -AB_EDATA) {
 		/* the data has nothing this chart can show: say so in its place */
 		struct strbuf msg = STRBUF_INIT;
@@ -1179,21 +1178,21 @@ static int draw_chart(cairo_t *cr, double x, double y, double w, double h, void 
 		cairo_rectangle(cr, x, y, w, h);
 		cairo_fill(cr);
 		cairo_restore(cr);
-		rc = plot_draw(cr, &area, figure_chart(fig), err);
+		rc = plot_draw(cr, &area, views_chart_spec(fig), err);
 	}
-	figure_free(fig);
+	views_chart_free(fig);
 	return rc;
 }
 
 /* A level-2 heading (NULL: none) and a chart, kept on one page. */
-static int chart(struct pdf_doc *d, struct rep *r, const struct bench *b, enum figure_kind kind,
+static int chart(struct pdf_doc *d, struct rep *r, const struct bench *b, enum views_chart_kind kind,
 		 const char *heading, struct strbuf *err)
 {
 	struct chart_ctx c = { r, kind, b->suite, b->name, b->baseline };
 	double w = pdf_text_width(d);
 	size_t n = b->nsystems;
 	/* horizontal bars grow with the number of systems */
-	double h = kind == FIGURE_BAR ? 120.0 + 16.0 * (double)n : w * 0.58;
+	double h = kind == VIEWS_CHART_BAR ? 120.0 + 16.0 * (double)n : w * 0.58;
 
 	if (h < w * 0.5)
 		h = w * 0.5;
@@ -1287,7 +1286,7 @@ static int tradeoffs(struct pdf_doc *d, struct rep *r, struct strbuf *err)
 		strbuf_reset(&sb);
 		strbuf_addstr(&sb, "Pareto front: ");
 		strbuf_addstr(&sb, b->name);
-		rc = chart(d, r, b, FIGURE_PARETO, sb.buf, err);
+		rc = chart(d, r, b, VIEWS_CHART_PARETO, sb.buf, err);
 	}
 	pdf_heading(d, 2, "Cost", NULL, 0);
 	if (!r->prices) {
@@ -1346,7 +1345,7 @@ static int bench_section(struct pdf_doc *d, struct rep *r, const struct bench *b
 				 "as measured (per system).", report_norm_name(sbn->norm));
 	pdf_para(d, PDF_BODY, sb.buf);
 	if (b->nsystems >= 1) {
-		rc = chart(d, r, b, FIGURE_BAR, "Best configuration per system", err);
+		rc = chart(d, r, b, VIEWS_CHART_BAR, "Best configuration per system", err);
 	}
 	if (!rc && b->has_cmp) {
 		pdf_heading(d, 2, "Comparison with the baseline", NULL, 0);
@@ -1415,10 +1414,10 @@ static int bench_section(struct pdf_doc *d, struct rep *r, const struct bench *b
 		}
 	}
 	if (!rc && b->sweeps_batch) {
-		rc = chart(d, r, b, FIGURE_SCALING, "Batch-size scaling", err);
+		rc = chart(d, r, b, VIEWS_CHART_SCALING, "Batch-size scaling", err);
 	}
 	if (!rc && b->sweeps_devices) {
-		rc = chart(d, r, b, FIGURE_DEVICES, "Device scaling", err);
+		rc = chart(d, r, b, VIEWS_CHART_DEVICES, "Device scaling", err);
 	}
 	if (!rc) {
 		pdf_heading(d, 2, "Statistics per configuration", NULL, 0);
@@ -1604,7 +1603,7 @@ static int load_views(struct db *db, struct rep *r, struct strbuf *err)
 			}
 			strbuf_reset(&why);
 		}
-		rc = views_pareto_build(db, &q, NULL, 1, &b->par, &why);
+		rc = views_pareto_build(db, &q, NULL, NULL, NULL, 1, &b->par, &why);
 		if (rc == 0) {
 			b->has_par = 1;
 			for (k = 0; !b->boundary && k < b->par.ys.n; k++)

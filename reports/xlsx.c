@@ -701,7 +701,7 @@ static void bench_pareto(struct xw *x, struct sheet *sh, const char *suite, cons
 	lxw_row_t first;
 	char **texts;
 	size_t i;
-	int rc = views_pareto_build(x->db, &q, NULL, 1, &v, &err);
+	int rc = views_pareto_build(x->db, &q, NULL, NULL, NULL, 1, &v, &err);
 
 	strbuf_release(&err);
 	if (rc < 0)

@@ -11,6 +11,7 @@
 #include <math.h>
 
 int views_pareto_build(struct db *db, const struct db_config_query *q, const char *y_metric,
+		       int (*keep)(const struct db_config *c, void *ctx), void *keep_ctx,
 		       int best, struct views_pareto *out, struct strbuf *err)
 {
 	struct db_config_query qy = *q;
@@ -32,11 +33,11 @@ int views_pareto_build(struct db *db, const struct db_config_query *q, const cha
 		goto fail;
 	cand = ab_calloc(out->xs.n + 1, sizeof(*cand));
 	if (best) {
-		nc = db_configs_best(&out->xs, NULL, NULL, NULL, cand);
+		nc = db_configs_best(&out->xs, NULL, keep, keep_ctx, cand);
 	} else {
-		for (i = 0; i < out->xs.n; i++)
-			cand[i] = &out->xs.v[i];
-		nc = out->xs.n;
+		for (i = nc = 0; i < out->xs.n; i++)
+			if (!keep || keep(&out->xs.v[i], keep_ctx))
+				cand[nc++] = &out->xs.v[i];
 	}
 	out->rows = ab_calloc(nc + 1, sizeof(*out->rows));
 	for (i = 0; i < nc; i++) {

@@ -26,6 +26,8 @@
 #define AB_VIEWS_H
 
 #include "core/core.h"
+
+#include <stdint.h>
 #include "model/compare.h"
 #include "model/cost.h"
 #include "model/dataset.h"
@@ -259,11 +261,13 @@ struct views_pareto {
 	size_t n, n_front;
 };
 
-/* Every configuration of q (x = q's metric, NULL: headline) that also has
- * y_metric (NULL: energy_efficiency), and the front of the medians.  With
- * best, only each system's best configuration by x.  Returns 0 or
- * -AB_EDATA when no configuration has both. */
+/* Every configuration of q (x = q's metric, NULL: headline) accepted by
+ * keep (NULL: all) that also has y_metric (NULL: energy_efficiency), and
+ * the front of the medians.  With best, only each system's best accepted
+ * configuration by x.  Returns 0 or -AB_EDATA when no configuration has
+ * both. */
 int views_pareto_build(struct db *db, const struct db_config_query *q, const char *y_metric,
+		       int (*keep)(const struct db_config *c, void *ctx), void *keep_ctx,
 		       int best, struct views_pareto *out, struct strbuf *err);
 void views_pareto_release(struct views_pareto *v);
 /* benchmark, system, vendor, nodes, devices, global_batch, precision,
@@ -312,5 +316,361 @@ void views_scaling_series_record(const struct views_scaling *v,
 void views_scaling_point_record(const struct views_scaling *v,
 				const struct views_scaling_series *ser, size_t i,
 				struct views_record *rec);
+
+/* ==== chart specs (cairo-free) ==========================================
+ *
+ * What a chart shows, as plain structs: views_chart_build() fills them from
+ * the database, plots/ draws them (PNG, SVG, PDF, report pages).  These
+ * types and the palette keep their plot_ names: they are the contract
+ * plots/ draws from (see plots/plot.h for sizes and drawing).
+ * Colours.  Every system gets a colour and a marker from a fixed,
+ * colour-blind-safe palette keyed by vendor (see plot_palette_style).  Pass
+ * one struct plot_palette holding every system of a report to every chart so
+ * that a system looks the same everywhere; with palette NULL a chart builds
+ * one from its own systems.
+ */
+
+/* ---- systems, colours, markers ---------------------------------------- */
+
+enum plot_vendor {
+	PLOT_VENDOR_NVIDIA,
+	PLOT_VENDOR_AMD,
+	PLOT_VENDOR_INTEL,
+	PLOT_VENDOR_GRAPHCORE,
+	PLOT_VENDOR_CEREBRAS,
+	PLOT_VENDOR_GOOGLE,
+	PLOT_VENDOR_OTHER, /* CPUs and anything unknown */
+	PLOT_VENDOR_COUNT
+};
+
+enum plot_marker {
+	PLOT_MARKER_CIRCLE,
+	PLOT_MARKER_SQUARE,
+	PLOT_MARKER_DIAMOND,
+	PLOT_MARKER_TRIANGLE_UP,
+	PLOT_MARKER_TRIANGLE_DOWN,
+	PLOT_MARKER_HEXAGON,
+	PLOT_MARKER_COUNT
+};
+
+struct plot_rgb {
+	double r, g, b; /* 0..1, sRGB */
+};
+
+struct plot_style {
+	struct plot_rgb color;
+	enum plot_marker marker;
+	enum plot_vendor vendor;
+	int shade; /* index into the vendor's shades */
+};
+
+/* Case-insensitive vendor name ("NVIDIA", "amd", "Intel", "Graphcore",
+ * "Cerebras", "Google"); NULL, "CPU" and anything else -> PLOT_VENDOR_OTHER. */
+enum plot_vendor plot_vendor_from_name(const char *vendor);
+/* "NVIDIA", "AMD", ..., "Other". */
+const char *plot_vendor_label(enum plot_vendor v);
+
+/*
+ * A palette maps system names to styles.  Each system prefers the shade and
+ * marker given by a hash (FNV-1a) of its name within its vendor's family;
+ * clashes inside a vendor are resolved in byte order of the names.  So the
+ * style depends only on the set of systems added, never on their order.
+ */
+struct plot_palette;
+
+struct plot_palette *plot_palette_new(void);
+void plot_palette_free(struct plot_palette *pal); /* NULL-safe */
+/* Adding the same system twice is a no-op (the first vendor wins). */
+void plot_palette_add(struct plot_palette *pal, const char *system, const char *vendor);
+/* The style of system; a system never added gets its hash-preferred style
+ * in the family of vendor. */
+void plot_palette_style(const struct plot_palette *pal, const char *system, const char *vendor,
+			struct plot_style *out);
+/* 32-bit FNV-1a of s (the preferred shade and marker of a name). */
+uint32_t plot_hash(const char *s);
+/* Number of shades per vendor family. */
+#define PLOT_SHADES 6
+/* Shade 0 (lightest) to PLOT_SHADES - 1 (darkest) of a vendor's family. */
+struct plot_rgb plot_vendor_shade(enum plot_vendor v, int shade);
+/* The family's pure hue (vendor legends). */
+struct plot_rgb plot_vendor_base(enum plot_vendor v);
+
+/* ---- shared spec parts ------------------------------------------------ */
+
+enum plot_scale {
+	PLOT_SCALE_AUTO = 0, /* the chart's documented default */
+	PLOT_SCALE_LINEAR,
+	PLOT_SCALE_LOG2,
+	PLOT_SCALE_LOG10
+};
+
+/* Text of a chart; NULL or "" leaves an element out, except that a NULL
+ * caption gives the chart's default method note (every kind but power) and
+ * "" none.  Axis titles are drawn as "title (unit)"; a chart missing an
+ * axis title it needs is refused (-AB_EDATA) unless a default is noted. */
+struct plot_labels {
+	const char *title;
+	const char *subtitle; /* data source and n, e.g. "CARAML 2024.01 · 5 runs each" */
+	const char *x_title, *x_unit;
+	const char *y_title, *y_unit;
+	const char *caption;  /* small print under the chart (method notes) */
+};
+
+/* A measured point: y with its 95 % CI [lo, hi] (NAN: no CI). */
+struct plot_point {
+	double x, y, lo, hi;
+};
+
+/* ---- 1. bar: one metric, systems sorted by value ----------------------- */
+
+struct plot_bar {
+	const char *system, *vendor;
+	double value;  /* median (or the official score) */
+	double lo, hi; /* 95 % CI of the median; NAN: none ("n too small") */
+	int n;         /* runs behind the value, shown under the bar; < 0: not shown */
+	const char *config; /* the configuration it stands for ("8n x 8, b4096"); NULL: none */
+	int incomplete;     /* hatched: not a complete or valid run set (footnoted) */
+	long devices;       /* accelerators behind the value; 0: unknown */
+};
+
+struct plot_bar_spec {
+	struct plot_labels labels;  /* y title required; x title unused (names) */
+	const struct plot_bar *bars;
+	size_t n_bars;
+	const char *baseline;       /* system to mark; ratios are shown against it */
+	int lower_is_better;        /* sort ascending instead of descending */
+	enum plot_scale y_scale;    /* AUTO: linear from 0; the value axis */
+	const struct plot_palette *palette;
+	int horizontal;             /* names (and configurations) down the left, one
+				     * row per system, values along x; a file grows
+				     * in height to give every row its line */
+};
+
+/* ---- 1b. grouped bar: several benchmarks or batch sizes --------------- */
+
+struct plot_sys {
+	const char *name, *vendor;
+};
+
+struct plot_cell {
+	double value, lo, hi; /* value NAN: not measured; lo/hi NAN: no CI */
+	int n;                /* runs behind the value (not drawn in groups) */
+};
+
+struct plot_bargroup_spec {
+	struct plot_labels labels;      /* y title required */
+	const char *const *groups;      /* category labels along x */
+	size_t n_groups;
+	const struct plot_sys *systems; /* one bar per system in every group */
+	size_t n_systems;
+	const struct plot_cell *cells;  /* cells[g * n_systems + s] */
+	double reference;               /* horizontal reference line (e.g. 1 for
+					 * ratios); NAN: none */
+	const char *reference_label;
+	enum plot_scale y_scale;        /* AUTO: linear from 0 */
+	const struct plot_palette *palette;
+};
+
+/* ---- 2. batch scaling ------------------------------------------------- */
+
+struct plot_batch_series {
+	const char *system, *vendor;
+	const struct plot_point *points; /* x = global batch size, y = throughput */
+	size_t n_points;
+	const double *failed;            /* batch sizes that failed or ran out of memory */
+	size_t n_failed;
+	double xmax, bhalf;              /* fit X(b) = xmax * b / (b + bhalf); NAN: none */
+	double knee;                     /* batch size reaching 90 % of xmax; NAN: none */
+};
+
+struct plot_batch_spec {
+	struct plot_labels labels; /* y title required; x default "Global batch size" */
+	const struct plot_batch_series *series;
+	size_t n_series;
+	enum plot_scale x_scale; /* AUTO: log2 */
+	enum plot_scale y_scale; /* AUTO: linear from 0 */
+	const struct plot_palette *palette;
+};
+
+/* ---- 3. device / node scaling ------------------------------------------ */
+
+struct plot_devices_series {
+	const char *system, *vendor;
+	const struct plot_point *points; /* x = devices or nodes, y = speedup (or
+					  * throughput); sorted by x or not */
+	size_t n_points;
+};
+
+struct plot_devices_spec {
+	struct plot_labels labels;  /* y (the speedup panel) required; x default "Devices" */
+	const char *eff_title;      /* efficiency panel title; NULL: "Parallel efficiency" (%) */
+	int no_efficiency;          /* 1: speedup panel only */
+	const struct plot_devices_series *series;
+	size_t n_series;
+	enum plot_scale x_scale;    /* AUTO: log2 */
+	enum plot_scale y_scale;    /* AUTO: log2 */
+	const struct plot_palette *palette;
+	/* The ideal line of a series goes through its first (smallest x)
+	 * point: ideal(x) = y0 * x / x0; efficiency = y / ideal(x). */
+};
+
+/* ---- 4. Pareto: throughput vs energy efficiency ------------------------ */
+
+enum plot_front {
+	PLOT_FRONT_AUTO = 0, /* the chart classifies the point itself */
+	PLOT_FRONT_ON,       /* on the Pareto front (as views/ decided) */
+	PLOT_FRONT_OFF       /* dominated */
+};
+
+struct plot_pareto_point {
+	const char *system, *vendor;
+	const char *label;  /* NULL: the system name */
+	double x, y;        /* x = energy efficiency, y = throughput */
+	enum plot_front front; /* views_chart_build() sets ON/OFF for every point */
+};
+
+struct plot_pareto_spec {
+	struct plot_labels labels;          /* x and y titles required */
+	const struct plot_pareto_point *points;
+	size_t n_points;
+	int x_lower_better, y_lower_better; /* default: more is better on both */
+	enum plot_scale x_scale, y_scale;   /* AUTO: linear, the data range padded */
+	const struct plot_palette *palette;
+};
+
+/* ---- 5. heatmap: systems x benchmarks, ratio to baseline --------------- */
+
+struct plot_heatmap_spec {
+	struct plot_labels labels;  /* optional x title under the benchmark names,
+				     * y title over the system names */
+	const char *const *rows;    /* systems */
+	size_t n_rows;
+	const char *const *cols;    /* benchmarks */
+	size_t n_cols;
+	const double *ratios;       /* ratios[r * n_cols + c] > 0; NAN: not measured */
+	const char *baseline;       /* named in the colour bar */
+	int no_geomean;             /* 1: no geometric-mean column */
+	const double *geomeans;     /* per row, the column's values; NULL: the chart
+				     * takes the geometric mean of the row's cells */
+	int keep_order;             /* 1: rows as given; 0: by geometric mean, best first */
+	/* Colours diverge around 1 on a log scale, orange below and purple
+	 * above, saturating at 1/4x and 4x (2x when the data stay within);
+	 * the value is printed in each cell. */
+};
+
+/* ---- 6. power timeline ----------------------------------------------- */
+
+struct plot_power_series {
+	const char *device; /* legend label, e.g. "GPU 0" */
+	const double *t;    /* seconds, increasing */
+	const double *watts;
+	size_t n;
+};
+
+struct plot_power_spec {
+	struct plot_labels labels;  /* defaults: "Time since run start" (s; min for
+				     * runs over 30 minutes), "Power" (W) */
+	const struct plot_power_series *series;
+	size_t n_series;
+	double run_start, run_stop; /* same time base as t; NAN: not marked */
+	double t0;                  /* subtracted from all times; NAN: run_start if
+				     * set, else the first sample */
+};
+
+/* ---- charts --------------------------------------------------------- */
+
+enum plot_kind {
+	PLOT_BAR = 1,
+	PLOT_BARGROUP,
+	PLOT_BATCH,
+	PLOT_DEVICES,
+	PLOT_PARETO,
+	PLOT_HEATMAP,
+	PLOT_POWER
+};
+
+struct plot_chart {
+	enum plot_kind kind;
+	union {
+		const struct plot_bar_spec *bar;
+		const struct plot_bargroup_spec *bargroup;
+		const struct plot_batch_spec *batch;
+		const struct plot_devices_spec *devices;
+		const struct plot_pareto_spec *pareto;
+		const struct plot_heatmap_spec *heatmap;
+		const struct plot_power_spec *power;
+	} u;
+};
+
+/* "bar", "bargroup", "batch", "devices", "pareto", "heatmap", "power": the
+ * drawing kinds (views_chart_kind_name() names what a user asks for). */
+const char *plot_kind_name(enum plot_kind kind);
+
+
+/* ---- charts: what each figure shows ---------------------------------- */
+
+enum views_chart_kind {
+	VIEWS_CHART_BAR = 1,   /* one bar per system (best configuration, or batch/devices) */
+	VIEWS_CHART_BARGROUP,  /* systems grouped by global batch; without a benchmark,
+				* speedups over the baseline grouped by benchmark */
+	VIEWS_CHART_SCALING,   /* throughput vs global batch with the saturation fit */
+	VIEWS_CHART_DEVICES,   /* speedup and efficiency vs devices (or nodes) */
+	VIEWS_CHART_PARETO,    /* throughput vs energy efficiency, one point per system */
+	VIEWS_CHART_HEATMAP,   /* systems x benchmarks, ratio to the baseline */
+	VIEWS_CHART_POWER      /* watts over time of one run */
+};
+
+enum views_chart_needs {
+	VIEWS_NEEDS_BENCHMARK = 1 << 0,
+	VIEWS_NEEDS_BASELINE = 1 << 1,
+	VIEWS_NEEDS_EITHER = 1 << 2   /* a benchmark or a baseline (bargroup) */
+};
+
+/* One row of the table of chart kinds (the only place they are spelled). */
+struct views_chart_kind_info {
+	enum views_chart_kind kind;
+	const char *name;       /* what a user asks for: "scaling" */
+	enum plot_kind draw;    /* what plots/ draws: PLOT_BATCH */
+	const char *summary;
+	unsigned needs;         /* enum views_chart_needs */
+};
+
+/* The table (static storage), *n rows in the order charts are listed. */
+const struct views_chart_kind_info *views_chart_kinds(size_t *n);
+/* "bar", ...; -1 when name is no chart kind. */
+int views_chart_kind_parse(const char *name);
+const char *views_chart_kind_name(enum views_chart_kind kind);
+/* "bar, bargroup, ... or power" with these separators. */
+void views_chart_kind_list(struct strbuf *sb, const char *sep, const char *last);
+
+struct views_chart_opts {
+	const char *suite;
+	const char *benchmark;        /* see the kind's needs */
+	const char *metric;           /* NULL: headline */
+	const char *const *systems;   /* NULL/0: all systems */
+	size_t nsystems;
+	const char *baseline;         /* bar: marked; heatmap, bargroup across benchmarks: required */
+	long batch, devices;          /* > 0: use only configurations with this shape */
+	int by_nodes;                 /* devices chart along nodes */
+	int64_t run_id;               /* power: the run (0: first run with samples) */
+	const char *title;            /* NULL: a title from the data */
+	const struct plot_palette *palette; /* NULL: the chart's own */
+	enum plot_scale scale;        /* bar: the value axis; AUTO: log when values
+				       * span more than 30x, else linear */
+	long top;                     /* bar: > 0: only the best N systems */
+	int per_device;               /* bar: throughput per accelerator (a time:
+				       * times accelerators) */
+};
+
+/* A built chart: owns every array and string its spec points to. */
+struct views_chart;
+
+/* Returns 0, -AB_EUSAGE when the kind needs a benchmark or baseline that o
+ * lacks, -AB_EDATA when the selection matches nothing (err says what). */
+int views_chart_build(struct db *db, enum views_chart_kind kind, const struct views_chart_opts *o,
+		      struct views_chart **out, struct strbuf *err);
+/* The spec to draw (borrowed from c). */
+const struct plot_chart *views_chart_spec(const struct views_chart *c);
+void views_chart_free(struct views_chart *c); /* NULL-safe */
 
 #endif

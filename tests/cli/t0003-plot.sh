@@ -62,7 +62,8 @@ test_expect_success 'each chart kind renders a PNG, with ink in the plot area' '
 test_expect_success 'bargroup without -b groups speedups over the baseline by benchmark' '
 	ab $DB plot bargroup --baseline A100 -o bg.svg &&
 	grep -q "Speedup over A100" bg.svg && grep -q "llm-gpt-800M" bg.svg && grep -q "resnet50" bg.svg &&
-	expect_code 2 ab $DB plot bargroup -o bg2.svg 2>err && grep -q "needs --baseline" err
+	expect_code 2 ab $DB plot bargroup -o bg2.svg 2>err &&
+	grep -qx "accelbench: a bargroup chart needs a benchmark or a baseline system (-b BENCH or --baseline SYS)" err
 '
 
 test_expect_success 'PNG defaults to 1600x1000; --width/--height set the size' '

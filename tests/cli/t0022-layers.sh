@@ -23,7 +23,18 @@ test_expect_success 'the check catches each kind of violation' '
 	grep -q "^views/v.c:1: includes \"plots/plot.h\": views/ is upstream of plots/" out &&
 	grep -q "^views/w.c:1: views/ must not include <cairo.h>" out &&
 	grep -q "^plots/p.c:1: includes \"model/db.h\": plots/ may include only core, plots, views" out &&
+	grep -q "^cli/cmd_plot.c:1: includes \"reports/figures.h\": cli/cmd_plot.c must not go through reports/" out &&
 	! grep -q "ok.c" out
+'
+
+test_expect_success 'chart kinds: one table; the usage line and the man page list the same' '
+	expect_code 2 ab plot nonsense -o x.png 2>err &&
+	sed -n "s/^accelbench: plot: say which chart: //p" err | sed "s/ or /, /" | tr -d " " | tr , "\n" >table &&
+	test "$(wc -l <table)" -ge 7 &&
+	ab plot -h | sed -n "s/^usage: accelbench plot \([a-z|]*\) .*/\1/p" | tr "|" "\n" >usage &&
+	test_cmp table usage &&
+	grep "^accelbench plot " "$ROOT/docs/accelbench.1" | sed "s/^accelbench plot \([a-z|]*\) .*/\1/" | tr "|" "\n" >man &&
+	test_cmp table man
 '
 
 test_done

@@ -45,13 +45,13 @@ static double jitter(unsigned k)
 /* ---- 1. bar ---------------------------------------------------------- */
 
 static const struct plot_bar bars[] = {
-	{ "A100", "NVIDIA", 81626, 80910, 82240, 8 },
-	{ "H100", "NVIDIA", 98288, 97150, 99020, 8 },
-	{ "WAIH100", "NVIDIA", 124930, 123400, 126100, 6 },
-	{ "JEDI", "NVIDIA", 158153, 156900, 159300, 5 },
-	{ "GH200", "NVIDIA", 47505, 47010, 47890, 10 },
-	{ "MI250", "AMD", 88621, 86900, 89700, 7 },
-	{ "MI300X", "AMD", 142880, NAN, NAN, 3 },
+	{ "A100", "NVIDIA", 81626, 80910, 82240, 8, NULL, 0, 0 },
+	{ "H100", "NVIDIA", 98288, 97150, 99020, 8, NULL, 0, 0 },
+	{ "WAIH100", "NVIDIA", 124930, 123400, 126100, 6, NULL, 0, 0 },
+	{ "JEDI", "NVIDIA", 158153, 156900, 159300, 5, NULL, 0, 0 },
+	{ "GH200", "NVIDIA", 47505, 47010, 47890, 10, NULL, 0, 0 },
+	{ "MI250", "AMD", 88621, 86900, 89700, 7, NULL, 0, 0 },
+	{ "MI300X", "AMD", 142880, NAN, NAN, 3, NULL, 0, 0 },
 };
 
 static const struct plot_bar_spec bar_spec = {
@@ -211,14 +211,14 @@ static void make_devices(struct plot_devices_spec *s)
 /* ---- 4. Pareto ---------------------------------------------------------- */
 
 static const struct plot_pareto_point pareto_pts[] = {
-	{ "A100", "NVIDIA", NULL, 61200, 81626 },
-	{ "H100", "NVIDIA", NULL, 70400, 98288 },
-	{ "WAIH100", "NVIDIA", NULL, 78900, 124930 },
-	{ "JEDI", "NVIDIA", NULL, 98600, 158153 },
-	{ "GH200", "NVIDIA", NULL, 101700, 47505 },
-	{ "MI250", "AMD", NULL, 52300, 88621 },
-	{ "MI300X", "AMD", NULL, 73800, 142880 },
-	{ "archer2:compute-cpu-rome", "CPU", NULL, 4100, 2210 },
+	{ "A100", "NVIDIA", NULL, 61200, 81626, PLOT_FRONT_AUTO },
+	{ "H100", "NVIDIA", NULL, 70400, 98288, PLOT_FRONT_AUTO },
+	{ "WAIH100", "NVIDIA", NULL, 78900, 124930, PLOT_FRONT_AUTO },
+	{ "JEDI", "NVIDIA", NULL, 98600, 158153, PLOT_FRONT_AUTO },
+	{ "GH200", "NVIDIA", NULL, 101700, 47505, PLOT_FRONT_AUTO },
+	{ "MI250", "AMD", NULL, 52300, 88621, PLOT_FRONT_AUTO },
+	{ "MI300X", "AMD", NULL, 73800, 142880, PLOT_FRONT_AUTO },
+	{ "archer2:compute-cpu-rome", "CPU", NULL, 4100, 2210, PLOT_FRONT_AUTO },
 };
 
 static const struct plot_pareto_spec pareto_spec = {

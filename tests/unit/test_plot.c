@@ -225,6 +225,40 @@ static int same_style(const struct plot_style *a, const struct plot_style *b)
 	       a->color.r == b->color.r && a->color.g == b->color.g && a->color.b == b->color.b;
 }
 
+/* Identity: twelve NVIDIA systems in one chart, every pair distinguishable
+ * (never the same colour and the same marker), whatever the order added. */
+static void test_palette_twelve_nvidia(void **state)
+{
+	static const char *const names[] = {
+		"NVIDIA/eos_n1_ngc24.04_pytorch", "NVIDIA/eos_n8_ngc24.04_pytorch",
+		"NVIDIA/eos_n64_ngc24.04_nemo", "NVIDIA/eos_n128_ngc24.04_nemo",
+		"NVIDIA/eos_n512_ngc24.04_nemo", "NVIDIA/eos_n1452_ngc24.04_nemo",
+		"Lambda/lambda_1cc_n4_ngc24.04_nemo", "Lambda/lambda_1cc_n8_ngc24.04_nemo",
+		"Dell/XE9680x8H100-SXM-80GB_ngc24.04_pytorch", "Dell/XE8640x4H100-SXM-80GB",
+		"HPE/hpe_cray_xd670_h100_sxm_80gb_n1_pytorch", "Oracle/BM.GPU.H100.8_n16"
+	};
+	struct plot_palette *a = plot_palette_new(), *b = plot_palette_new();
+	struct plot_style s[12], t;
+	size_t i, j, n = AB_ARRAY_SIZE(names);
+
+	(void)state;
+	for (i = 0; i < n; i++) {
+		plot_palette_add(a, names[i], "NVIDIA");
+		plot_palette_add(b, names[n - 1 - i], "NVIDIA");
+	}
+	for (i = 0; i < n; i++) {
+		plot_palette_style(a, names[i], "NVIDIA", &s[i]);
+		plot_palette_style(b, names[i], "NVIDIA", &t);
+		assert_int_equal(s[i].shade, t.shade);   /* order does not matter */
+		assert_int_equal(s[i].marker, t.marker);
+		assert_int_equal(s[i].vendor, PLOT_VENDOR_NVIDIA);
+		for (j = 0; j < i; j++)
+			assert_false(s[i].shade == s[j].shade && s[i].marker == s[j].marker);
+	}
+	plot_palette_free(a);
+	plot_palette_free(b);
+}
+
 static void test_palette(void **state)
 {
 	static const char *const sys[][2] = {
@@ -340,7 +374,7 @@ int main(void)
 		cmocka_unit_test(test_ticks_linear), cmocka_unit_test(test_ticks_log),
 		cmocka_unit_test(test_tick_format),  cmocka_unit_test(test_value_format),
 		cmocka_unit_test(test_label_shorten), cmocka_unit_test(test_axis_title),
-		cmocka_unit_test(test_palette),      cmocka_unit_test(test_diverging),
+		cmocka_unit_test(test_palette), cmocka_unit_test(test_palette_twelve_nvidia),      cmocka_unit_test(test_diverging),
 		cmocka_unit_test(test_axis_setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,10 +18,10 @@ static char tmpdir[64];
 /* ---- small realistic specs ---------------------------------------------- */
 
 static const struct plot_bar bars[] = {
-	{ "A100", "NVIDIA", 81626, 80910, 82240, 8 },
-	{ "H100", "NVIDIA", 98288, 97150, 99020, 8 },
-	{ "JEDI", "NVIDIA", 158153, 156900, 159300, 5 },
-	{ "MI250", "AMD", 88621, 86900, 89700, 7 },
+	{ "A100", "NVIDIA", 81626, 80910, 82240, 8, NULL, 0, 0 },
+	{ "H100", "NVIDIA", 98288, 97150, 99020, 8, NULL, 0, 0 },
+	{ "JEDI", "NVIDIA", 158153, 156900, 159300, 5, NULL, 0, 0 },
+	{ "MI250", "AMD", 88621, 86900, 89700, 7, NULL, 0, 0 },
 };
 static const struct plot_bar_spec bar_spec = {
 	.labels = { .title = "GPT 800M throughput", .subtitle = "CARAML · n runs",
@@ -62,8 +62,8 @@ static const struct plot_devices_spec devices_spec = {
 };
 
 static const struct plot_pareto_point ppts[] = {
-	{ "A100", "NVIDIA", NULL, 61200, 81626 }, { "JEDI", "NVIDIA", NULL, 98600, 158153 },
-	{ "MI250", "AMD", NULL, 52300, 88621 },   { "GH200", "NVIDIA", NULL, 101700, 47505 },
+	{ "A100", "NVIDIA", NULL, 61200, 81626, PLOT_FRONT_AUTO }, { "JEDI", "NVIDIA", NULL, 98600, 158153, PLOT_FRONT_AUTO },
+	{ "MI250", "AMD", NULL, 52300, 88621, PLOT_FRONT_AUTO },   { "GH200", "NVIDIA", NULL, 101700, 47505, PLOT_FRONT_AUTO },
 };
 static const struct plot_pareto_spec pareto_spec = {
 	.labels = { .title = "Pareto", .x_title = "Energy efficiency", .x_unit = "tokens/Wh",

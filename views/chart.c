@@ -1,6 +1,8 @@
 /*
- * figures.c - from database to chart: pick configurations, compute the
- * statistics and fits, write labels with units; see figures.h.
+ * chart.c - what each chart shows, from the database: pick configurations,
+ * take statistics, fits, the Pareto front and pairings from the other
+ * views, write titles and labels with units, into the cairo-free specs
+ * that plots/ draws.  One table of chart kinds.
  *
  * Selection rules (stated in each chart's subtitle):
  *  - bar, pareto, heatmap: one configuration per system, its best by
@@ -10,41 +12,39 @@
  *    model/series.c.
  */
 #include "core/compat.h"
-#include "figures.h"
-#include "model/compare.h"
-#include "model/dataset.h"
+#include "model/mlperf_score.h"
 #include "model/power.h"
-#include "model/scaling.h"
-#include "model/series.h"
-#include "model/stats.h"
+#include "views/views.h"
 
 #include <ctype.h>
 #include <math.h>
 
-struct figure {
+struct views_chart {
 	struct plot_chart chart;
 	struct db_configs cs, cs2;
 	struct series_set ss;
 	struct db_power power;
+	struct views_pareto pareto;
+	json_t *json;                 /* MLPerf scores (model/mlperf_score.c) */
 	struct plot_palette *own_palette;
 	void **allocs;
 	size_t nallocs;
 };
 
-static void *keep(struct figure *f, void *p)
+static void *keep(struct views_chart *f, void *p)
 {
 	f->allocs = ab_realloc(f->allocs, (f->nallocs + 1) * sizeof(*f->allocs));
 	f->allocs[f->nallocs++] = p;
 	return p;
 }
 
-static void *kalloc(struct figure *f, size_t n, size_t size)
+static void *kalloc(struct views_chart *f, size_t n, size_t size)
 {
 	return keep(f, ab_calloc(n ? n : 1, size));
 }
 
-static const char *kstr(struct figure *f, const char *fmt, ...) AB_PRINTF(2, 3);
-static const char *kstr(struct figure *f, const char *fmt, ...)
+static const char *kstr(struct views_chart *f, const char *fmt, ...) AB_PRINTF(2, 3);
+static const char *kstr(struct views_chart *f, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
@@ -56,7 +56,7 @@ static const char *kstr(struct figure *f, const char *fmt, ...)
 }
 
 /* "energy_efficiency" -> "Energy efficiency" */
-static const char *pretty_metric(struct figure *f, const char *m)
+static const char *pretty_metric(struct views_chart *f, const char *m)
 {
 	char *s = keep(f, ab_strdup(m));
 	size_t i;
@@ -68,24 +68,64 @@ static const char *pretty_metric(struct figure *f, const char *m)
 	return s;
 }
 
-int figure_kind_parse(const char *name)
+/* The one table of chart kinds: every list of them is made from it. */
+static const struct views_chart_kind_info kinds[] = {
+	{ VIEWS_CHART_BAR, "bar", PLOT_BAR, "one bar per system (its best configuration)",
+	  VIEWS_NEEDS_BENCHMARK },
+	{ VIEWS_CHART_BARGROUP, "bargroup", PLOT_BARGROUP,
+	  "systems by global batch; without a benchmark, speedups by benchmark",
+	  VIEWS_NEEDS_EITHER },
+	{ VIEWS_CHART_SCALING, "scaling", PLOT_BATCH, "throughput vs global batch with the fit",
+	  VIEWS_NEEDS_BENCHMARK },
+	{ VIEWS_CHART_DEVICES, "devices", PLOT_DEVICES, "speedup and efficiency vs devices or nodes",
+	  VIEWS_NEEDS_BENCHMARK },
+	{ VIEWS_CHART_PARETO, "pareto", PLOT_PARETO, "throughput vs energy efficiency, the front",
+	  VIEWS_NEEDS_BENCHMARK },
+	{ VIEWS_CHART_HEATMAP, "heatmap", PLOT_HEATMAP, "systems x benchmarks, ratio to a baseline",
+	  VIEWS_NEEDS_BASELINE },
+	{ VIEWS_CHART_POWER, "power", PLOT_POWER, "watts over time of one run", 0 },
+};
+
+const struct views_chart_kind_info *views_chart_kinds(size_t *n)
 {
-	static const char *const names[] = { NULL, "bar", "bargroup", "scaling", "devices",
-					     "pareto", "heatmap", "power" };
+	*n = AB_ARRAY_SIZE(kinds);
+	return kinds;
+}
+
+int views_chart_kind_parse(const char *name)
+{
 	size_t i;
 
-	for (i = 1; i < AB_ARRAY_SIZE(names); i++)
-		if (!strcmp(name, names[i]))
-			return (int)i;
+	for (i = 0; name && i < AB_ARRAY_SIZE(kinds); i++)
+		if (!strcmp(name, kinds[i].name))
+			return (int)kinds[i].kind;
 	return -1;
 }
 
-const struct plot_chart *figure_chart(const struct figure *f)
+const char *views_chart_kind_name(enum views_chart_kind kind)
+{
+	size_t i;
+
+	for (i = 0; i < AB_ARRAY_SIZE(kinds); i++)
+		if (kinds[i].kind == kind)
+			return kinds[i].name;
+	return "unknown";
+}
+
+void views_chart_kind_list(struct strbuf *sb, const char *sep, const char *last)
+{
+	size_t i, n = AB_ARRAY_SIZE(kinds);
+
+	for (i = 0; i < n; i++)
+		strbuf_addf(sb, "%s%s", i == 0 ? "" : i + 1 == n ? last : sep, kinds[i].name);
+}
+
+const struct plot_chart *views_chart_spec(const struct views_chart *f)
 {
 	return &f->chart;
 }
 
-void figure_free(struct figure *f)
+void views_chart_free(struct views_chart *f)
 {
 	size_t i;
 
@@ -98,11 +138,13 @@ void figure_free(struct figure *f)
 	db_configs_release(&f->cs);
 	db_configs_release(&f->cs2);
 	db_power_release(&f->power);
+	views_pareto_release(&f->pareto);
+	json_decref(f->json);
 	plot_palette_free(f->own_palette);
 	free(f);
 }
 
-static int wanted(const struct figure_opts *o, const struct db_config *c)
+static int wanted(const struct views_chart_opts *o, const struct db_config *c)
 {
 	size_t i;
 
@@ -130,13 +172,13 @@ static int keep_wanted(const struct db_config *c, void *ctx)
 }
 
 /* Per system (in cs order) the wanted configuration with the best median. */
-static size_t pick_best(const struct db_configs *cs, const struct figure_opts *o,
+static size_t pick_best(const struct db_configs *cs, const struct views_chart_opts *o,
 			const char *benchmark, const struct db_config **out)
 {
 	return db_configs_best(cs, benchmark, keep_wanted, (void *)o, out);
 }
 
-static const struct plot_palette *palette(struct figure *f, const struct figure_opts *o,
+static const struct plot_palette *palette(struct views_chart *f, const struct views_chart_opts *o,
 					  const struct db_configs *cs)
 {
 	size_t i;
@@ -162,7 +204,7 @@ static void summary_ci(const struct db_config *c, double *med, double *lo, doubl
 	*hi = s.has_ci ? s.ci_high : NAN;
 }
 
-static const char *shape_note(struct figure *f, const struct figure_opts *o)
+static const char *shape_note(struct views_chart *f, const struct views_chart_opts *o)
 {
 	if (o->batch > 0 && o->devices > 0)
 		return kstr(f, "global batch %ld, %ld devices", o->batch, o->devices);
@@ -173,7 +215,7 @@ static const char *shape_note(struct figure *f, const struct figure_opts *o)
 	return "best configuration per system";
 }
 
-static int load(struct figure *f, struct db *db, const struct figure_opts *o, const char *metric,
+static int load(struct views_chart *f, struct db *db, const struct views_chart_opts *o, const char *metric,
 		struct db_configs *cs, struct strbuf *err)
 {
 	struct db_config_query q = { o->suite, o->benchmark, NULL, metric };
@@ -189,17 +231,205 @@ static int load(struct figure *f, struct db *db, const struct figure_opts *o, co
 	return 0;
 }
 
-static int build_bar(struct figure *f, struct db *db, const struct figure_opts *o,
+/* "1n x 8, b4096, fp16": the configuration a bar or point stands for */
+static const char *config_label(struct views_chart *f, const struct db_config *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (c->nodes > 0 && c->devices > 0)
+		strbuf_addf(&sb, "%ldn × %ld", c->nodes, c->devices / (c->nodes ? c->nodes : 1));
+	else if (c->devices > 0)
+		strbuf_addf(&sb, "%ld dev", c->devices);
+	if (c->global_batch > 0)
+		strbuf_addf(&sb, "%sb%ld", sb.len ? ", " : "", c->global_batch);
+	if (c->precision)
+		strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", c->precision);
+	if (!sb.len) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return keep(f, strbuf_detach(&sb, NULL));
+}
+
+static int bar_cmp(const void *pa, const void *pb, int lower)
+{
+	const struct plot_bar *a = pa, *b = pb;
+
+	if (a->value != b->value)
+		return (a->value < b->value) == !lower ? 1 : -1;
+	return strcmp(a->system, b->system);
+}
+
+static int bar_desc(const void *a, const void *b)
+{
+	return bar_cmp(a, b, 0);
+}
+
+static int bar_asc(const void *a, const void *b)
+{
+	return bar_cmp(a, b, 1);
+}
+
+/* What every bar chart decides the same way: normalisation, the best N,
+ * the scale (log when values span more than 30x), the layout for many or
+ * long names; returns the note for the subtitle. */
+static const char *bars_finish(struct views_chart *f, const struct views_chart_opts *o,
+			       struct plot_bar_spec *sp, struct plot_bar *bars, size_t *n,
+			       const struct db_config *c0, int *per_device_refused,
+			       struct strbuf *err)
+{
+	struct strbuf note = STRBUF_INIT;
+	double lo = HUGE_VAL, hi = 0;
+	size_t i, total = *n, longest = 0;
+
+	*per_device_refused = 0;
+	if (o->per_device) {
+		for (i = 0; i < *n; i++) {
+			double d = (double)bars[i].devices;
+			if (!(d > 0)) {
+				*per_device_refused = 1;
+				ab_fail(err, AB_EDATA, "per accelerator: the accelerator count of '%s' is "
+						       "not known", bars[i].system);
+				strbuf_release(&note);
+				return NULL;
+			}
+			/* throughput per accelerator; a time becomes accelerator-time */
+			if (c0->lower_is_better) {
+				bars[i].value *= d;
+				bars[i].lo *= d;
+				bars[i].hi *= d;
+			} else {
+				bars[i].value /= d;
+				bars[i].lo /= d;
+				bars[i].hi /= d;
+			}
+		}
+		strbuf_addstr(&note, c0->lower_is_better ? "normalised: × accelerators "
+							   "(accelerator-time)"
+							 : "normalised: per accelerator");
+	} else {
+		strbuf_addstr(&note, "not normalised (whole system)");
+	}
+	qsort(bars, *n, sizeof(*bars), c0->lower_is_better ? bar_asc : bar_desc);
+	if (o->top > 0 && (size_t)o->top < *n) {
+		*n = (size_t)o->top;
+		strbuf_addf(&note, " · best %zu of %zu systems", *n, total);
+	}
+	for (i = 0; i < *n; i++) {
+		lo = fmin(lo, bars[i].value);
+		hi = fmax(hi, bars[i].value);
+		longest = strlen(bars[i].system) > longest ? strlen(bars[i].system) : longest;
+	}
+	sp->y_scale = o->scale;
+	if (o->scale == PLOT_SCALE_AUTO && lo > 0 && hi / lo > 30)
+		sp->y_scale = PLOT_SCALE_LOG10;
+	if ((sp->y_scale == PLOT_SCALE_LOG10 || sp->y_scale == PLOT_SCALE_LOG2))
+		strbuf_addf(&note, " · log scale (values span %.0f×)", hi / lo);
+	sp->horizontal = *n > 10 || longest > 16;
+	return keep(f, strbuf_detach(&note, NULL));
+}
+
+/* MLPerf training: the official score of each system's run set. */
+static int bar_mlperf(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
+		      struct plot_bar_spec *sp, struct strbuf *err)
+{
+	struct db_filter flt = { "mlperf-training", o->benchmark, NULL };
+	struct plot_bar *bars;
+	struct strbuf cap = STRBUF_INIT;
+	const char *note;
+	size_t i, n = 0, nhatched = 0, runs = 0;
+	int rc, refused;
+	json_t *g;
+
+	rc = mlperf_score(db, &flt, &f->json, err);
+	if (rc < 0)
+		return rc;
+	bars = kalloc(f, json_array_size(f->json), sizeof(*bars));
+	json_array_foreach(f->json, i, g) {
+		const char *sys = json_string_value(json_object_get(g, "system"));
+		json_t *score = json_object_get(g, "official_score");
+		json_t *med = json_object_get(g, "median");
+		long req = (long)json_integer_value(json_object_get(g, "required_runs"));
+		long nruns = (long)json_integer_value(json_object_get(g, "runs"));
+		long nodes = (long)json_integer_value(json_object_get(g, "nodes"));
+		long devices = (long)json_integer_value(json_object_get(g, "devices"));
+		const char *status = json_string_value(json_object_get(g, "status"));
+		struct db_config like = { 0 };
+		size_t k;
+
+		if (!sys || (!json_is_number(score) && !json_is_number(med)))
+			continue;
+		for (k = 0; k < n && strcmp(bars[k].system, sys); k++)
+			;
+		if (k < n)
+			continue; /* one run set per system: the first (by round) */
+		like.system = (char *)sys;
+		if (!wanted(o, &like))
+			continue;
+		bars[n].system = sys;
+		bars[n].vendor = json_string_value(json_object_get(g, "vendor"));
+		bars[n].value = json_is_number(score) ? json_number_value(score)
+						      : json_number_value(med);
+		bars[n].lo = bars[n].hi = NAN; /* an official score has no CI */
+		bars[n].n = (int)json_integer_value(json_object_get(g, "valid"));
+		bars[n].incomplete = !json_is_number(score) || (status && strcmp(status, "ok")) ||
+				     (req > 0 && nruns < req);
+		bars[n].devices = devices;
+		like.nodes = nodes;
+		like.devices = devices;
+		like.global_batch = 0;
+		bars[n].config = config_label(f, &like);
+		nhatched += bars[n].incomplete;
+		runs += (size_t)nruns;
+		n++;
+	}
+	if (!n)
+		return ab_fail(err, AB_EDATA, "nothing to plot: no MLPerf training run set of '%s' "
+					      "matches the selection", o->benchmark);
+	note = bars_finish(f, o, sp, bars, &n, &f->cs.v[0], &refused, err);
+	if (!note)
+		return -AB_EDATA;
+	sp->bars = bars;
+	sp->n_bars = n;
+	sp->baseline = o->baseline;
+	sp->lower_is_better = 1;
+	sp->palette = palette(f, o, &f->cs);
+	sp->labels.title = o->title ? o->title
+				    : kstr(f, "%s: official MLPerf training score, time to train "
+					      "(lower is better)", o->benchmark);
+	sp->labels.subtitle = kstr(f, "mlperf-training · %zu systems, %zu result files · %s",
+				   json_array_size(f->json), runs, note);
+	strbuf_addstr(&cap, "Bars: official score = olympic mean of the valid runs (a failed run "
+			    "counts as the slowest) × the RCP scaling factor, as MLCommons scores "
+			    "it; n = valid runs; no CI: a score is one number per run set.");
+	if (nhatched)
+		strbuf_addf(&cap, " Hatched (%zu): not a complete valid run set (fewer result files "
+				  "than required, or too many failed runs); the bar shows the "
+				  "median of its valid runs instead, not an official score.",
+			    nhatched);
+	sp->labels.caption = keep(f, strbuf_detach(&cap, NULL));
+	sp->labels.y_title = o->per_device ? "Accelerator-time to train" : "Time to train";
+	sp->labels.y_unit = "min";
+	f->chart.kind = PLOT_BAR;
+	f->chart.u.bar = sp;
+	return 0;
+}
+
+static int build_bar(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
 		     struct strbuf *err)
 {
 	const struct db_config **pick;
 	struct plot_bar_spec *sp = kalloc(f, 1, sizeof(*sp));
 	struct plot_bar *bars;
+	const char *note;
 	size_t i, n, runs = 0;
-	int rc = load(f, db, o, o->metric, &f->cs, err);
+	int rc = load(f, db, o, o->metric, &f->cs, err), refused, differ = 0;
 
 	if (rc < 0)
 		return rc;
+	if (!o->metric && !strcmp(f->cs.v[0].suite, "mlperf-training") && o->batch <= 0 &&
+	    o->devices <= 0)
+		return bar_mlperf(f, db, o, sp, err);
 	pick = kalloc(f, f->cs.n, sizeof(*pick));
 	n = pick_best(&f->cs, o, NULL, pick);
 	if (!n)
@@ -210,19 +440,33 @@ static int build_bar(struct figure *f, struct db *db, const struct figure_opts *
 		bars[i].system = pick[i]->system;
 		bars[i].vendor = pick[i]->vendor;
 		summary_ci(pick[i], &bars[i].value, &bars[i].lo, &bars[i].hi);
+		if (pick[i]->n < STATS_CI_MIN_N)
+			bars[i].lo = bars[i].hi = NAN; /* no whisker where n is too small */
 		bars[i].n = (int)pick[i]->n;
+		bars[i].devices = pick[i]->devices;
+		bars[i].config = config_label(f, pick[i]);
+		differ |= i && !db_config_same_shape(pick[i], pick[0]);
 		runs += pick[i]->n;
 	}
+	note = bars_finish(f, o, sp, bars, &n, pick[0], &refused, err);
+	if (!note)
+		return -AB_EDATA;
 	sp->bars = bars;
 	sp->n_bars = n;
 	sp->baseline = o->baseline;
 	sp->lower_is_better = pick[0]->lower_is_better;
 	sp->palette = palette(f, o, &f->cs);
-	sp->labels.title = o->title ? o->title : kstr(f, "%s: %s by system", pick[0]->benchmark,
-						       pick[0]->metric);
-	sp->labels.subtitle = kstr(f, "%s · %s · median and 95 %% CI · %zu runs", pick[0]->suite,
-				   shape_note(f, o), runs);
-	sp->labels.y_title = pretty_metric(f, pick[0]->metric);
+	sp->labels.title = o->title ? o->title
+				    : kstr(f, "%s: %s by system (%s is better)", pick[0]->benchmark,
+					   pretty_metric(f, pick[0]->metric),
+					   pick[0]->lower_is_better ? "lower" : "higher");
+	sp->labels.subtitle = kstr(f, "%s · %s%s · median and 95 %% CI · %zu runs · %s",
+				   pick[0]->suite, shape_note(f, o),
+				   differ ? " (configurations differ: labels say which)" : "", runs,
+				   note);
+	sp->labels.y_title = o->per_device ? kstr(f, "%s per accelerator",
+						   pretty_metric(f, pick[0]->metric))
+					   : pretty_metric(f, pick[0]->metric);
 	sp->labels.y_unit = pick[0]->unit;
 	f->chart.kind = PLOT_BAR;
 	f->chart.u.bar = sp;
@@ -237,7 +481,7 @@ static int cmp_long(const void *a, const void *b)
 
 /* Bars grouped by benchmark: each system's speedup over the baseline (best
  * configurations), with the bootstrap CI of the ratio; reference line at 1. */
-static int build_bargroup_bench(struct figure *f, struct db *db, const struct figure_opts *o,
+static int build_bargroup_bench(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
 				struct strbuf *err)
 {
 	struct plot_bargroup_spec *sp = kalloc(f, 1, sizeof(*sp));
@@ -250,7 +494,7 @@ static int build_bargroup_bench(struct figure *f, struct db *db, const struct fi
 	int rc;
 
 	if (!o->baseline)
-		return ab_fail(err, AB_EUSAGE, "bargroup across benchmarks needs --baseline SYS");
+		return ab_fail(err, AB_EUSAGE, "a bargroup across benchmarks needs a baseline system");
 	rc = db_load_configs(db, &q, &f->cs, err);
 	if (rc < 0)
 		return rc;
@@ -330,7 +574,7 @@ static int build_bargroup_bench(struct figure *f, struct db *db, const struct fi
 	return 0;
 }
 
-static int build_bargroup(struct figure *f, struct db *db, const struct figure_opts *o,
+static int build_bargroup(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
 			  struct strbuf *err)
 {
 	struct plot_bargroup_spec *sp = kalloc(f, 1, sizeof(*sp));
@@ -426,7 +670,7 @@ static int build_bargroup(struct figure *f, struct db *db, const struct figure_o
 
 /* The system's label in a multi-series chart: the name, plus the shape
  * when the system has several series. */
-static const char *series_name(struct figure *f, const struct series *s, enum series_axis axis)
+static const char *series_name(struct views_chart *f, const struct series *s, enum series_axis axis)
 {
 	size_t i, same = 0;
 	struct strbuf sb = STRBUF_INIT;
@@ -442,15 +686,15 @@ static const char *series_name(struct figure *f, const struct series *s, enum se
 	return keep(f, strbuf_detach(&sb, NULL));
 }
 
-static int series_wanted(const struct figure_opts *o, const struct series *s)
+static int series_wanted(const struct views_chart_opts *o, const struct series *s)
 {
-	struct figure_opts any = *o;
+	struct views_chart_opts any = *o;
 
 	any.batch = any.devices = 0; /* the shape varies along the axis */
 	return wanted(&any, s->first);
 }
 
-static int build_scaling(struct figure *f, struct db *db, const struct figure_opts *o,
+static int build_scaling(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
 			 struct strbuf *err)
 {
 	struct plot_batch_spec *sp = kalloc(f, 1, sizeof(*sp));
@@ -467,41 +711,26 @@ static int build_scaling(struct figure *f, struct db *db, const struct figure_op
 		struct plot_batch_series *ps = &ser[n];
 		struct plot_point *pts = kalloc(f, s->n, sizeof(*pts));
 		double *failed = kalloc(f, s->n, sizeof(double));
-		double *b, *x;
-		unsigned char *cens;
 		struct scaling_sat fit;
-		size_t np = 0, nf = 0, m = 0, total = 0;
+		size_t np = 0, nf = 0;
 
 		if (!series_wanted(o, s) || (o->devices > 0 && s->devices != o->devices))
 			continue;
-		for (k = 0; k < s->n; k++)
-			total += s->pts[k].censored ? 1 : s->pts[k].config->n;
-		b = ab_calloc(total, sizeof(double));
-		x = ab_calloc(total, sizeof(double));
-		cens = ab_calloc(total, 1);
+		if (s->n < 2)
+			continue; /* one batch size is no sweep: nothing to fit or to draw */
 		for (k = 0; k < s->n; k++) {
 			const struct series_point *p = &s->pts[k];
-			size_t j;
 			if (p->censored) {
 				failed[nf++] = p->x;
-				b[m] = p->x;
-				x[m] = NAN;
-				cens[m++] = 1;
 				continue;
 			}
 			pts[np].x = p->x;
 			summary_ci(p->config, &pts[np].y, &pts[np].lo, &pts[np].hi);
 			np++;
 			runs += p->config->n;
-			for (j = 0; j < p->config->n; j++) {
-				b[m] = p->x;
-				x[m++] = p->config->values[j];
-			}
 		}
-		rc = scaling_saturation_fit(b, x, cens, m, &fit, err);
-		free(b);
-		free(x);
-		free(cens);
+		/* the same fit as `accelbench scaling`: one place assembles it */
+		rc = views_scaling_sat_fit(s, &fit, err);
 		if (rc < 0)
 			return rc;
 		ps->system = series_name(f, s, SERIES_BATCH);
@@ -516,8 +745,9 @@ static int build_scaling(struct figure *f, struct db *db, const struct figure_op
 		n++;
 	}
 	if (!n)
-		return ab_fail(err, AB_EDATA, "nothing to plot: no run of '%s' with a known global "
-					      "batch matches the selection", o->benchmark);
+		return ab_fail(err, AB_EDATA, "nothing to plot: no system ran '%s' at two or more "
+					      "global batch sizes (a batch sweep) in the selection",
+			       o->benchmark);
 	sp->series = ser;
 	sp->n_series = n;
 	sp->palette = palette(f, o, &f->cs);
@@ -533,7 +763,7 @@ static int build_scaling(struct figure *f, struct db *db, const struct figure_op
 	return 0;
 }
 
-static int build_devices(struct figure *f, struct db *db, const struct figure_opts *o,
+static int build_devices(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
 			 struct strbuf *err)
 {
 	enum series_axis axis = o->by_nodes ? SERIES_NODES : SERIES_DEVICES;
@@ -613,55 +843,57 @@ static int build_devices(struct figure *f, struct db *db, const struct figure_op
 	return 0;
 }
 
-static int build_pareto(struct figure *f, struct db *db, const struct figure_opts *o,
+static int build_pareto(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
 			struct strbuf *err)
 {
 	struct plot_pareto_spec *sp = kalloc(f, 1, sizeof(*sp));
+	struct db_config_query q = { o->suite, o->benchmark, NULL, o->metric };
 	struct plot_pareto_point *pts;
-	const struct db_config **pick;
-	size_t i, n, np = 0;
+	const struct views_pareto *pv = &f->pareto;
+	const struct db_config *c0;
+	size_t i;
 	int rc = load(f, db, o, o->metric, &f->cs, err);
 
-	if (rc == 0)
-		rc = load(f, db, o, "energy_efficiency", &f->cs2, err);
 	if (rc < 0)
 		return rc;
-	pick = kalloc(f, f->cs.n, sizeof(*pick));
-	n = pick_best(&f->cs, o, NULL, pick);
-	pts = kalloc(f, n, sizeof(*pts));
-	for (i = 0; i < n; i++) {
-		const struct db_config *e = db_configs_find(&f->cs2, pick[i]);
-		if (!e || !e->n)
-			continue;
-		pts[np].system = pick[i]->system;
-		pts[np].vendor = pick[i]->vendor;
-		pts[np].x = stats_median(e->values, e->n);
-		pts[np].y = stats_median(pick[i]->values, pick[i]->n);
-		if (pick[i]->global_batch > 0 && !(o->batch > 0))
-			pts[np].label = kstr(f, "%s (b=%ld)", pick[i]->system, pick[i]->global_batch);
-		np++;
+	/* the front is the pareto view's (best configuration per system) */
+	rc = views_pareto_build(db, &q, "energy_efficiency", keep_wanted, (void *)o, 1, &f->pareto,
+				err);
+	if (rc < 0)
+		return rc == -AB_EDATA ? ab_fail(err, AB_EDATA, "nothing to plot: no configuration "
+								 "of '%s' has both %s and energy_efficiency",
+						 o->benchmark, f->cs.v[0].metric)
+				       : rc;
+	c0 = pv->rows[0].x;
+	pts = kalloc(f, pv->n, sizeof(*pts));
+	for (i = 0; i < pv->n; i++) {
+		const struct views_pareto_row *r = &pv->rows[i];
+		pts[i].system = r->x->system;
+		pts[i].vendor = r->x->vendor;
+		pts[i].x = r->yv;
+		pts[i].y = r->xv;
+		pts[i].front = r->state == PARETO_FRONT ? PLOT_FRONT_ON : PLOT_FRONT_OFF;
+		if (r->x->global_batch > 0 && !(o->batch > 0))
+			pts[i].label = kstr(f, "%s (b=%ld)", r->x->system, r->x->global_batch);
 	}
-	if (!np)
-		return ab_fail(err, AB_EDATA, "nothing to plot: no configuration of '%s' has both "
-					      "%s and energy_efficiency", o->benchmark,
-			       f->cs.v[0].metric);
 	sp->points = pts;
-	sp->n_points = np;
-	sp->y_lower_better = f->cs.v[0].lower_is_better;
+	sp->n_points = pv->n;
+	sp->x_lower_better = pv->y_lower_better;
+	sp->y_lower_better = pv->x_lower_better;
 	sp->palette = palette(f, o, &f->cs);
 	sp->labels.title = o->title ? o->title : kstr(f, "%s: %s vs energy efficiency",
-						       f->cs.v[0].benchmark, f->cs.v[0].metric);
-	sp->labels.subtitle = kstr(f, "%s · %s · medians", f->cs.v[0].suite, shape_note(f, o));
+						       c0->benchmark, c0->metric);
+	sp->labels.subtitle = kstr(f, "%s · %s · medians", c0->suite, shape_note(f, o));
 	sp->labels.x_title = "Energy efficiency";
-	sp->labels.x_unit = f->cs2.n ? f->cs2.v[0].unit : "";
-	sp->labels.y_title = pretty_metric(f, f->cs.v[0].metric);
-	sp->labels.y_unit = f->cs.v[0].unit;
+	sp->labels.x_unit = pv->y_unit;
+	sp->labels.y_title = pretty_metric(f, c0->metric);
+	sp->labels.y_unit = c0->unit;
 	f->chart.kind = PLOT_PARETO;
 	f->chart.u.pareto = sp;
 	return 0;
 }
 
-static int build_heatmap(struct figure *f, struct db *db, const struct figure_opts *o,
+static int build_heatmap(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
 			 struct strbuf *err)
 {
 	struct plot_heatmap_spec *sp = kalloc(f, 1, sizeof(*sp));
@@ -673,7 +905,7 @@ static int build_heatmap(struct figure *f, struct db *db, const struct figure_op
 	int rc;
 
 	if (!o->baseline)
-		return ab_fail(err, AB_EUSAGE, "heatmap: --baseline SYS is required");
+		return ab_fail(err, AB_EUSAGE, "a heatmap needs a baseline system");
 	rc = db_load_configs(db, &q, &f->cs, err);
 	if (rc < 0)
 		return rc;
@@ -739,7 +971,17 @@ static int build_heatmap(struct figure *f, struct db *db, const struct figure_op
 	 * (as compare's): with holes in the matrix, leave the column out */
 	for (i = 0; i < nr * nc && !isnan(ratios[i]); i++)
 		;
-	if (i < nr * nc) {
+	if (i == nr * nc) {
+		/* the geometric mean of each row, decided here, not by the painter */
+		double *gm = kalloc(f, nr, sizeof(double));
+		for (r = 0; r < nr; r++) {
+			double sum = 0;
+			for (c = 0; c < nc; c++)
+				sum += log(ratios[r * nc + c]);
+			gm[r] = exp(sum / (double)nc);
+		}
+		sp->geomeans = gm;
+	} else {
 		sp->no_geomean = 1;
 		sp->labels.caption = "Cells: ratio of medians to the baseline; hatched: not measured. "
 				     "No geometric-mean column: not every system ran every benchmark "
@@ -757,7 +999,7 @@ static int build_heatmap(struct figure *f, struct db *db, const struct figure_op
 	return 0;
 }
 
-static int build_power(struct figure *f, struct db *db, const struct figure_opts *o,
+static int build_power(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
 		       struct strbuf *err)
 {
 	struct plot_power_spec *sp = kalloc(f, 1, sizeof(*sp));
@@ -804,32 +1046,41 @@ static int build_power(struct figure *f, struct db *db, const struct figure_opts
 	return 0;
 }
 
-int figure_build(struct db *db, enum figure_kind kind, const struct figure_opts *o,
-		 struct figure **out, struct strbuf *err)
+int views_chart_build(struct db *db, enum views_chart_kind kind, const struct views_chart_opts *o,
+		 struct views_chart **out, struct strbuf *err)
 {
-	struct figure *f = ab_calloc(1, sizeof(*f));
+	struct views_chart *f = ab_calloc(1, sizeof(*f));
+	unsigned needs;
+	size_t i;
 	int rc;
 
 	*out = NULL;
-	if (!o->benchmark && kind != FIGURE_HEATMAP && kind != FIGURE_POWER &&
-	    kind != FIGURE_BARGROUP) {
+	for (i = 0; i < AB_ARRAY_SIZE(kinds) && kinds[i].kind != kind; i++)
+		;
+	needs = i < AB_ARRAY_SIZE(kinds) ? kinds[i].needs : 0;
+	if (((needs & VIEWS_NEEDS_BENCHMARK) && !o->benchmark) ||
+	    ((needs & VIEWS_NEEDS_BASELINE) && !o->baseline) ||
+	    ((needs & VIEWS_NEEDS_EITHER) && !o->benchmark && !o->baseline)) {
 		free(f);
-		return ab_fail(err, AB_EUSAGE, "this chart needs a benchmark (-b)");
+		return ab_fail(err, AB_EUSAGE, "a %s chart needs %s", views_chart_kind_name(kind),
+			       needs & VIEWS_NEEDS_BENCHMARK ? "a benchmark"
+			       : needs & VIEWS_NEEDS_BASELINE ? "a baseline system"
+							      : "a benchmark or a baseline system");
 	}
 	switch (kind) {
-	case FIGURE_BAR: rc = build_bar(f, db, o, err); break;
-	case FIGURE_BARGROUP:
+	case VIEWS_CHART_BAR: rc = build_bar(f, db, o, err); break;
+	case VIEWS_CHART_BARGROUP:
 		rc = o->benchmark ? build_bargroup(f, db, o, err) : build_bargroup_bench(f, db, o, err);
 		break;
-	case FIGURE_SCALING: rc = build_scaling(f, db, o, err); break;
-	case FIGURE_DEVICES: rc = build_devices(f, db, o, err); break;
-	case FIGURE_PARETO: rc = build_pareto(f, db, o, err); break;
-	case FIGURE_HEATMAP: rc = build_heatmap(f, db, o, err); break;
-	case FIGURE_POWER: rc = build_power(f, db, o, err); break;
-	default: rc = ab_fail(err, AB_EINTERNAL, "unknown figure kind %d", (int)kind); break;
+	case VIEWS_CHART_SCALING: rc = build_scaling(f, db, o, err); break;
+	case VIEWS_CHART_DEVICES: rc = build_devices(f, db, o, err); break;
+	case VIEWS_CHART_PARETO: rc = build_pareto(f, db, o, err); break;
+	case VIEWS_CHART_HEATMAP: rc = build_heatmap(f, db, o, err); break;
+	case VIEWS_CHART_POWER: rc = build_power(f, db, o, err); break;
+	default: rc = ab_fail(err, AB_EINTERNAL, "unknown chart kind %d", (int)kind); break;
 	}
 	if (rc < 0) {
-		figure_free(f);
+		views_chart_free(f);
 		return rc;
 	}
 	*out = f;
