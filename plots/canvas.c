@@ -191,7 +191,10 @@ void plot_shutdown(void)
 	/* the thread's default font map, and with it pango's caches */
 	pango_cairo_font_map_set_default(NULL);
 #ifdef PLOT_FULL_CLEANUP
-	cairo_debug_reset_static_data();
+	/* not cairo_debug_reset_static_data(): it asserts when a cached
+	 * font face of the PDF backend is still referenced at exit, which
+	 * aborted sanitizer runs of "plot -o x.pdf"; cairo's static caches
+	 * are suppressed in tests/lsan.supp instead */
 	/* fontconfig keeps its configuration until FcFini().  libfontconfig
 	 * comes in through cairo and pango but is not among our link flags,
 	 * so look FcFini up in what is loaded (the POSIX way to turn dlsym's
