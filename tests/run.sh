@@ -18,7 +18,7 @@ export AB_BIN AB_BUILD AB_SAMPLES
 export LC_ALL=C TZ=UTC SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1700000000}
 export AB_FIXTURES="$root/tests/fixtures"
 # fontconfig keeps caches for the life of the process (see plot_shutdown())
-export LSAN_OPTIONS="suppressions=$root/tests/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS="suppressions=$root/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 unset ACCELBENCH_DB
 
 pass=0; fail=0; skip=0
