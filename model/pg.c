@@ -773,3 +773,19 @@ int pg_copy_split(char *line, size_t len, char **fields, int max)
 	}
 	return n;
 }
+
+void pg_progress_report(const struct pg_progress *prog, struct timespec *last,
+			const struct pg_totals *t, int final)
+{
+	struct timespec now;
+
+	if (!prog || !prog->fn)
+		return;
+	if (!final) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - last->tv_sec) * 1000 + (now.tv_nsec - last->tv_nsec) / 1000000 < 200)
+			return;
+		*last = now;
+	}
+	prog->fn(prog->ctx, t, final);
+}

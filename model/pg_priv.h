@@ -14,6 +14,7 @@
 #include "pg.h"
 #include "ingest/ingest.h"
 #include <libpq-fe.h>
+#include <time.h>
 
 struct pg {
 	PGconn *conn;
@@ -105,5 +106,10 @@ struct ingest_sink *pg_local_sink(struct pg_local *l);
  * version it was first ingested (the sink records the pull instead). */
 int pg_local_set_provenance(struct pg_local *l, const char *sha256, const char *identity,
 			    const char *ingested_at, const char *tool_version, struct strbuf *err);
+
+/* Call prog (may be NULL) with t: at most every 200 ms while a transfer
+ * runs (last holds the previous call's time), always when final. */
+void pg_progress_report(const struct pg_progress *prog, struct timespec *last,
+			const struct pg_totals *t, int final);
 
 #endif

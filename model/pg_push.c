@@ -75,18 +75,7 @@ struct push {
 
 static void progress(struct push *p, int final)
 {
-	struct timespec now;
-
-	if (!p->prog || !p->prog->fn)
-		return;
-	if (!final) {
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if ((now.tv_sec - p->last.tv_sec) * 1000 + (now.tv_nsec - p->last.tv_nsec) / 1000000 <
-		    200)
-			return;
-		p->last = now;
-	}
-	p->prog->fn(p->prog->ctx, p->t, final);
+	pg_progress_report(p->prog, &p->last, p->t, final);
 }
 
 static int conn_fail(PGconn *c, struct strbuf *err, const char *what)
