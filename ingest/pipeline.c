@@ -17,6 +17,7 @@
  */
 #include "core/compat.h"
 #include "ingest_priv.h"
+#include "json_text.h"
 
 #include <pthread.h>
 
@@ -47,6 +48,7 @@ struct ingest_pipe {
 	int writer_waits, parser_waits;   /* who sleeps on more / room */
 	int dead;                         /* a write failed: store nothing more */
 	int64_t prov;                     /* parser side: provisional ids in this file */
+	struct ingest_jtext jt;           /* parser side: JSON text of params and metas */
 	struct ingest_outcome *out;       /* outcomes, file order */
 	size_t nout, capout, firstout;
 };
@@ -76,9 +78,9 @@ static const char *pk(struct packer *k, const char *s)
 	return d;
 }
 
-static char *dump(json_t *j)
+static char *dump(struct ingest_pipe *p, json_t *j)
 {
-	return j ? json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+	return j ? ingest_jtext_dup(&p->jt, j) : NULL; /* json_dumps' text */
 }
 
 static void pack_system(struct packer *k, struct ingest_system *d, const struct ingest_system *s,
@@ -104,11 +106,11 @@ static struct qrec *qrec_new(size_t extra, size_t strings)
 	return q;
 }
 
-static struct qrec *pack_run(const struct ingest_run *r)
+static struct qrec *pack_run(struct ingest_pipe *p, const struct ingest_run *r)
 {
-	char *params = r->params_json ? NULL : dump(r->params);
+	char *params = r->params_json ? NULL : dump(p, r->params);
 	char **meta = ab_calloc(r->nmetrics ? r->nmetrics : 1, sizeof(*meta));
-	char *sysmeta = r->system.meta_json ? NULL : dump(r->system.meta);
+	char *sysmeta = r->system.meta_json ? NULL : dump(p, r->system.meta);
 	size_t extra = r->nmetrics * (sizeof(struct ingest_metric) + sizeof(char *));
 	struct packer k = { NULL, 0 };
 	struct ingest_metric *m;
@@ -120,7 +122,7 @@ static struct qrec *pack_run(const struct ingest_run *r)
 	for (i = 0; i < r->nmetrics; i++)
 		meta[i] = r->metrics_meta_json && r->metrics_meta_json[i] ?
 				  ab_strdup(r->metrics_meta_json[i]) :
-				  dump(r->metrics[i].meta);
+				  dump(p, r->metrics[i].meta);
 	/* struct ingest_metric and pointers are aligned like the struct */
 	extra = (extra + 15) & ~(size_t)15;
 	q = NULL;
@@ -368,7 +370,7 @@ static int q_begin(void *self, const struct ingest_source *src, struct strbuf *e
 static int q_run(void *self, const struct ingest_run *r, int64_t *run_id, struct strbuf *err)
 {
 	struct ingest_pipe *p = self;
-	struct qrec *q = pack_run(r);
+	struct qrec *q = pack_run(p, r);
 	int rc = push(p, q, err);
 
 	*run_id = rc < 0 ? 0 : ++p->prov;
@@ -397,7 +399,7 @@ static int q_system(void *self, const struct ingest_system *sys, struct strbuf *
 {
 	struct ingest_pipe *p = self;
 	struct packer k = { NULL, 0 };
-	char *meta = sys->meta_json ? NULL : dump(sys->meta);
+	char *meta = sys->meta_json ? NULL : dump(p, sys->meta);
 	const char *m = sys->meta_json ? sys->meta_json : meta;
 	struct ingest_system tmp;
 	struct qrec *q;
@@ -424,6 +426,7 @@ struct ingest_pipe *ingest_pipe_start(struct ingest_sink *sink)
 	struct ingest_pipe *p = ab_calloc(1, sizeof(*p));
 
 	p->sink = sink;
+	ingest_jtext_init(&p->jt);
 	p->qsink.self = p;
 	p->qsink.begin = q_begin;
 	p->qsink.run = q_run;

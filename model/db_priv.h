@@ -6,6 +6,7 @@
 
 #include "db.h"
 #include "ingest/ingest.h"
+#include "ingest/json_text.h"
 
 /* db_intern.c: key bytes -> id of an interned row, or DB_INTERN_SEEN for
  * a value met once and stored inline; bounded (two generations).  get
@@ -38,17 +39,22 @@ struct db_sink_state {
 	int in_txn;
 	int64_t source_id;
 	long seq;
-	sqlite3_stmt *st[16];
+	sqlite3_stmt *st[24];
 	/* small caches valid inside one transaction */
 	struct strbuf last_system;
 	int64_t last_system_id;
 	struct strbuf last_bench;
 	int64_t last_bench_id;
-	/* interned param pairs and metric kinds (valid across committed
-	 * transactions; emptied on rollback) */
-	struct db_intern pairs, kinds;
-	struct strbuf ids, kbuf;
+	long power_i;              /* power_data.i: numbers this source's samples */
+	int64_t data_version;      /* PRAGMA data_version at our last begin */
+	int interned_new;          /* intern_id() added a row since reset */
+	/* params pairs met (DB_INTERN_SEEN), interned param sets, metric kinds
+	 * and power devices (valid across committed transactions; emptied on
+	 * rollback and when rm deletes interned rows) */
+	struct db_intern pairs, sets, kinds, devices;
+	struct strbuf own, shared, kbuf;
 	struct sha256 fresh;       /* sha256_init()ed once, for db_key16 */
+	struct ingest_jtext jt;    /* params/meta JSON text (cached reals) */
 	/* known(): a read-only connection of the parsing thread */
 	sqlite3 *ro;
 	sqlite3_stmt *ro_find;
@@ -90,6 +96,8 @@ void db_key16(const struct sha256 *fresh, const char *s, size_t n, unsigned char
 int db_register_functions(sqlite3 *sql);
 
 void db_sink_init(struct db *db);
+/* Forget the sink's cached interned ids (rows may have been deleted). */
+void db_sink_forget_interned(struct db *db);
 void db_sink_release(struct db *db);
 int db_migrate(struct db *db, struct strbuf *err);
 

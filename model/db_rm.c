@@ -1,8 +1,9 @@
 /*
  * db_rm.c - remove ingested sources with everything derived from them:
- * their runs, the runs' metrics and power samples, and the systems and
- * benchmarks that only those runs used.  `accelbench rm source` and
- * `ingest --replace` both come through here.
+ * their runs, the runs' metrics and power samples, the systems and
+ * benchmarks that only those runs used, and the interned rows (param
+ * sets, metric kinds, power devices) no run uses any more.  `accelbench rm
+ * source` and `ingest --replace` both come through here.
  */
 #include "core/compat.h"
 #include "db_priv.h"
@@ -44,6 +45,32 @@ static int exec_id(struct db *db, const char *sql, int64_t id, long *changes, st
 	return 0;
 }
 
+/* Delete the rows of an interned table among ids (a JSON array) that no
+ * row of the user table refers to any more: one pass over the user. */
+static int drop_unused(struct db *db, const char *sql, const struct id_set *ids,
+		       struct strbuf *err)
+{
+	struct strbuf list = STRBUF_INIT;
+	sqlite3_stmt *st;
+	size_t i;
+	int rc;
+
+	if (!ids->n)
+		return 0;
+	strbuf_addch(&list, '[');
+	for (i = 0; i < ids->n; i++)
+		strbuf_addf(&list, "%s%lld", i ? "," : "", (long long)ids->v[i]);
+	strbuf_addch(&list, ']');
+	rc = db_prepare(db, &st, sql, err);
+	if (rc == 0) {
+		sqlite3_bind_text(st, 1, list.buf, (int)list.len, SQLITE_STATIC);
+		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_fail(db, err, "cannot remove source");
+		sqlite3_finalize(st);
+	}
+	strbuf_release(&list);
+	return rc;
+}
+
 /* Collect the distinct values of column 0 of sql bound to id. */
 static int collect(struct db *db, const char *sql, int64_t id, struct id_set *out,
 		   struct strbuf *err)
@@ -64,7 +91,7 @@ static int collect(struct db *db, const char *sql, int64_t id, struct id_set *ou
 
 int db_source_remove(struct db *db, int64_t source_id, struct db_rm_counts *c, struct strbuf *err)
 {
-	struct id_set systems = { 0 }, benches = { 0 };
+	struct id_set systems = { 0 }, benches = { 0 }, sets = { 0 }, kinds = { 0 }, devices = { 0 };
 	size_t i;
 	long n = 0;
 	int rc;
@@ -74,9 +101,19 @@ int db_source_remove(struct db *db, int64_t source_id, struct db_rm_counts *c, s
 	if (rc == 0)
 		rc = collect(db, "SELECT DISTINCT benchmark_id FROM run_data WHERE source_id = ?1",
 			     source_id, &benches, err);
+	if (rc == 0)
+		rc = collect(db, "SELECT DISTINCT set_id FROM run_data WHERE source_id = ?1"
+				 " AND set_id IS NOT NULL", source_id, &sets, err);
+	if (rc == 0)
+		rc = collect(db, "SELECT DISTINCT kind_id FROM metric_data WHERE run_id IN"
+				 " (SELECT id FROM run_data WHERE source_id = ?1)", source_id, &kinds, err);
+	if (rc == 0)
+		rc = collect(db, "SELECT DISTINCT device_id FROM power_data WHERE run_id IN"
+				 " (SELECT id FROM run_data WHERE source_id = ?1)", source_id, &devices,
+			     err);
 	/* children first: the sink's own order, whatever the foreign keys say */
 	if (rc == 0)
-		rc = exec_id(db, "DELETE FROM power_sample WHERE run_id IN"
+		rc = exec_id(db, "DELETE FROM power_data WHERE run_id IN"
 				 " (SELECT id FROM run_data WHERE source_id = ?1)",
 			     source_id, &c->power_samples, err);
 	if (rc == 0)
@@ -101,8 +138,25 @@ int db_source_remove(struct db *db, int64_t source_id, struct db_rm_counts *c, s
 		rc = exec_id(db, "DELETE FROM benchmark WHERE id = ?1"
 				 " AND NOT EXISTS (SELECT 1 FROM run_data WHERE benchmark_id = ?1)",
 			     benches.v[i], &c->benchmarks, err);
+	/* interned rows only these runs used; the sink's caches may name them */
+	if (rc == 0)
+		rc = drop_unused(db, "DELETE FROM param_set WHERE id IN (SELECT value FROM json_each(?1))"
+				     " AND id NOT IN (SELECT set_id FROM run_data WHERE set_id IS NOT NULL)",
+				 &sets, err);
+	if (rc == 0)
+		rc = drop_unused(db, "DELETE FROM metric_kind WHERE id IN"
+				     " (SELECT value FROM json_each(?1))"
+				     " AND id NOT IN (SELECT kind_id FROM metric_data)", &kinds, err);
+	if (rc == 0)
+		rc = drop_unused(db, "DELETE FROM power_device WHERE id IN"
+				     " (SELECT value FROM json_each(?1))"
+				     " AND id NOT IN (SELECT device_id FROM power_data)", &devices, err);
+	db_sink_forget_interned(db);
 	free(systems.v);
 	free(benches.v);
+	free(sets.v);
+	free(kinds.v);
+	free(devices.v);
 	return rc;
 }
 

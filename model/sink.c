@@ -5,6 +5,7 @@
 #include "core/compat.h"
 #include "db_priv.h"
 #include "validate.h"
+#include "ingest/json_text.h"
 
 #include <math.h>
 #include <time.h>
@@ -18,10 +19,14 @@ enum {
 	ST_ADD_METRIC,
 	ST_ADD_POWER,
 	ST_FIND_REPLACED,
-	ST_FIND_PAIR,
-	ST_ADD_PAIR,
+	ST_FIND_SET,
+	ST_ADD_SET,
 	ST_FIND_KIND,
 	ST_ADD_KIND,
+	ST_FIND_DEVICE,
+	ST_ADD_DEVICE,
+	ST_DATA_VERSION,
+	ST_DROP_SET,
 	ST_COUNT
 };
 
@@ -63,27 +68,36 @@ static const char *const sink_sql[ST_COUNT] = {
 			    " RETURNING id",
 	[ST_ADD_RUN] = "INSERT INTO run_data(source_id, seq, line, system_id, benchmark_id, job_id,"
 		       " started, finished, status, nodes, devices, global_batch, local_batch,"
-		       " precision, framework, params, excluded_reason, dedupe)"
+		       " precision, framework, set_id, params, excluded_reason, dedupe)"
 		       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
-		       " ?16, ?17, ?18)"
+		       " ?16, ?17, ?18, ?19)"
 		       /* no RETURNING: it materialises a result table per row,
 		        * a tenth of a large ingest; changes()/rowid say the same */
 		       " ON CONFLICT(dedupe) DO NOTHING",
 	[ST_ADD_METRIC] = "INSERT INTO metric_data(run_id, kind_id, value) VALUES (?1, ?2, ?3)",
-	[ST_ADD_POWER] = "INSERT INTO power_sample(run_id, device, t, watts) VALUES (?1, ?2, ?3, ?4)",
+	[ST_ADD_POWER] = "INSERT INTO power_data(run_id, i, device_id, t, watts)"
+			 " VALUES (?1, ?2, ?3, ?4, ?5)",
 	/* what --replace removes: the same bytes, or whatever the same path held */
 	[ST_FIND_REPLACED] = "SELECT id FROM source WHERE (sha256 = ?1 AND identity = coalesce(?3, ''))"
 			     " OR path = ?2 ORDER BY id",
-	[ST_FIND_PAIR] = "SELECT id FROM param_pair WHERE h = ?1 AND kv = ?2",
-	[ST_ADD_PAIR] = "INSERT INTO param_pair(h, kv) VALUES (?1, ?2)",
+	[ST_FIND_SET] = "SELECT id FROM param_set WHERE h = ?1 AND kv = ?2",
+	[ST_ADD_SET] = "INSERT INTO param_set(h, kv) VALUES (?1, ?2)",
 	[ST_FIND_KIND] = "SELECT id FROM metric_kind WHERE name = ?1 AND unit = ?2 AND meta = ?3",
 	[ST_ADD_KIND] = "INSERT INTO metric_kind(name, unit, meta) VALUES (?1, ?2, ?3)",
+	[ST_FIND_DEVICE] = "SELECT id FROM power_device WHERE name = ?1",
+	[ST_ADD_DEVICE] = "INSERT INTO power_device(name) VALUES (?1)",
+	[ST_DATA_VERSION] = "PRAGMA data_version",
+	[ST_DROP_SET] = "DELETE FROM param_set WHERE id = ?1",
 };
 
-static const char *const status_names[] = {
-	[RUN_OK] = "ok", [RUN_FAILED] = "failed", [RUN_ABORTED] = "aborted",
-	[RUN_INVALID] = "invalid",
-};
+/* Ids interned in a transaction that rolled back are gone with it. */
+static void forget_interned(struct db_sink_state *s)
+{
+	db_intern_clear(&s->pairs);
+	db_intern_clear(&s->sets);
+	db_intern_clear(&s->kinds);
+	db_intern_clear(&s->devices);
+}
 
 static int stmt(struct db_sink_state *s, int which, sqlite3_stmt **out, struct strbuf *err)
 {
@@ -116,12 +130,13 @@ static int step(struct db_sink_state *s, sqlite3_stmt *st, int64_t *id, struct s
 	return db_fail(s->db, err, what);
 }
 
-static char *json_text(json_t *j)
+static char *json_text(struct db_sink_state *s, json_t *j)
 {
 	if (!j)
 		return NULL;
-	/* insertion order is the parser's, deterministic; outputs sort keys again */
-	return json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
+	/* json_dumps' compact text; insertion order is the parser's,
+	 * deterministic; outputs sort keys again */
+	return ingest_jtext_dup(&s->jt, j);
 }
 
 static void now_iso(struct strbuf *out)
@@ -176,12 +191,34 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 	int64_t id;
 	int rc, replaced = 0;
 
-	rc = db_exec(s->db, "BEGIN IMMEDIATE", err);
+	/* The sink keeps referential integrity itself (docs/schema.md): every
+	 * id it writes it has just looked up or inserted in this transaction,
+	 * or holds in a cache that is emptied whenever rows may have gone, and
+	 * removing deletes children first.  SQLite's per-row foreign key checks
+	 * (a parent lookup per column per row) are off for its transactions;
+	 * the pragma is a no-op inside a transaction, so it is set before. */
+	rc = db_exec(s->db, "PRAGMA foreign_keys = OFF", err);
 	if (rc < 0)
 		return rc;
+	rc = db_exec(s->db, "BEGIN IMMEDIATE", err);
+	if (rc < 0) {
+		db_exec(s->db, "PRAGMA foreign_keys = ON", NULL);
+		return rc;
+	}
 	s->in_txn = 1;
 	strbuf_reset(&s->last_system);
 	strbuf_reset(&s->last_bench);
+	/* another connection committed since our last transaction (an rm may
+	 * have deleted interned rows we hold ids of): forget them */
+	rc = stmt(s, ST_DATA_VERSION, &st, err);
+	if (rc < 0)
+		goto fail;
+	rc = step(s, st, &id, err, "cannot read the data version");
+	if (rc < 0)
+		goto fail;
+	if (id != s->data_version)
+		forget_interned(s);
+	s->data_version = id;
 	rc = stmt(s, ST_FIND_SOURCE, &st, err);
 	if (rc < 0)
 		goto fail;
@@ -192,6 +229,7 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 		goto fail;
 	if (rc == 1 && !src->replace) {
 		db_exec(s->db, "ROLLBACK", NULL);
+		db_exec(s->db, "PRAGMA foreign_keys = ON", NULL);
 		s->in_txn = 0;
 		return 1;
 	}
@@ -218,11 +256,12 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 		goto fail;
 	s->source_id = sqlite3_last_insert_rowid(s->db->sql);
 	s->seq = 0;
+	s->power_i = 0;
 	return replaced ? 2 : 0;
 fail:
 	db_exec(s->db, "ROLLBACK", NULL);
-	db_intern_clear(&s->pairs);
-	db_intern_clear(&s->kinds);
+	db_exec(s->db, "PRAGMA foreign_keys = ON", NULL);
+	forget_interned(s);
 	s->in_txn = 0;
 	return rc;
 }
@@ -266,7 +305,7 @@ static int system_id(struct db_sink_state *s, const struct ingest_system *sys, i
 	db_bind_text(st, 8, sys->site);
 	if (sys->tdp_w > 0)
 		sqlite3_bind_double(st, 9, sys->tdp_w);
-	meta = sys->meta_json ? ab_strdup(sys->meta_json) : json_text(sys->meta);
+	meta = sys->meta_json ? ab_strdup(sys->meta_json) : json_text(s, sys->meta);
 	db_bind_text(st, 10, meta);
 	free(meta);
 	rc = step(s, st, id, err, "cannot add system");
@@ -344,22 +383,30 @@ static int intern_id(struct db_sink_state *s, struct db_intern *cache, const cha
 		if (rc < 0)
 			return rc;
 		*id = sqlite3_last_insert_rowid(s->db->sql);
+		s->interned_new = 1;
 	}
 	db_intern_set(cache, h, key, len, *id);
 	return 0;
 }
 
-struct pair_arg {
-	const char *kv;
+struct text_arg {
+	const char *text;
 	size_t len;
 };
 
-static void bind_pair(sqlite3_stmt *st, const void *arg)
+static void bind_set(sqlite3_stmt *st, const void *arg)
 {
-	const struct pair_arg *p = arg;
+	const struct text_arg *p = arg;
 
-	sqlite3_bind_int64(st, 1, db_hash64(p->kv, p->len));
-	sqlite3_bind_text(st, 2, p->kv, (int)p->len, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 1, db_hash64(p->text, p->len));
+	sqlite3_bind_text(st, 2, p->text, (int)p->len, SQLITE_STATIC);
+}
+
+static void bind_device(sqlite3_stmt *st, const void *arg)
+{
+	const struct text_arg *p = arg;
+
+	sqlite3_bind_text(st, 1, p->text, (int)p->len, SQLITE_STATIC);
 }
 
 struct kind_arg {
@@ -375,71 +422,41 @@ static void bind_kind(sqlite3_stmt *st, const void *arg)
 	sqlite3_bind_text(st, 3, k->meta, -1, SQLITE_STATIC);
 }
 
-/* Append ",id" (or "id" first): printf per pair was a tenth of the sink. */
-static void add_id(struct strbuf *ids, int64_t id)
+/* Append one "key":value pair to an object text being built ("{" so far). */
+static void add_pair(struct strbuf *obj, const char *kv, size_t len)
 {
-	char buf[24];
-	size_t n = sizeof(buf);
-	uint64_t v = (uint64_t)id;
-
-	do {
-		buf[--n] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	if (ids->len)
-		strbuf_addch(ids, ',');
-	strbuf_add(ids, buf + n, sizeof(buf) - n);
-}
-
-/* Append a "key":value fragment to the inline string being built. */
-static void add_inline(struct strbuf *ids, int *open, const char *kv, size_t len)
-{
-	size_t i;
-
-	if (*open) {
-		strbuf_addch(ids, ',');
-	} else {
-		if (ids->len)
-			strbuf_addch(ids, ',');
-		strbuf_addch(ids, '"');
-		*open = 1;
-	}
-	for (i = 0; i < len;) {
-		size_t run = strcspn(kv + i, "\"\\");
-
-		if (run > len - i)
-			run = len - i;
-		strbuf_add(ids, kv + i, run);
-		i += run;
-		if (i < len) {
-			strbuf_addch(ids, '\\');
-			strbuf_addch(ids, kv[i++]);
-		}
-	}
+	if (obj->len > 1)
+		strbuf_addch(obj, ',');
+	strbuf_add(obj, kv, len);
 }
 
 /*
- * params as stored (run_data.params): the elements of a JSON array, one
- * per top-level "key":value pair in the parser's order: the id of an
- * interned pair (param_pair), or a string holding pairs stored inline
- * (consecutive ones joined with commas).  A pair is stored inline the
- * first time it is met and interned when it comes back, so values unique
- * to one run cost no lookup.  The view `run` joins the elements back into
- * the same text.  Pairs are split from the compact JSON at the commas
- * outside strings and nested values.
+ * params as stored: the pairs runs share, interned as one object text in
+ * param_set (run_data.set_id), and the run's own pairs as object text
+ * (run_data.params, NULL when none).  A "key":value pair is the run's own
+ * the first time the sink meets it and shared when it comes back, so
+ * values unique to one run (a node list, a job's hash) never make a set
+ * of their own, while the test's description, its parameters and the
+ * like are stored once.  The view `run` concatenates the set's pairs and
+ * the run's.  Pairs are split from the compact JSON at the commas outside
+ * strings and nested values.  Sets *set_id (0: none) and s->own.
  */
-static int params_ids(struct db_sink_state *s, const char *json, struct strbuf *err)
+static int params_split(struct db_sink_state *s, const char *json, int64_t *set_id,
+			struct strbuf *err)
 {
 	size_t n = strlen(json), i, start;
-	int depth = 0, in_str = 0, open = 0, rc;
+	int depth = 0, in_str = 0;
 
-	strbuf_reset(&s->ids);
+	*set_id = 0;
+	strbuf_setstr(&s->own, "{");
+	strbuf_setstr(&s->shared, "{");
 	if (n < 2 || json[0] != '{' || json[n - 1] != '}')
 		return ab_fail(err, AB_EINTERNAL, "params is not a JSON object");
 	for (i = start = 1; i < n; i++) {
 		char c = json[i];
-		struct pair_arg p;
-		int64_t id;
+		const char *kv;
+		size_t len;
+		uint64_t h;
 
 		if (in_str) {
 			if (c == '\\')
@@ -450,32 +467,45 @@ static int params_ids(struct db_sink_state *s, const char *json, struct strbuf *
 		}
 		if (c == '"') {
 			in_str = 1;
+			continue;
 		} else if (c == '{' || c == '[') {
 			depth++;
+			continue;
 		} else if ((c == '}' || c == ']') && depth > 0) {
 			depth--;
-		} else if ((c == ',' && depth == 0) || i == n - 1) {
-			if (i == start) /* "{}" */
-				break;
-			p.kv = json + start;
-			p.len = i - start;
-			rc = intern_id(s, &s->pairs, p.kv, p.len, ST_FIND_PAIR, ST_ADD_PAIR, bind_pair,
-				       &p, 1, &id, err);
-			if (rc < 0)
-				return rc;
-			if (id > 0) {
-				if (open)
-					strbuf_addch(&s->ids, '"');
-				open = 0;
-				add_id(&s->ids, id);
-			} else {
-				add_inline(&s->ids, &open, p.kv, p.len);
-			}
-			start = i + 1;
+			continue;
+		} else if (!((c == ',' && depth == 0) || i == n - 1)) {
+			continue;
 		}
+		if (i == start) /* "{}" */
+			break;
+		kv = json + start;
+		len = i - start;
+		h = (uint64_t)db_hash64(kv, len);
+		if (db_intern_get(&s->pairs, h, kv, len)) {
+			add_pair(&s->shared, kv, len);
+		} else {
+			db_intern_set(&s->pairs, h, kv, len, DB_INTERN_SEEN);
+			add_pair(&s->own, kv, len);
+		}
+		start = i + 1;
 	}
-	if (open)
-		strbuf_addch(&s->ids, '"');
+	if (s->shared.len > 1) {
+		struct text_arg t;
+		int rc;
+
+		strbuf_addch(&s->shared, '}');
+		t.text = s->shared.buf;
+		t.len = s->shared.len;
+		rc = intern_id(s, &s->sets, t.text, t.len, ST_FIND_SET, ST_ADD_SET, bind_set, &t, 0,
+			       set_id, err);
+		if (rc < 0)
+			return rc;
+	}
+	if (s->own.len > 1)
+		strbuf_addch(&s->own, '}');
+	else
+		strbuf_reset(&s->own);
 	return 0;
 }
 
@@ -483,7 +513,7 @@ static int kind_id(struct db_sink_state *s, const struct ingest_metric *m, const
 		   int64_t *id, struct strbuf *err)
 {
 	struct kind_arg k;
-	char *meta = meta_json ? ab_strdup(meta_json) : json_text(m->meta);
+	char *meta = meta_json ? ab_strdup(meta_json) : json_text(s, m->meta);
 	int rc;
 
 	k.name = m->name;
@@ -522,7 +552,7 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 {
 	struct db_sink_state *s = self;
 	struct validate_run vr;
-	int64_t sys_id, b_id;
+	int64_t sys_id, b_id, set_id = 0;
 	sqlite3_stmt *st;
 	char *params;
 	size_t i;
@@ -548,15 +578,16 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 				return ab_fail(err, AB_EINTERNAL, "metric '%s' given twice for one run",
 					       r->metrics[i].name);
 	}
+	s->interned_new = 0;
 	if (r->params_json || r->params) {
-		params = r->params_json ? ab_strdup(r->params_json) : json_text(r->params);
-		rc = params ? params_ids(s, params, err) : ab_fail(err, AB_EINTERNAL,
-								   "cannot encode params");
+		params = r->params_json ? ab_strdup(r->params_json) : json_text(s, r->params);
+		rc = params ? params_split(s, params, &set_id, err) :
+			      ab_fail(err, AB_EINTERNAL, "cannot encode params");
 		free(params);
 		if (rc < 0)
 			return rc;
 	} else {
-		strbuf_reset(&s->ids);
+		strbuf_reset(&s->own);
 	}
 	rc = stmt(s, ST_ADD_RUN, &st, err);
 	if (rc < 0)
@@ -569,27 +600,42 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 	db_bind_text(st, 6, r->job_id);
 	db_bind_text(st, 7, r->started);
 	db_bind_text(st, 8, r->finished);
-	db_bind_text(st, 9, status_names[r->status <= RUN_INVALID ? r->status : RUN_INVALID]);
+	sqlite3_bind_int(st, 9, r->status <= RUN_INVALID ? (int)r->status : (int)RUN_INVALID);
 	db_bind_pos(st, 10, r->nodes);
 	db_bind_pos(st, 11, r->devices);
 	db_bind_pos(st, 12, r->global_batch);
 	db_bind_pos(st, 13, r->local_batch);
 	db_bind_text(st, 14, r->precision);
 	db_bind_text(st, 15, r->framework);
-	sqlite3_bind_text(st, 16, s->ids.buf, (int)s->ids.len, SQLITE_STATIC);
-	db_bind_text(st, 17, r->excluded_reason);
+	if (set_id > 0)
+		sqlite3_bind_int64(st, 16, set_id);
+	if (s->own.len)
+		sqlite3_bind_text(st, 17, s->own.buf, (int)s->own.len, SQLITE_STATIC);
+	db_bind_text(st, 18, r->excluded_reason);
 	if (r->dedupe_key) {
 		unsigned char key[16];
 		/* a key read back from the view `run` (pull) is the hash itself */
 		if (!key_from_hex(r->dedupe_key, key))
 			db_key16(&s->fresh, r->dedupe_key, strlen(r->dedupe_key), key);
-		sqlite3_bind_blob(st, 18, key, 16, SQLITE_TRANSIENT);
+		sqlite3_bind_blob(st, 19, key, 16, SQLITE_TRANSIENT);
 	}
 	rc = step(s, st, NULL, err, "cannot add run");
 	if (rc < 0)
 		return rc;
-	if (sqlite3_changes(s->db->sql) == 0) /* dedupe_key conflict: stored before */
+	if (sqlite3_changes(s->db->sql) == 0) { /* dedupe_key conflict: stored before */
+		if (set_id > 0 && s->interned_new) {
+			/* the set was made for this run only: no unused row stays */
+			rc = stmt(s, ST_DROP_SET, &st, err);
+			if (rc < 0)
+				return rc;
+			sqlite3_bind_int64(st, 1, set_id);
+			if (sqlite3_step(st) != SQLITE_DONE)
+				return db_fail(s->db, err, "cannot drop an unused param set");
+			db_intern_set(&s->sets, (uint64_t)db_hash64(s->shared.buf, s->shared.len),
+				      s->shared.buf, s->shared.len, 0);
+		}
 		return 1;
+	}
 	*run_id = sqlite3_last_insert_rowid(s->db->sql);
 	for (i = 0; i < r->nmetrics; i++) {
 		const struct ingest_metric *m = &r->metrics[i];
@@ -628,14 +674,28 @@ static int sink_power(void *self, int64_t run_id, const char *device, double t, 
 {
 	struct db_sink_state *s = self;
 	sqlite3_stmt *st;
-	int rc = stmt(s, ST_ADD_POWER, &st, err);
+	struct text_arg d;
+	int64_t dev_id;
+	int rc;
 
+	if (!s->in_txn)
+		return ab_fail(err, AB_EINTERNAL, "power sample outside a source transaction");
+	if (!device)
+		return ab_fail(err, AB_EINTERNAL, "power sample without a device");
+	d.text = device;
+	d.len = strlen(device);
+	rc = intern_id(s, &s->devices, d.text, d.len, ST_FIND_DEVICE, ST_ADD_DEVICE, bind_device,
+		       &d, 0, &dev_id, err);
+	if (rc < 0)
+		return rc;
+	rc = stmt(s, ST_ADD_POWER, &st, err);
 	if (rc < 0)
 		return rc;
 	sqlite3_bind_int64(st, 1, run_id);
-	db_bind_text(st, 2, device);
-	sqlite3_bind_double(st, 3, t);
-	sqlite3_bind_double(st, 4, watts);
+	sqlite3_bind_int64(st, 2, ++s->power_i);
+	sqlite3_bind_int64(st, 3, dev_id);
+	sqlite3_bind_double(st, 4, t);
+	sqlite3_bind_double(st, 5, watts);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return db_fail(s->db, err, "cannot add power sample");
 	return 0;
@@ -652,17 +712,16 @@ static int sink_end(void *self, int commit, struct strbuf *err)
 	strbuf_reset(&s->last_system);
 	strbuf_reset(&s->last_bench);
 	if (!commit) {
-		/* ids interned in this transaction are gone with it */
-		db_intern_clear(&s->pairs);
-		db_intern_clear(&s->kinds);
-		return db_exec(s->db, "ROLLBACK", err);
+		forget_interned(s);
+		rc = db_exec(s->db, "ROLLBACK", err);
+	} else {
+		rc = db_exec(s->db, "COMMIT", err);
+		if (rc < 0) {
+			db_exec(s->db, "ROLLBACK", NULL);
+			forget_interned(s);
+		}
 	}
-	rc = db_exec(s->db, "COMMIT", err);
-	if (rc < 0) {
-		db_exec(s->db, "ROLLBACK", NULL);
-		db_intern_clear(&s->pairs);
-		db_intern_clear(&s->kinds);
-	}
+	db_exec(s->db, "PRAGMA foreign_keys = ON", NULL);
 	return rc;
 }
 
@@ -694,19 +753,29 @@ static int sink_known(void *self, const struct ingest_source *src)
 	return rc;
 }
 
+void db_sink_forget_interned(struct db *db)
+{
+	forget_interned(&db->sink);
+}
+
 void db_sink_init(struct db *db)
 {
 	struct db_sink_state *s = &db->sink;
 
 	memset(s, 0, sizeof(*s));
 	s->db = db;
+	s->data_version = -1;
 	strbuf_init(&s->last_system, 0);
 	strbuf_init(&s->last_bench, 0);
-	strbuf_init(&s->ids, 0);
+	strbuf_init(&s->own, 0);
+	strbuf_init(&s->shared, 0);
 	strbuf_init(&s->kbuf, 0);
 	db_intern_init(&s->pairs);
+	db_intern_init(&s->sets);
 	db_intern_init(&s->kinds);
+	db_intern_init(&s->devices);
 	sha256_init(&s->fresh);
+	ingest_jtext_init(&s->jt);
 	s->sink.self = s;
 	s->sink.begin = sink_begin;
 	s->sink.run = sink_run;
@@ -729,10 +798,13 @@ void db_sink_release(struct db *db)
 	sqlite3_close(s->ro);
 	strbuf_release(&s->last_system);
 	strbuf_release(&s->last_bench);
-	strbuf_release(&s->ids);
+	strbuf_release(&s->own);
+	strbuf_release(&s->shared);
 	strbuf_release(&s->kbuf);
 	db_intern_release(&s->pairs);
+	db_intern_release(&s->sets);
 	db_intern_release(&s->kinds);
+	db_intern_release(&s->devices);
 }
 
 struct ingest_sink *db_ingest_sink(struct db *db)

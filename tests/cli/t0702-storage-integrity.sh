@@ -1,8 +1,9 @@
 #!/bin/sh
-# t0702-storage-integrity: the compact storage (run/metric are views over
-# run_data/metric_data with interned params pairs and metric kinds) keeps
-# every value and its text exactly; an old database upgrades with all its
-# rows; no orphan rows after ingest, rm, and an ingest killed mid-way.
+# t0702-storage-integrity: the compact storage (run/metric/power_sample are
+# views over run_data/metric_data/power_data with interned param sets,
+# metric kinds and power devices) keeps every value; an old database
+# upgrades with all its rows; no orphan rows and no unused interned rows
+# after ingest, rm, --replace, and an ingest killed mid-way.
 . "$(dirname "$0")/lib.sh"
 
 GEN=${AB_BUILD:-}/helpers/gen_reframe
@@ -16,10 +17,16 @@ orphans() {
 	 + (SELECT count(*) FROM run_data WHERE benchmark_id NOT IN (SELECT id FROM benchmark))
 	 + (SELECT count(*) FROM metric_data WHERE run_id NOT IN (SELECT id FROM run_data))
 	 + (SELECT count(*) FROM metric_data WHERE kind_id NOT IN (SELECT id FROM metric_kind))
-	 + (SELECT count(*) FROM power_sample WHERE run_id NOT IN (SELECT id FROM run_data))
-	 + (SELECT count(*) FROM run_data d, json_each('[' || d.params || ']') e
-	    WHERE e.type = 'integer' AND e.value NOT IN (SELECT id FROM param_pair)) AS n" >orph &&
-	printf "n\n0\n" >orph.expect && test_cmp orph.expect orph &&
+	 + (SELECT count(*) FROM power_data WHERE run_id NOT IN (SELECT id FROM run_data))
+	 + (SELECT count(*) FROM power_data WHERE device_id NOT IN (SELECT id FROM power_device))
+	 + (SELECT count(*) FROM run_data WHERE set_id IS NOT NULL
+	    AND set_id NOT IN (SELECT id FROM param_set)) AS n,
+	 (SELECT count(*) FROM param_set
+	    WHERE id NOT IN (SELECT set_id FROM run_data WHERE set_id IS NOT NULL))
+	 + (SELECT count(*) FROM metric_kind WHERE id NOT IN (SELECT kind_id FROM metric_data))
+	 + (SELECT count(*) FROM power_device WHERE id NOT IN (SELECT device_id FROM power_data))
+	 AS unused" >orph &&
+	printf "n,unused\n0,0\n" >orph.expect && test_cmp orph.expect orph &&
 	ab --db "$db" sql --csv "PRAGMA foreign_key_check" >fk && test "$(wc -l <fk)" -le 1 &&
 	ab --db "$db" sql --csv "PRAGMA integrity_check" >ic && printf "integrity_check\nok\n" >ic.expect &&
 	test_cmp ic.expect ic
@@ -51,20 +58,47 @@ test_expect_success 'a schema-1 database upgrades with every row and value kept'
 	orphans old.db
 '
 
-test_expect_success 'params text is the same whether its pairs were met before or not' '
+# params as JSON with sorted keys (the view gives the shared set's pairs first)
+params_of() {
+	ab --db "$1" sql --json "SELECT job_id, params FROM run WHERE job_id IN ('900001', '900002') ORDER BY job_id" |
+	"$PY" -c 'import json, sys
+for r in json.load(sys.stdin):
+    p = r["params"]
+    p = json.loads(p) if isinstance(p, str) else p
+    print(r["job_id"], json.dumps(p, sort_keys=True))'
+}
+
+test_expect_success 'params are the same whether their pairs were met before or not' '
 	T=$FIXTURES/caraml/tree/llm_benchmark_nvidia_amd_run &&
 	ab --db a.db ingest "$T/000000/result/result.dat" >/dev/null 2>&1 &&
 	ab --db b.db ingest "$T/000001/result/result.dat" "$T/000000/result/result.dat" >/dev/null 2>&1 &&
-	q="SELECT job_id, params FROM run WHERE job_id IN ('\''900001'\'', '\''900002'\'') ORDER BY job_id" &&
-	ab --db a.db sql --csv "$q" >a.out && ab --db b.db sql --csv "$q" >b.out &&
-	test_cmp a.out b.out && test "$(wc -l <a.out)" = 3 &&
-	grep -q "^900001,\"{\"\"Version\"\":\"\"2025.01\"\",\"\"Queue\"\":" a.out &&
-	test "$(sqlite3 b.db "SELECT count(*) FROM param_pair")" -gt 0
+	params_of a.db >a.out && params_of b.db >b.out &&
+	test_cmp a.out b.out && test "$(wc -l <a.out)" = 2 &&
+	grep -q "^900001 {.*\"Version\": \"2025.01\"" a.out &&
+	test "$(sqlite3 b.db "SELECT count(*) FROM param_set")" -gt 0 &&
+	test "$(sqlite3 b.db "SELECT count(*) FROM run_data WHERE set_id IS NOT NULL")" -gt 0
 '
 
 test_expect_success 'a metric kind (name, unit, meta) is stored once' '
 	test "$(sqlite3 b.db "SELECT count(*) FROM metric_kind")" -lt "$(sqlite3 b.db "SELECT count(*) FROM metric_data")" &&
 	orphans a.db && orphans b.db
+'
+
+test_expect_success 'power samples keep device names and values; rm and --replace leave no unused interned rows' '
+	T=$FIXTURES/caraml/tree &&
+	ab --db p.db ingest "$T" >/dev/null 2>&1 &&
+	n=$(sqlite3 p.db "SELECT count(*) FROM power_sample") && test "$n" -gt 0 &&
+	test "$(sqlite3 p.db "SELECT count(*) FROM power_device")" -lt "$n" &&
+	ab --db p.db sql --csv "SELECT device, count(*), sum(watts) FROM power_sample GROUP BY device ORDER BY device" >before &&
+	cp p.db q.db && orphans p.db &&
+	for id in $(sqlite3 p.db "SELECT id FROM source WHERE id IN (SELECT source_id FROM run_data) ORDER BY id"); do
+		ab --db p.db rm source "$id" >/dev/null || exit 1
+		orphans p.db || exit 1
+	done &&
+	test "$(sqlite3 p.db "SELECT count(*) FROM param_set") $(sqlite3 p.db "SELECT count(*) FROM metric_kind") $(sqlite3 p.db "SELECT count(*) FROM power_device")" = "0 0 0" &&
+	ab --db q.db ingest --replace "$T" >/dev/null 2>&1 && orphans q.db &&
+	ab --db q.db sql --csv "SELECT device, count(*), sum(watts) FROM power_sample GROUP BY device ORDER BY device" >after &&
+	test_cmp before after
 '
 
 if [ -x "$GEN" ]; then

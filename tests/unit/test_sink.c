@@ -2,7 +2,9 @@
  * test_sink.c - the SQLite sink (model/sink.c): params text kept exactly
  * through interning, a metric named twice refused, and a dedupe key read
  * back from the view `run` (as a pull from PostgreSQL gives it) meeting
- * the run it came from.
+ * the run it came from; a duplicate run leaves no param set behind, and
+ * interned ids cached by one connection are not reused after another
+ * connection removed their rows.
  */
 #include "unit.h"
 
@@ -104,8 +106,9 @@ static void test_dedupe_roundtrip(void **state)
 				  "\"last\":\"z\"}|{\"first\":\"a\\\"b\\\\c\",\"n\":3,\"nested\":"
 				  "{\"x\":[1,\"\\u00E9\"]},\"last\":\"z\"}");
 	free(text);
-	text = query1(db, "SELECT count(*) FROM param_pair");
-	assert_string_equal(text, "4");
+	/* the first run's pairs are its own, the second run's one shared set */
+	text = query1(db, "SELECT count(*) FROM param_set");
+	assert_string_equal(text, "1");
 	free(text);
 
 	/* a pulled run carries the hex the view shows: it meets its copy */
@@ -128,10 +131,107 @@ static void test_dedupe_roundtrip(void **state)
 	drop_tmp(db, path);
 }
 
+static long count1(struct db *db, const char *sql)
+{
+	char *t = query1(db, sql);
+	long n = t ? strtol(t, NULL, 10) : -1;
+
+	free(t);
+	return n;
+}
+
+/* parents of every interned id and no interned row left unused */
+static void assert_tidy(struct db *db)
+{
+	assert_int_equal(count1(db, "SELECT count(*) FROM run_data WHERE set_id IS NOT NULL"
+				    " AND set_id NOT IN (SELECT id FROM param_set)"), 0);
+	assert_int_equal(count1(db, "SELECT count(*) FROM metric_data"
+				    " WHERE kind_id NOT IN (SELECT id FROM metric_kind)"), 0);
+	assert_int_equal(count1(db, "SELECT count(*) FROM param_set WHERE id NOT IN"
+				    " (SELECT set_id FROM run_data WHERE set_id IS NOT NULL)"), 0);
+	assert_int_equal(count1(db, "SELECT count(*) FROM metric_kind WHERE id NOT IN"
+				    " (SELECT kind_id FROM metric_data)"), 0);
+	assert_int_equal(count1(db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+}
+
+static void test_duplicate_leaves_no_set(void **state)
+{
+	char path[] = "/tmp/ab-test-sink-XXXXXX";
+	struct db *db = open_tmp(path);
+	struct ingest_sink *s = db_ingest_sink(db);
+	struct ingest_source src = { "a.txt", "00aa", "unit", 1, 0, NULL };
+	struct strbuf err = STRBUF_INIT;
+	struct ingest_metric m[1];
+	struct ingest_run r;
+	json_t *params = json_pack("{s:i, s:s}", "a", 1, "b", "two");
+	int64_t id;
+
+	(void)state;
+	assert_int_equal(s->begin(s->self, &src, &err), 0);
+	fill_run(&r, m, params, "dup|1");
+	assert_int_equal(s->run(s->self, &r, &id, &err), 0);
+	/* the same pairs again make a set, but the run is a duplicate */
+	assert_int_equal(s->run(s->self, &r, &id, &err), 1);
+	assert_int_equal(count1(db, "SELECT count(*) FROM param_set"), 0);
+	/* a later run that shares them makes the set again */
+	r.dedupe_key = "dup|2";
+	assert_int_equal(s->run(s->self, &r, &id, &err), 0);
+	assert_int_equal(s->end(s->self, 1, &err), 0);
+	assert_int_equal(count1(db, "SELECT count(*) FROM param_set"), 1);
+	assert_tidy(db);
+	json_decref(params);
+	strbuf_release(&err);
+	drop_tmp(db, path);
+}
+
+static void test_stale_cache_after_rm_elsewhere(void **state)
+{
+	char path[] = "/tmp/ab-test-sink-XXXXXX";
+	struct db *db = open_tmp(path), *other = NULL;
+	struct ingest_sink *s = db_ingest_sink(db);
+	struct ingest_source src = { "a.txt", "00aa", "unit", 1, 0, NULL };
+	struct strbuf err = STRBUF_INIT;
+	struct db_rm_counts c;
+	struct ingest_metric m[1];
+	struct ingest_run r;
+	json_t *params = json_pack("{s:i, s:s}", "a", 1, "b", "two");
+	const char *spec = "1";
+	int64_t id;
+
+	(void)state;
+	assert_int_equal(s->begin(s->self, &src, &err), 0);
+	fill_run(&r, m, params, "k|1");
+	assert_int_equal(s->run(s->self, &r, &id, &err), 0);
+	r.dedupe_key = "k|2";
+	assert_int_equal(s->run(s->self, &r, &id, &err), 0); /* set 1, metric kind 1 */
+	assert_int_equal(s->end(s->self, 1, &err), 0);
+	/* another connection (another process) removes that source: its set
+	 * and metric kind go, though this sink still has their ids cached */
+	assert_int_equal(db_open(&other, path, 0, &err), 0);
+	assert_int_equal(db_rm_sources(other, &spec, 1, &c, &err), 0);
+	db_free(other);
+	assert_int_equal(count1(db, "SELECT count(*) FROM param_set"), 0);
+	src.path = "b.txt";
+	src.sha256 = "00bb";
+	assert_int_equal(s->begin(s->self, &src, &err), 0);
+	r.dedupe_key = "k|3";
+	assert_int_equal(s->run(s->self, &r, &id, &err), 0);
+	r.dedupe_key = "k|4";
+	assert_int_equal(s->run(s->self, &r, &id, &err), 0);
+	assert_int_equal(s->end(s->self, 1, &err), 0);
+	assert_int_equal(count1(db, "SELECT count(*) FROM run"), 2);
+	assert_tidy(db);
+	json_decref(params);
+	strbuf_release(&err);
+	drop_tmp(db, path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dedupe_roundtrip),
+		cmocka_unit_test(test_duplicate_leaves_no_set),
+		cmocka_unit_test(test_stale_cache_after_rm_elsewhere),
 	};
 	return cmocka_run_group_tests_name("sink", tests, NULL, NULL);
 }
