@@ -8,7 +8,10 @@
 
 static const char sql_configs[] =
 	"SELECT b.suite, b.name, y.name, y.display_name, y.vendor, y.accelerator,"
-	" r.nodes, r.devices, r.global_batch, r.precision, r.status, md.value,"
+	" r.nodes, r.devices, r.global_batch, r.precision,"
+	/* run_data.status is a code (docs/schema.md, "Storage") */
+	" CASE r.status WHEN 0 THEN 'ok' WHEN 1 THEN 'failed' WHEN 2 THEN 'aborted'"
+	"  ELSE 'invalid' END, md.value,"
 	" coalesce(mk.unit, CASE WHEN ?4 IS NULL OR ?4 = b.metric THEN b.unit END),"
 	" b.better, b.metric, r.id, json_extract(nullif(mk.meta, ''), '$.boundary')"
 	/* the tables under the run and metric views: a LEFT JOIN of the
@@ -23,7 +26,7 @@ static const char sql_configs[] =
 	"  AND (?3 IS NULL OR y.name = ?3 OR y.display_name = ?3)"
 	/* a valid run with a reason is kept but not counted (an MLPerf
 	 * inference run_2..run_N: only run_1 is official) */
-	"  AND (r.status <> 'ok' OR r.excluded_reason IS NULL)"
+	"  AND (r.status <> 0 OR r.excluded_reason IS NULL)"
 	" ORDER BY b.suite, b.name, y.name, coalesce(r.nodes, 0), coalesce(r.devices, 0),"
 	"  coalesce(r.global_batch, 0), coalesce(r.precision, ''), r.id";
 
