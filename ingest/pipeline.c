@@ -4,7 +4,8 @@
  *
  * The parser's sink is a queue: each record is packed into one block
  * (strings copied, params and metric meta already dumped to JSON text, so
- * the parsing thread does that work) and handed to the writer, which
+ * the parsing thread does that work; power samples many to a block) and
+ * handed to the writer, which
  * replays it into the real sink in the same order, one transaction per
  * file as before.  Run ids given to the parser are provisional (1, 2, ...
  * within the file) and mapped by the writer; power samples of a run that
@@ -22,7 +23,16 @@
 #include <pthread.h>
 
 #define QUEUE_CAP 512
+#define POWER_BATCH 512 /* power samples per queued record */
+#define POWER_DEVICES 16 /* distinct device names per queued record */
 
+/* Power samples, packed many to a record: one allocation and one queue
+ * operation per sample were most of what the parser spent on them. */
+struct qpower {
+	int64_t prov;
+	double t, w;
+	unsigned dev;
+};
 enum qkind { Q_BEGIN, Q_RUN, Q_POWER, Q_SYSTEM, Q_END, Q_QUIT };
 
 struct qrec {
@@ -30,8 +40,9 @@ struct qrec {
 	enum qkind kind;
 	int commit;
 	int64_t prov;
-	double t, w;
-	const char *device;
+	struct qpower *pw;                /* Q_POWER: npw samples, devices[] their names */
+	size_t npw, ndev;
+	char *devices[POWER_DEVICES];
 	struct ingest_source src;
 	struct ingest_run run;
 	struct ingest_system sys;
@@ -48,6 +59,7 @@ struct ingest_pipe {
 	int writer_waits, parser_waits;   /* who sleeps on more / room */
 	int dead;                         /* a write failed: store nothing more */
 	int64_t prov;                     /* parser side: provisional ids in this file */
+	struct qrec *pending;             /* parser side: power samples not queued yet */
 	struct ingest_jtext jt;           /* parser side: JSON text of params and metas */
 	struct ingest_outcome *out;       /* outcomes, file order */
 	size_t nout, capout, firstout;
@@ -182,6 +194,18 @@ static struct qrec *pack_run(struct ingest_pipe *p, const struct ingest_run *r)
 	return q;
 }
 
+static void qrec_free(struct qrec *q)
+{
+	size_t i;
+
+	if (q->kind == Q_POWER) {
+		for (i = 0; i < q->ndev; i++)
+			free(q->devices[i]);
+		free(q->pw);
+	}
+	free(q);
+}
+
 /* ---- the queue ----------------------------------------------------------- */
 
 /* Hand a record to the writer; -AB_EIO when the writer has failed. */
@@ -195,7 +219,7 @@ static int push(struct ingest_pipe *p, struct qrec *q, struct strbuf *err)
 	}
 	if (p->dead && q->kind != Q_END && q->kind != Q_QUIT && q->kind != Q_BEGIN) {
 		pthread_mutex_unlock(&p->mu);
-		free(q);
+		qrec_free(q);
 		return ab_fail(err, AB_EIO, "the database write failed");
 	}
 	if (p->tail)
@@ -313,15 +337,23 @@ static void *writer_main(void *arg)
 			}
 			ids[nids++] = id;
 			break;
-		case Q_POWER:
-			if (skip || bad || q->prov < 1 || (size_t)q->prov > nids || !ids[q->prov - 1])
-				break;
-			rc = s->power(s->self, ids[q->prov - 1], q->device, q->t, q->w, &err);
-			if (rc < 0)
-				bad = 1;
-			else
-				o.power_samples++;
+		case Q_POWER: {
+			size_t i;
+
+			for (i = 0; i < q->npw && !skip && !bad; i++) {
+				const struct qpower *w = &q->pw[i];
+
+				if (w->prov < 1 || (size_t)w->prov > nids || !ids[w->prov - 1])
+					continue;
+				rc = s->power(s->self, ids[w->prov - 1], q->devices[w->dev], w->t, w->w,
+					      &err);
+				if (rc < 0)
+					bad = 1;
+				else
+					o.power_samples++;
+			}
 			break;
+		}
 		case Q_SYSTEM:
 			if (skip || bad || !s->system)
 				break;
@@ -355,7 +387,7 @@ static void *writer_main(void *arg)
 			memset(&o, 0, sizeof(o));
 			break;
 		}
-		free(q);
+		qrec_free(q);
 	}
 }
 
@@ -367,11 +399,28 @@ static int q_begin(void *self, const struct ingest_source *src, struct strbuf *e
 	return 0; /* ingest_pipe_begin() does it */
 }
 
+/* Queue the power samples gathered so far (before any other record, so
+ * the writer sees everything in the parser's order). */
+static int flush_power(struct ingest_pipe *p, struct strbuf *err)
+{
+	struct qrec *q = p->pending;
+
+	p->pending = NULL;
+	return q ? push(p, q, err) : 0;
+}
+
 static int q_run(void *self, const struct ingest_run *r, int64_t *run_id, struct strbuf *err)
 {
 	struct ingest_pipe *p = self;
-	struct qrec *q = pack_run(p, r);
-	int rc = push(p, q, err);
+	struct qrec *q;
+	int rc = flush_power(p, err);
+
+	if (rc < 0) {
+		*run_id = 0;
+		return rc;
+	}
+	q = pack_run(p, r);
+	rc = push(p, q, err);
 
 	*run_id = rc < 0 ? 0 : ++p->prov;
 	return rc;
@@ -381,24 +430,41 @@ static int q_power(void *self, int64_t run_id, const char *device, double t, dou
 		   struct strbuf *err)
 {
 	struct ingest_pipe *p = self;
-	struct packer k = { NULL, 0 };
-	struct qrec *q;
+	struct qrec *q = p->pending;
+	size_t dev;
 
-	pk(&k, device);
-	q = qrec_new(0, k.need);
-	k.p = (char *)(q + 1);
-	q->kind = Q_POWER;
-	q->prov = run_id;
-	q->device = pk(&k, device);
-	q->t = t;
-	q->w = w;
-	return push(p, q, err);
+	for (dev = 0; q && dev < q->ndev && strcmp(q->devices[dev], device); dev++)
+		;
+	if (q && (q->npw == POWER_BATCH || dev == POWER_DEVICES)) {
+		int rc = flush_power(p, err);
+		if (rc < 0)
+			return rc;
+		q = NULL;
+		dev = 0;
+	}
+	if (!q) {
+		q = p->pending = qrec_new(0, 0);
+		q->kind = Q_POWER;
+		q->pw = ab_malloc(POWER_BATCH * sizeof(*q->pw));
+	}
+	if (dev == q->ndev)
+		q->devices[q->ndev++] = ab_strdup(device);
+	q->pw[q->npw].prov = run_id;
+	q->pw[q->npw].t = t;
+	q->pw[q->npw].w = w;
+	q->pw[q->npw].dev = (unsigned)dev;
+	q->npw++;
+	return 0;
 }
 
 static int q_system(void *self, const struct ingest_system *sys, struct strbuf *err)
 {
 	struct ingest_pipe *p = self;
 	struct packer k = { NULL, 0 };
+	int rc = flush_power(p, err);
+
+	if (rc < 0)
+		return rc;
 	char *meta = sys->meta_json ? NULL : dump(p, sys->meta);
 	const char *m = sys->meta_json ? sys->meta_json : meta;
 	struct ingest_system tmp;
@@ -480,10 +546,16 @@ int ingest_pipe_begin(struct ingest_pipe *p, const struct ingest_source *src, st
 
 int ingest_pipe_end(struct ingest_pipe *p, int commit)
 {
-	struct qrec *q = qrec_new(0, 0);
+	struct qrec *q;
 	struct strbuf err = STRBUF_INIT;
 	int rc;
 
+	if (p->pending && !commit) {
+		qrec_free(p->pending); /* rolled back anyway */
+		p->pending = NULL;
+	}
+	flush_power(p, &err);
+	q = qrec_new(0, 0);
 	q->kind = Q_END;
 	q->commit = commit;
 	rc = push(p, q, &err);
@@ -510,6 +582,8 @@ void ingest_pipe_finish(struct ingest_pipe *p)
 
 	if (!p)
 		return;
+	if (p->pending) /* a file that never ended: nothing of it is stored */
+		qrec_free(p->pending);
 	q = qrec_new(0, 0);
 	q->kind = Q_QUIT;
 	push(p, q, &err);

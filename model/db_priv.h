@@ -33,6 +33,13 @@ void db_intern_release(struct db_intern *c);
 int64_t db_intern_get(struct db_intern *c, uint64_t h, const char *key, size_t len);
 void db_intern_set(struct db_intern *c, uint64_t h, const char *key, size_t len, int64_t id);
 
+/* sink.c: power samples are stored DB_POWER_BATCH at a time */
+#define DB_POWER_BATCH 64
+struct db_power_row {
+	int64_t run_id, i, device_id;
+	double t, watts;
+};
+
 struct db_sink_state {
 	struct ingest_sink sink;
 	struct db *db;
@@ -53,6 +60,13 @@ struct db_sink_state {
 	 * rollback and when rm deletes interned rows) */
 	struct db_intern pairs, sets, kinds, devices;
 	struct strbuf own, shared, kbuf;
+	struct db_power_row pw[DB_POWER_BATCH]; /* samples not stored yet */
+	int npw;
+	struct {
+		struct strbuf name;
+		int64_t id;        /* 0: empty */
+	} recent_dev[8];           /* the last power devices met */
+	unsigned recent_next;
 	struct sha256 fresh;       /* sha256_init()ed once, for db_key16 */
 	struct ingest_jtext jt;    /* params/meta JSON text (cached reals) */
 	/* known(): a read-only connection of the parsing thread */

@@ -27,6 +27,7 @@ enum {
 	ST_ADD_DEVICE,
 	ST_DATA_VERSION,
 	ST_DROP_SET,
+	ST_ADD_POWER_BATCH,
 	ST_COUNT
 };
 
@@ -88,11 +89,16 @@ static const char *const sink_sql[ST_COUNT] = {
 	[ST_ADD_DEVICE] = "INSERT INTO power_device(name) VALUES (?1)",
 	[ST_DATA_VERSION] = "PRAGMA data_version",
 	[ST_DROP_SET] = "DELETE FROM param_set WHERE id = ?1",
+	/* [ST_ADD_POWER_BATCH]: DB_POWER_BATCH rows of ST_ADD_POWER, built in stmt() */
 };
 
 /* Ids interned in a transaction that rolled back are gone with it. */
 static void forget_interned(struct db_sink_state *s)
 {
+	size_t i;
+
+	for (i = 0; i < AB_ARRAY_SIZE(s->recent_dev); i++)
+		s->recent_dev[i].id = 0;
 	db_intern_clear(&s->pairs);
 	db_intern_clear(&s->sets);
 	db_intern_clear(&s->kinds);
@@ -101,7 +107,20 @@ static void forget_interned(struct db_sink_state *s)
 
 static int stmt(struct db_sink_state *s, int which, sqlite3_stmt **out, struct strbuf *err)
 {
-	if (!s->st[which]) {
+	if (!s->st[which] && which == ST_ADD_POWER_BATCH) {
+		/* one statement for DB_POWER_BATCH samples: a statement's own
+		 * cost (start, finish, cursors) was most of a sample's */
+		struct strbuf sql = STRBUF_INIT;
+		int i, rc;
+
+		strbuf_addstr(&sql, "INSERT INTO power_data(run_id, i, device_id, t, watts) VALUES");
+		for (i = 0; i < DB_POWER_BATCH; i++)
+			strbuf_addstr(&sql, i ? ",(?,?,?,?,?)" : "(?,?,?,?,?)");
+		rc = db_prepare(s->db, &s->st[which], sql.buf, err);
+		strbuf_release(&sql);
+		if (rc < 0)
+			return rc;
+	} else if (!s->st[which]) {
 		int rc = db_prepare(s->db, &s->st[which], sink_sql[which], err);
 		if (rc < 0)
 			return rc;
@@ -513,12 +532,12 @@ static int kind_id(struct db_sink_state *s, const struct ingest_metric *m, const
 		   int64_t *id, struct strbuf *err)
 {
 	struct kind_arg k;
-	char *meta = meta_json ? ab_strdup(meta_json) : json_text(s, m->meta);
+	char *meta = meta_json ? NULL : json_text(s, m->meta);
 	int rc;
 
 	k.name = m->name;
 	k.unit = m->unit ? m->unit : "";
-	k.meta = meta ? meta : "";
+	k.meta = meta_json ? meta_json : meta ? meta : "";
 	strbuf_reset(&s->kbuf);
 	strbuf_add(&s->kbuf, k.name, strlen(k.name) + 1);
 	strbuf_add(&s->kbuf, k.unit, strlen(k.unit) + 1);
@@ -580,9 +599,10 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 	}
 	s->interned_new = 0;
 	if (r->params_json || r->params) {
-		params = r->params_json ? ab_strdup(r->params_json) : json_text(s, r->params);
-		rc = params ? params_split(s, params, &set_id, err) :
-			      ab_fail(err, AB_EINTERNAL, "cannot encode params");
+		params = r->params_json ? NULL : json_text(s, r->params);
+		rc = r->params_json || params ?
+			     params_split(s, r->params_json ? r->params_json : params, &set_id, err) :
+			     ab_fail(err, AB_EINTERNAL, "cannot encode params");
 		free(params);
 		if (rc < 0)
 			return rc;
@@ -669,12 +689,66 @@ static int sink_system(void *self, const struct ingest_system *sys, struct strbu
 	return system_id(s, sys, &id, err);
 }
 
+/* Store the buffered power samples: DB_POWER_BATCH at once, or one by one. */
+static int flush_power(struct db_sink_state *s, struct strbuf *err)
+{
+	int batch = s->npw == DB_POWER_BATCH, n = batch ? 1 : s->npw, i, k, rc;
+	sqlite3_stmt *st;
+
+	for (i = 0; i < n; i++) {
+		const struct db_power_row *p = s->pw + i;
+		int per = batch ? DB_POWER_BATCH : 1;
+
+		rc = stmt(s, batch ? ST_ADD_POWER_BATCH : ST_ADD_POWER, &st, err);
+		if (rc < 0)
+			return rc;
+		for (k = 0; k < per; k++, p++) {
+			sqlite3_bind_int64(st, 5 * k + 1, p->run_id);
+			sqlite3_bind_int64(st, 5 * k + 2, p->i);
+			sqlite3_bind_int64(st, 5 * k + 3, p->device_id);
+			sqlite3_bind_double(st, 5 * k + 4, p->t);
+			sqlite3_bind_double(st, 5 * k + 5, p->watts);
+		}
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			s->npw = 0;
+			return db_fail(s->db, err, "cannot add power sample");
+		}
+	}
+	s->npw = 0;
+	return 0;
+}
+
+/* The id of a power device: the last few names are compared first (a
+ * sampler's rows name the same few devices over and over). */
+static int device_id(struct db_sink_state *s, const char *device, int64_t *id,
+		     struct strbuf *err)
+{
+	struct text_arg d;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < AB_ARRAY_SIZE(s->recent_dev); i++)
+		if (s->recent_dev[i].id > 0 && !strcmp(s->recent_dev[i].name.buf, device)) {
+			*id = s->recent_dev[i].id;
+			return 0;
+		}
+	d.text = device;
+	d.len = strlen(device);
+	rc = intern_id(s, &s->devices, d.text, d.len, ST_FIND_DEVICE, ST_ADD_DEVICE, bind_device,
+		       &d, 0, id, err);
+	if (rc < 0)
+		return rc;
+	i = s->recent_next++ % AB_ARRAY_SIZE(s->recent_dev);
+	strbuf_setstr(&s->recent_dev[i].name, device);
+	s->recent_dev[i].id = *id;
+	return 0;
+}
+
 static int sink_power(void *self, int64_t run_id, const char *device, double t, double watts,
 		      struct strbuf *err)
 {
 	struct db_sink_state *s = self;
-	sqlite3_stmt *st;
-	struct text_arg d;
+	struct db_power_row *p;
 	int64_t dev_id;
 	int rc;
 
@@ -682,23 +756,16 @@ static int sink_power(void *self, int64_t run_id, const char *device, double t, 
 		return ab_fail(err, AB_EINTERNAL, "power sample outside a source transaction");
 	if (!device)
 		return ab_fail(err, AB_EINTERNAL, "power sample without a device");
-	d.text = device;
-	d.len = strlen(device);
-	rc = intern_id(s, &s->devices, d.text, d.len, ST_FIND_DEVICE, ST_ADD_DEVICE, bind_device,
-		       &d, 0, &dev_id, err);
+	rc = device_id(s, device, &dev_id, err);
 	if (rc < 0)
 		return rc;
-	rc = stmt(s, ST_ADD_POWER, &st, err);
-	if (rc < 0)
-		return rc;
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_int64(st, 2, ++s->power_i);
-	sqlite3_bind_int64(st, 3, dev_id);
-	sqlite3_bind_double(st, 4, t);
-	sqlite3_bind_double(st, 5, watts);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return db_fail(s->db, err, "cannot add power sample");
-	return 0;
+	p = &s->pw[s->npw++];
+	p->run_id = run_id;
+	p->i = ++s->power_i;
+	p->device_id = dev_id;
+	p->t = t;
+	p->watts = watts;
+	return s->npw == DB_POWER_BATCH ? flush_power(s, err) : 0;
 }
 
 static int sink_end(void *self, int commit, struct strbuf *err)
@@ -712,10 +779,13 @@ static int sink_end(void *self, int commit, struct strbuf *err)
 	strbuf_reset(&s->last_system);
 	strbuf_reset(&s->last_bench);
 	if (!commit) {
+		s->npw = 0;
 		forget_interned(s);
 		rc = db_exec(s->db, "ROLLBACK", err);
 	} else {
-		rc = db_exec(s->db, "COMMIT", err);
+		rc = s->npw ? flush_power(s, err) : 0;
+		if (rc == 0)
+			rc = db_exec(s->db, "COMMIT", err);
 		if (rc < 0) {
 			db_exec(s->db, "ROLLBACK", NULL);
 			forget_interned(s);
@@ -761,6 +831,7 @@ void db_sink_forget_interned(struct db *db)
 void db_sink_init(struct db *db)
 {
 	struct db_sink_state *s = &db->sink;
+	size_t i;
 
 	memset(s, 0, sizeof(*s));
 	s->db = db;
@@ -770,6 +841,8 @@ void db_sink_init(struct db *db)
 	strbuf_init(&s->own, 0);
 	strbuf_init(&s->shared, 0);
 	strbuf_init(&s->kbuf, 0);
+	for (i = 0; i < AB_ARRAY_SIZE(s->recent_dev); i++)
+		strbuf_init(&s->recent_dev[i].name, 0);
 	db_intern_init(&s->pairs);
 	db_intern_init(&s->sets);
 	db_intern_init(&s->kinds);
@@ -801,6 +874,8 @@ void db_sink_release(struct db *db)
 	strbuf_release(&s->own);
 	strbuf_release(&s->shared);
 	strbuf_release(&s->kbuf);
+	for (i = 0; i < AB_ARRAY_SIZE(s->recent_dev); i++)
+		strbuf_release(&s->recent_dev[i].name);
 	db_intern_release(&s->pairs);
 	db_intern_release(&s->sets);
 	db_intern_release(&s->kinds);
