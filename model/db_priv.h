@@ -40,6 +40,10 @@ struct db_power_row {
 	double t, watts;
 };
 
+struct db_pair_pos {
+	size_t off, len;
+};
+
 struct db_sink_state {
 	struct ingest_sink sink;
 	struct db *db;
@@ -67,6 +71,16 @@ struct db_sink_state {
 		int64_t id;        /* 0: empty */
 	} recent_dev[8];           /* the last power devices met */
 	unsigned recent_next;
+	/* the run before: its params text and pairs, shared set, metric kinds
+	 * (a test's runs come one after another: most of it is the same) */
+	struct strbuf prev, prev_shared;
+	struct db_pair_pos *prev_pair, *cur_pair;
+	size_t nprev, cap_pairs;
+	int64_t prev_set_id;       /* 0: none */
+	struct {
+		struct strbuf key; /* name \0 unit \0 meta */
+		int64_t id;        /* 0: none */
+	} prev_kind[8];
 	struct sha256 fresh;       /* sha256_init()ed once, for db_key16 */
 	struct ingest_jtext jt;    /* params/meta JSON text (cached reals) */
 	/* known(): a read-only connection of the parsing thread */

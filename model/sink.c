@@ -99,6 +99,10 @@ static void forget_interned(struct db_sink_state *s)
 
 	for (i = 0; i < AB_ARRAY_SIZE(s->recent_dev); i++)
 		s->recent_dev[i].id = 0;
+	for (i = 0; i < AB_ARRAY_SIZE(s->prev_kind); i++)
+		s->prev_kind[i].id = 0;
+	s->prev_set_id = 0;
+	s->nprev = 0;
 	db_intern_clear(&s->pairs);
 	db_intern_clear(&s->sets);
 	db_intern_clear(&s->kinds);
@@ -463,7 +467,7 @@ static void add_pair(struct strbuf *obj, const char *kv, size_t len)
 static int params_split(struct db_sink_state *s, const char *json, int64_t *set_id,
 			struct strbuf *err)
 {
-	size_t n = strlen(json), i, start;
+	size_t n = strlen(json), i, start, np = 0;
 	int depth = 0, in_str = 0;
 
 	*set_id = 0;
@@ -500,14 +504,37 @@ static int params_split(struct db_sink_state *s, const char *json, int64_t *set_
 			break;
 		kv = json + start;
 		len = i - start;
-		h = (uint64_t)db_hash64(kv, len);
-		if (db_intern_get(&s->pairs, h, kv, len)) {
+		if (np == s->cap_pairs) {
+			s->cap_pairs = s->cap_pairs ? 2 * s->cap_pairs : 32;
+			s->cur_pair = ab_realloc(s->cur_pair, s->cap_pairs * sizeof(*s->cur_pair));
+			s->prev_pair = ab_realloc(s->prev_pair, s->cap_pairs * sizeof(*s->prev_pair));
+		}
+		s->cur_pair[np].off = start;
+		s->cur_pair[np].len = len;
+		if (np < s->nprev && s->prev_pair[np].len == len &&
+		    !memcmp(s->prev.buf + s->prev_pair[np].off, kv, len)) {
+			/* as in the run before (a test's runs come together): met
+			 * before, no need to ask the cache */
 			add_pair(&s->shared, kv, len);
 		} else {
-			db_intern_set(&s->pairs, h, kv, len, DB_INTERN_SEEN);
-			add_pair(&s->own, kv, len);
+			h = (uint64_t)db_hash64(kv, len);
+			if (db_intern_get(&s->pairs, h, kv, len)) {
+				add_pair(&s->shared, kv, len);
+			} else {
+				db_intern_set(&s->pairs, h, kv, len, DB_INTERN_SEEN);
+				add_pair(&s->own, kv, len);
+			}
 		}
+		np++;
 		start = i + 1;
+	}
+	{	/* this run's pairs are the next run's "before" */
+		struct db_pair_pos *t = s->prev_pair;
+		s->prev_pair = s->cur_pair;
+		s->cur_pair = t;
+		s->nprev = np;
+		strbuf_reset(&s->prev);
+		strbuf_add(&s->prev, json, n);
 	}
 	if (s->shared.len > 1) {
 		struct text_arg t;
@@ -516,10 +543,18 @@ static int params_split(struct db_sink_state *s, const char *json, int64_t *set_
 		strbuf_addch(&s->shared, '}');
 		t.text = s->shared.buf;
 		t.len = s->shared.len;
-		rc = intern_id(s, &s->sets, t.text, t.len, ST_FIND_SET, ST_ADD_SET, bind_set, &t, 0,
-			       set_id, err);
-		if (rc < 0)
-			return rc;
+		if (s->prev_set_id > 0 && s->prev_shared.len == t.len &&
+		    !memcmp(s->prev_shared.buf, t.text, t.len)) {
+			*set_id = s->prev_set_id;
+		} else {
+			rc = intern_id(s, &s->sets, t.text, t.len, ST_FIND_SET, ST_ADD_SET, bind_set,
+				       &t, 0, set_id, err);
+			if (rc < 0)
+				return rc;
+			s->prev_set_id = *set_id;
+			strbuf_reset(&s->prev_shared);
+			strbuf_add(&s->prev_shared, t.text, t.len);
+		}
 	}
 	if (s->own.len > 1)
 		strbuf_addch(&s->own, '}');
@@ -528,8 +563,8 @@ static int params_split(struct db_sink_state *s, const char *json, int64_t *set_
 	return 0;
 }
 
-static int kind_id(struct db_sink_state *s, const struct ingest_metric *m, const char *meta_json,
-		   int64_t *id, struct strbuf *err)
+static int kind_id(struct db_sink_state *s, size_t i, const struct ingest_metric *m,
+		   const char *meta_json, int64_t *id, struct strbuf *err)
 {
 	struct kind_arg k;
 	char *meta = meta_json ? NULL : json_text(s, m->meta);
@@ -542,8 +577,21 @@ static int kind_id(struct db_sink_state *s, const struct ingest_metric *m, const
 	strbuf_add(&s->kbuf, k.name, strlen(k.name) + 1);
 	strbuf_add(&s->kbuf, k.unit, strlen(k.unit) + 1);
 	strbuf_addstr(&s->kbuf, k.meta);
+	if (i < AB_ARRAY_SIZE(s->prev_kind) && s->prev_kind[i].id > 0 &&
+	    s->prev_kind[i].key.len == s->kbuf.len &&
+	    !memcmp(s->prev_kind[i].key.buf, s->kbuf.buf, s->kbuf.len)) {
+		/* the same kind as the run before's metric i */
+		*id = s->prev_kind[i].id;
+		free(meta);
+		return 0;
+	}
 	rc = intern_id(s, &s->kinds, s->kbuf.buf, s->kbuf.len, ST_FIND_KIND, ST_ADD_KIND, bind_kind,
 		       &k, 0, id, err);
+	if (rc == 0 && i < AB_ARRAY_SIZE(s->prev_kind)) {
+		strbuf_reset(&s->prev_kind[i].key);
+		strbuf_addbuf(&s->prev_kind[i].key, &s->kbuf);
+		s->prev_kind[i].id = *id;
+	}
 	free(meta);
 	return rc;
 }
@@ -653,6 +701,7 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 				return db_fail(s->db, err, "cannot drop an unused param set");
 			db_intern_set(&s->sets, (uint64_t)db_hash64(s->shared.buf, s->shared.len),
 				      s->shared.buf, s->shared.len, 0);
+			s->prev_set_id = 0;
 		}
 		return 1;
 	}
@@ -663,7 +712,7 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 
 		if (!isfinite(m->value)) /* no REAL for it; validate_run() said why */
 			continue;
-		rc = kind_id(s, m, r->metrics_meta_json ? r->metrics_meta_json[i] : NULL, &kid, err);
+		rc = kind_id(s, i, m, r->metrics_meta_json ? r->metrics_meta_json[i] : NULL, &kid, err);
 		if (rc < 0)
 			return rc;
 		rc = stmt(s, ST_ADD_METRIC, &st, err);
@@ -843,6 +892,10 @@ void db_sink_init(struct db *db)
 	strbuf_init(&s->kbuf, 0);
 	for (i = 0; i < AB_ARRAY_SIZE(s->recent_dev); i++)
 		strbuf_init(&s->recent_dev[i].name, 0);
+	for (i = 0; i < AB_ARRAY_SIZE(s->prev_kind); i++)
+		strbuf_init(&s->prev_kind[i].key, 0);
+	strbuf_init(&s->prev, 0);
+	strbuf_init(&s->prev_shared, 0);
 	db_intern_init(&s->pairs);
 	db_intern_init(&s->sets);
 	db_intern_init(&s->kinds);
@@ -876,6 +929,12 @@ void db_sink_release(struct db *db)
 	strbuf_release(&s->kbuf);
 	for (i = 0; i < AB_ARRAY_SIZE(s->recent_dev); i++)
 		strbuf_release(&s->recent_dev[i].name);
+	for (i = 0; i < AB_ARRAY_SIZE(s->prev_kind); i++)
+		strbuf_release(&s->prev_kind[i].key);
+	strbuf_release(&s->prev);
+	strbuf_release(&s->prev_shared);
+	free(s->prev_pair);
+	free(s->cur_pair);
 	db_intern_release(&s->pairs);
 	db_intern_release(&s->sets);
 	db_intern_release(&s->kinds);
