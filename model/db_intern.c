@@ -51,6 +51,14 @@ void db_intern_release(struct db_intern *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* An id a slot can hold; 0 (a miss: looked up again) for one beyond 32 bits. */
+static int32_t fits(int64_t id)
+{
+	return id >= INT32_MIN && id <= INT32_MAX ? (int32_t)id : 0;
+}
+
+/* Slots are 16 bytes (the probe touches little memory); a key's length
+ * is stored in front of its bytes. */
 static struct db_intern_slot *find(struct db_intern_gen *g, uint64_t h, const char *key,
 				   size_t len)
 {
@@ -58,32 +66,39 @@ static struct db_intern_slot *find(struct db_intern_gen *g, uint64_t h, const ch
 
 	if (!g->slot)
 		return NULL;
-	for (i = home(h); g->slot[i].used; i = (i + 1) & (INTERN_CAP - 1))
-		if (g->slot[i].h == h && g->slot[i].len == len &&
-		    !memcmp(g->keys.buf + g->slot[i].off, key, len))
-			return &g->slot[i];
+	for (i = home(h); g->slot[i].off1; i = (i + 1) & (INTERN_CAP - 1))
+		if (g->slot[i].h == h) {
+			const char *k = g->keys.buf + g->slot[i].off1 - 1;
+			uint32_t klen;
+
+			memcpy(&klen, k, sizeof(klen));
+			if (klen == len && !memcmp(k + sizeof(klen), key, len))
+				return &g->slot[i];
+		}
 	return NULL;
 }
 
 static void put(struct db_intern *c, uint64_t h, const char *key, size_t len, int64_t id)
 {
 	struct db_intern_gen *g = &c->gen[c->young];
+	uint32_t klen = (uint32_t)len;
 	size_t i;
 
-	if (g->n >= INTERN_CAP / 2) {
+	if (len > UINT32_MAX / 2)
+		return; /* not cached: the cache only saves statements */
+	if (g->n >= INTERN_CAP / 2 || g->keys.len + len + sizeof(klen) >= UINT32_MAX) {
 		c->young ^= 1; /* the old generation goes, the young one ages */
 		g = &c->gen[c->young];
 		gen_reset(g);
 	}
 	if (!g->slot)
 		g->slot = ab_calloc(INTERN_CAP, sizeof(*g->slot));
-	for (i = home(h); g->slot[i].used; i = (i + 1) & (INTERN_CAP - 1))
+	for (i = home(h); g->slot[i].off1; i = (i + 1) & (INTERN_CAP - 1))
 		;
-	g->slot[i].used = 1;
 	g->slot[i].h = h;
-	g->slot[i].len = len;
-	g->slot[i].id = id;
-	g->slot[i].off = g->keys.len;
+	g->slot[i].id = fits(id);
+	g->slot[i].off1 = (uint32_t)g->keys.len + 1;
+	strbuf_add(&g->keys, &klen, sizeof(klen));
 	strbuf_add(&g->keys, key, len);
 	g->n++;
 }
@@ -107,7 +122,7 @@ void db_intern_set(struct db_intern *c, uint64_t h, const char *key, size_t len,
 	struct db_intern_slot *s = find(&c->gen[c->young], h, key, len);
 
 	if (s)
-		s->id = id;
+		s->id = fits(id);
 	else
 		put(c, h, key, len, id);
 }

@@ -14,9 +14,8 @@
 #define DB_INTERN_SEEN (-1)
 struct db_intern_slot {
 	uint64_t h;
-	size_t len, off;
-	int64_t id;
-	int used;
+	uint32_t off1;             /* 1 + offset of the key (length, bytes) in keys; 0: free */
+	int32_t id;                /* 0 for an id beyond 32 bits: a miss, asked again */
 };
 struct db_intern_gen {
 	struct db_intern_slot *slot;

@@ -25,16 +25,18 @@ gen() {
 	fi
 }
 
-# run NAME: ingest $DIR/NAME into a fresh database; sets secs, rss_mb, db_bytes, in_bytes
+# run NAME [ingest options]: ingest $DIR/NAME into a fresh database; sets
+# secs, rss_mb, cpu (user+sys), db_bytes, in_bytes
 run() {
-	db="$DIR/$1.db"
+	n=$1; shift
+	db="$DIR/$n.db"
 	rm -f "$db" "$db-wal" "$db-shm"
-	$TIME -f "%e %M %U %S" -o "$DIR/$1.time" "$AB_BIN" --db "$db" ingest "$DIR/$1" \
-		>"$DIR/$1.out" 2>"$DIR/$1.err"
-	set -- $(cat "$DIR/$1.time" | tail -1)
+	$TIME -f "%e %M %U %S" -o "$DIR/$n.time" "$AB_BIN" --db "$db" ingest "$@" "$DIR/$n" \
+		>"$DIR/$n.out" 2>"$DIR/$n.err"
+	set -- $(cat "$DIR/$n.time" | tail -1)
 	secs=$1; rss_mb=$(awk -v k="$2" 'BEGIN { printf "%.1f", k / 1024 }'); cpu=$(awk -v u="$3" -v s="$4" 'BEGIN { printf "%.2f", u + s }')
-	db_bytes=$(stat -c %s "$db")
-	in_bytes=$(du -sb "$DIR/$name" | cut -f1)
+	db_bytes=$(stat -c %s "$db" 2>/dev/null || echo 0)
+	in_bytes=$(du -sb "$DIR/$n" | cut -f1)
 }
 
 echo "ReFrame perflog trees (generated; $BASE lines = 1x)"
@@ -48,11 +50,20 @@ for k in 1 4 16; do
 		"$(awk -v l="$lines" -v s="$secs" 'BEGIN { print l / (s > 0 ? s : 0.001) }')" "$rss_mb" \
 		"$(echo "$db_bytes" | awk '{ print $1 / 1e6 }')" \
 		"$(awk -v d="$db_bytes" -v i="$in_bytes" 'BEGIN { print d / i }')"
-	eval "t$k=$secs"
+	eval "t$k=$secs c$k=$cpu r$k=$rss_mb"
 done
-awk -v a="${t1:-0}" -v b="${t4:-0}" -v c="${t16:-0}" 'BEGIN {
-	if (a > 0) printf "  linearity: 4x took %.2fx the 1x time, 16x took %.2fx (linear: 4, 16)\n", b / a, c / a }'
+awk -v a="${t1:-0}" -v b="${t4:-0}" -v c="${t16:-0}" -v ca="${c1:-0}" -v cb="${c4:-0}" -v cc="${c16:-0}" 'BEGIN {
+	if (a > 0) printf "  linearity: 4x took %.2fx the 1x wall time, 16x %.2fx; CPU %.2fx and %.2fx (linear: 4, 16)\n", b / a, c / a, cb / ca, cc / ca }'
+echo "  peak RSS 1x/4x/16x: ${r1:-?} / ${r4:-?} / ${r16:-?} MB"
 tail -1 "$DIR/rf4.out" | sed 's/^/  4x: /'
+# the writer's share: the same 4x tree on one thread, and parsed only
+if [ -d "$DIR/rf4" ]; then
+	export AB_INGEST_THREADS=1; run rf4; one=$cpu; one_s=$secs; unset AB_INGEST_THREADS
+	run rf4 --dry-run; parse=$cpu
+	awk -v o="$one" -v p="$parse" -v w="$one_s" -v l="$((BASE * 4))" 'BEGIN {
+		printf "  4x on one thread: %.2f s wall, %.2f s CPU = parse %.2f s (--dry-run) + store %.2f s (%.0f lines/s stored)\n",
+			w, o, p, o - p, (o - p > 0 ? l / (o - p) : 0) }'
+fi
 
 echo "MLPerf training round (generated, 1300 logs)"
 if gen mlperf "$AB_BUILD/helpers/gen_mlperf" 1300; then
