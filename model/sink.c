@@ -615,6 +615,27 @@ static int key_from_hex(const char *s, unsigned char out[16])
 	return 1;
 }
 
+/* A run turned out a duplicate (not stored): the param set made for it
+ * alone goes again, so no unused set stays. */
+static int drop_new_set(struct db_sink_state *s, int64_t set_id, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (set_id <= 0 || !s->interned_new)
+		return 0;
+	rc = stmt(s, ST_DROP_SET, &st, err);
+	if (rc < 0)
+		return rc;
+	sqlite3_bind_int64(st, 1, set_id);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return db_fail(s->db, err, "cannot drop an unused param set");
+	db_intern_set(&s->sets, (uint64_t)db_hash64(s->shared.buf, s->shared.len), s->shared.buf,
+		      s->shared.len, 0);
+	s->prev_set_id = 0;
+	return 0;
+}
+
 static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, struct strbuf *err)
 {
 	struct db_sink_state *s = self;
@@ -691,19 +712,8 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 	if (rc < 0)
 		return rc;
 	if (sqlite3_changes(s->db->sql) == 0) { /* dedupe_key conflict: stored before */
-		if (set_id > 0 && s->interned_new) {
-			/* the set was made for this run only: no unused row stays */
-			rc = stmt(s, ST_DROP_SET, &st, err);
-			if (rc < 0)
-				return rc;
-			sqlite3_bind_int64(st, 1, set_id);
-			if (sqlite3_step(st) != SQLITE_DONE)
-				return db_fail(s->db, err, "cannot drop an unused param set");
-			db_intern_set(&s->sets, (uint64_t)db_hash64(s->shared.buf, s->shared.len),
-				      s->shared.buf, s->shared.len, 0);
-			s->prev_set_id = 0;
-		}
-		return 1;
+		rc = drop_new_set(s, set_id, err);
+		return rc < 0 ? rc : 1;
 	}
 	*run_id = sqlite3_last_insert_rowid(s->db->sql);
 	for (i = 0; i < r->nmetrics; i++) {
