@@ -49,7 +49,7 @@ struct db_sink_state {
 	int in_txn;
 	int64_t source_id;
 	long seq;
-	sqlite3_stmt *st[24];
+	sqlite3_stmt *st[32];
 	/* small caches valid inside one transaction */
 	struct strbuf last_system;
 	int64_t last_system_id;

@@ -28,6 +28,11 @@ enum {
 	ST_DATA_VERSION,
 	ST_DROP_SET,
 	ST_ADD_POWER_BATCH,
+	ST_FK_OFF,
+	ST_FK_ON,
+	ST_BEGIN,
+	ST_COMMIT,
+	ST_ROLLBACK,
 	ST_COUNT
 };
 
@@ -90,6 +95,12 @@ static const char *const sink_sql[ST_COUNT] = {
 	[ST_DATA_VERSION] = "PRAGMA data_version",
 	[ST_DROP_SET] = "DELETE FROM param_set WHERE id = ?1",
 	/* [ST_ADD_POWER_BATCH]: DB_POWER_BATCH rows of ST_ADD_POWER, built in stmt() */
+	/* per source: prepared once (parsing them was a cost with many small files) */
+	[ST_FK_OFF] = "PRAGMA foreign_keys = OFF",
+	[ST_FK_ON] = "PRAGMA foreign_keys = ON",
+	[ST_BEGIN] = "BEGIN IMMEDIATE",
+	[ST_COMMIT] = "COMMIT",
+	[ST_ROLLBACK] = "ROLLBACK",
 };
 
 /* Ids interned in a transaction that rolled back are gone with it. */
@@ -133,6 +144,25 @@ static int stmt(struct db_sink_state *s, int which, sqlite3_stmt **out, struct s
 	sqlite3_clear_bindings(s->st[which]);
 	*out = s->st[which];
 	return 0;
+}
+
+/* Run one of the fixed statements (transaction control, pragmas). */
+static int fixed(struct db_sink_state *s, int which, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	int rc = stmt(s, which, &st, err);
+
+	if (rc < 0)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		;
+	if (rc != SQLITE_DONE) /* worded as db_exec() words it */
+		rc = ab_fail(err, AB_EIO, "database error in '%s': %s", sink_sql[which],
+			     sqlite3_errmsg(s->db->sql));
+	else
+		rc = 0;
+	sqlite3_reset(st);
+	return rc;
 }
 
 /* Step a statement expected to finish (SQLITE_DONE) or give one row. */
@@ -220,12 +250,12 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 	 * removing deletes children first.  SQLite's per-row foreign key checks
 	 * (a parent lookup per column per row) are off for its transactions;
 	 * the pragma is a no-op inside a transaction, so it is set before. */
-	rc = db_exec(s->db, "PRAGMA foreign_keys = OFF", err);
+	rc = fixed(s, ST_FK_OFF, err);
 	if (rc < 0)
 		return rc;
-	rc = db_exec(s->db, "BEGIN IMMEDIATE", err);
+	rc = fixed(s, ST_BEGIN, err);
 	if (rc < 0) {
-		db_exec(s->db, "PRAGMA foreign_keys = ON", NULL);
+		fixed(s, ST_FK_ON, NULL);
 		return rc;
 	}
 	s->in_txn = 1;
@@ -251,8 +281,8 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 	if (rc < 0)
 		goto fail;
 	if (rc == 1 && !src->replace) {
-		db_exec(s->db, "ROLLBACK", NULL);
-		db_exec(s->db, "PRAGMA foreign_keys = ON", NULL);
+		fixed(s, ST_ROLLBACK, NULL);
+		fixed(s, ST_FK_ON, NULL);
 		s->in_txn = 0;
 		return 1;
 	}
@@ -282,8 +312,8 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 	s->power_i = 0;
 	return replaced ? 2 : 0;
 fail:
-	db_exec(s->db, "ROLLBACK", NULL);
-	db_exec(s->db, "PRAGMA foreign_keys = ON", NULL);
+	fixed(s, ST_ROLLBACK, NULL);
+	fixed(s, ST_FK_ON, NULL);
 	forget_interned(s);
 	s->in_txn = 0;
 	return rc;
@@ -840,17 +870,17 @@ static int sink_end(void *self, int commit, struct strbuf *err)
 	if (!commit) {
 		s->npw = 0;
 		forget_interned(s);
-		rc = db_exec(s->db, "ROLLBACK", err);
+		rc = fixed(s, ST_ROLLBACK, err);
 	} else {
 		rc = s->npw ? flush_power(s, err) : 0;
 		if (rc == 0)
-			rc = db_exec(s->db, "COMMIT", err);
+			rc = fixed(s, ST_COMMIT, err);
 		if (rc < 0) {
-			db_exec(s->db, "ROLLBACK", NULL);
+			fixed(s, ST_ROLLBACK, NULL);
 			forget_interned(s);
 		}
 	}
-	db_exec(s->db, "PRAGMA foreign_keys = ON", NULL);
+	fixed(s, ST_FK_ON, NULL);
 	return rc;
 }
 
