@@ -498,10 +498,9 @@ struct plot_devices_series {
 	const char *system, *vendor;
 	const struct plot_point *points; /* x = devices or nodes, y = speedup (or
 					  * throughput); sorted by x or not */
-	const char *const *labels;       /* per point, what it stands for ("b256",
-					  * "eos_n64_ngc24.04_nemo"); NULL or a
-					  * NULL entry: none */
 	size_t n_points;
+	const char *const *labels;       /* per point, what it stands for ("b256",
+					  * "n64 nemo"); NULL or a NULL entry: none */
 };
 
 struct plot_devices_spec {
