@@ -75,13 +75,14 @@ static int read_power_log(const char *path, const char *rel, struct plines *pl,
 	struct mllog_reader r;
 	struct mllog_rec rec;
 	struct strbuf err = STRBUF_INIT;
-	FILE *fp = fopen(path, "rb");
+	FILE *fp = ab_fopen_input(path, &err);
 	int rc;
 
 	pl->n = 0;
 	if (!fp) {
 		strbuf_reset(why);
-		strbuf_addf(why, "%s: cannot open: %s", rel, strerror(errno));
+		strbuf_addbuf(why, &err);
+		strbuf_release(&err);
 		return -AB_EDATA;
 	}
 	mllog_init(&r, fp, 0);

@@ -255,16 +255,21 @@ static int read_scaling(const char *bench_dir, double *factor, struct strbuf *wh
 	struct strbuf path = STRBUF_INIT;
 	json_error_t je;
 	json_t *j, *v;
+	FILE *fp;
 	int rc = 0;
 
 	strbuf_addf(&path, "%s/scaling.json", bench_dir);
-	j = json_load_file(path.buf, 0, &je);
+	fp = ab_fopen_input(path.buf, why);
+	if (!fp) {
+		rc = errno == ENOENT ? 0 : -1;
+		goto out;
+	}
+	j = json_loadf(fp, 0, &je);
+	fclose(fp);
 	if (!j) {
-		if (access(path.buf, F_OK) == 0) {
-			strbuf_reset(why);
-			strbuf_addf(why, "scaling.json:%d: %s", je.line, je.text);
-			rc = -1;
-		}
+		strbuf_reset(why);
+		strbuf_addf(why, "scaling.json:%d: %s", je.line, je.text);
+		rc = -1;
 		goto out;
 	}
 	v = json_object_get(j, "scaling_factor");
