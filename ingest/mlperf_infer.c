@@ -441,6 +441,8 @@ static int emit_infer(struct ingest_file *f, struct infer *in, struct strbuf *er
 		run.status = RUN_INVALID;
 		strbuf_addf(&reason, "%s:%ld: unparsable :::MLLOG record (%s)",
 			    ingest_basename(f->path), in->bad_line, in->bad_why.buf);
+		ingest_warn(f, in->bad_line, "unparsable :::MLLOG record (%s); the run is stored "
+			    "as invalid", in->bad_why.buf);
 	}
 	if (!have_head) {
 		if (!reason.len)

@@ -89,8 +89,14 @@ static int read_power_log(const char *path, const char *rel, struct plines *pl,
 	while ((rc = mllog_next(&r, &rec, &err)) == 1) {
 		struct pline p = { 0, 0, 0, P_OTHER, 0 };
 
-		if (!rec.ok)
-			continue;
+		if (!rec.ok) {
+			/* a reading lost in silence would change the energy */
+			strbuf_reset(why);
+			strbuf_addf(why, "%s:%ld: unparsable :::MLLOG record (%s)", rel, rec.line,
+				    rec.why);
+			rc = -AB_EDATA;
+			break;
+		}
 		if (mllog_key_is(&rec, "power_reading"))
 			p.kind = P_READING;
 		else if (mllog_key_is(&rec, "power_measurement_start"))
