@@ -538,7 +538,8 @@ static void measured_text(struct strbuf *out, char **items, size_t n)
 {
 	size_t i;
 
-	qsort(items, n, sizeof(*items), cmp_str);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(items, n, sizeof(*items), cmp_str);
 	strbuf_reset(out);
 	for (i = 0; i < n; i++) {
 		strbuf_addstr(out, items[i]);
