@@ -151,8 +151,9 @@ struct jtext_obj {
 	uint32_t *slot;
 	size_t nslot;
 	struct strbuf keys, vals;
-	/* reals printed lately (thresholds, references repeat line after line) */
-	struct jtext_real_memo memo[JTEXT_MEMO];
+	/* reals printed lately (thresholds, references repeat line after
+	 * line): JTEXT_MEMO entries, allocated on first use */
+	struct jtext_real_memo *memo;
 };
 void jtext_obj_init(struct jtext_obj *j);
 void jtext_obj_release(struct jtext_obj *j);

@@ -44,6 +44,7 @@ struct rfm_case {
 	size_t nperf, perf_cap;
 	json_t *params;         /* owned; everything else the source said (run reports) */
 	struct jtext_obj kv;    /* the same as JSON text (perflogs); params goes first */
+	struct rfm_emit_buf *eb;/* rfm_case_emit's buffers, kept for the next case */
 	long line;
 	struct strbuf key_extra;/* fallback identity when no time and no job id */
 };
@@ -59,6 +60,8 @@ void rfm_case_reset(struct rfm_case *c);
 void rfm_case_release(struct rfm_case *c);
 /* The perf variable called name, added when missing. */
 struct rfm_perf *rfm_case_perf(struct rfm_case *c, const char *name, size_t len);
+/* num_parse_double(), faster on plain decimals (same results). */
+enum num_kind rfm_num(const char *s, size_t len, double *out);
 /* Set a perf number from a token: 1 = number, 0 = missing (raw kept), for value. */
 void rfm_perf_set_value(struct rfm_perf *p, const char *s, size_t len);
 /* ref/lower/upper from a token; returns -1 when the token is not a number or missing word. */

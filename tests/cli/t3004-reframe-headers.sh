@@ -70,7 +70,10 @@ test_expect_success 'ls runs says which failed verdicts accelbench derived' '
 	ab ls runs --benchmark StreamBench >actual &&
 	grep -q "failed .*performance: Triad=150000 outside \[180000, inf\] (verdict derived by accelbench: the file gives no result)$" actual &&
 	ab ls runs --benchmark OsuBench >actual &&
-	grep -q "failed .*performance: bw=9100.25 outside \[9500, inf\]$" actual
+	grep -q "failed .*performance: bw=9100.25 outside \[9500, inf\]$" actual &&
+	# 13 * (1 - 0.1) is 11.700000000000001 in binary: the reason rounds it
+	ab ls runs --benchmark AlltoallTest >actual &&
+	grep -q "failed .*performance: latency=15.5 outside \[11.7, 14.3\] (verdict derived" actual
 '
 
 test_expect_success 'info, JSON fields, spack spec and unknown columns go to params' '
