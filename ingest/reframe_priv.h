@@ -219,6 +219,10 @@ int rfm_layout_build(struct rfm_layout *l, const struct rfm_fmt *f, const char *
  * Returns 0, or -AB_EDATA when the line is not such a header.
  */
 int rfm_layout_from_header(struct rfm_layout *l, const char *header, struct strbuf *err);
+/* A header-described layout under ReFrame's pre-4.6.1 header rule: fixed
+ * "name=" text that starts fields of the first data line becomes literal
+ * text of the layout.  Returns how many columns had it. */
+size_t rfm_layout_adopt_prefixes(struct rfm_layout *l, const char *line, size_t len);
 /* 1 when line is the header ReFrame would write for f (either header rule). */
 int rfm_fmt_is_header(const struct rfm_fmt *f, const char *line);
 

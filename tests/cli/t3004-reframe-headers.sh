@@ -133,6 +133,23 @@ test_expect_success 'system and partition in the line and in check_info are stor
 	! grep -q "archer2archer2" actual
 '
 
+test_expect_success 'a pre-4.6.1 header over key=value fields: the key is read as fixed text' '
+	ab --db old.db ingest "$FIXTURES/reframe/headers-old" >out 2>err &&
+	test_cmp /dev/null err &&
+	ab --db old.db ls runs --json >runs.json &&
+	$PY -c "
+import json
+for r in json.load(open(\"runs.json\")):
+    p = r[\"params\"]
+    print(r[\"job_id\"], r[\"nodes\"], r[\"status\"], p[\"num_tasks\"], p[\"num_tasks_per_node\"], p[\"reframe_version\"])
+" >actual &&
+	cat >expect <<-\EOF &&
+	777001 2 ok 16 8 4.5.2
+	777002 4 failed 32 8 4.5.2
+	EOF
+	test_cmp expect actual
+'
+
 test_expect_samples 'sample perflogs read without options, anywhere; nodes and lower-is-better' '
 	rm -f "$ACCELBENCH_DB" &&
 	cp "$SAMPLES/reframe/constructed_reframe-4.9.3/perflogs/archer2/compute/ResNet50CPUCheck.log" resnet.txt &&
