@@ -192,6 +192,36 @@ static void test_iso8601(void **state)
 	}
 }
 
+/* ingest_looks_binary's word-at-a-time scan against the plain rule */
+static void test_looks_binary(void **state)
+{
+	unsigned char buf[300];
+	uint64_t x = 99991ULL;
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < 20000; i++) {
+		size_t len = i % 300, ctrl = 0;
+		int want = 0;
+
+		for (k = 0; k < len; k++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			/* mostly text, some control bytes, rarely NUL, some bytes >= 0x80 */
+			buf[k] = (x % 16 == 0) ? (unsigned char)(1 + (x >> 8) % 31)
+				 : (x % 997 == 0) ? 0 : (unsigned char)(0x20 + (x >> 8) % 0xe0);
+			if (!buf[k])
+				want = 1;
+			else if (buf[k] < 0x20 && !strchr("\n\r\t\f\x1b", buf[k]))
+				ctrl++;
+		}
+		if (!want)
+			want = len && ctrl * 20 > len;
+		assert_int_equal(ingest_looks_binary(buf, len), want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -199,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_objects),
 		cmocka_unit_test(test_iso8601),
+		cmocka_unit_test(test_looks_binary),
 	};
 	return cmocka_run_group_tests_name("jtext", tests, NULL, NULL);
 }
