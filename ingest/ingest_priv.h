@@ -177,6 +177,10 @@ void jtext_real_cached(struct jtext_obj *j, struct strbuf *out, double v);
 
 /* ---- small helpers (util.c) ----------------------------------------- */
 
+/* num_parse_double(), without strtod for plain decimals of up to 15
+ * significant digits (the same double: Clinger's exact fast path). */
+enum num_kind ingest_parse_double(const char *s, size_t len, double *out);
+
 /* 1 if the first len bytes contain a NUL or look like binary data. */
 int ingest_looks_binary(const unsigned char *head, size_t len);
 /* Last path component. */

@@ -176,60 +176,13 @@ struct rfm_perf *rfm_case_perf(struct rfm_case *c, const char *name, size_t len)
 	return p;
 }
 
-/*
- * num_parse_double() with a fast path for the plain decimals perflogs are
- * made of ("14.8", "-0.1", "1579688119.6235445"): up to 15 significant
- * digits and a power of ten up to 22 give the correctly rounded double by
- * one exact multiplication or division (Clinger), the same as strtod.
- * Anything else goes to num_parse_double.
- */
-enum num_kind rfm_num(const char *s, size_t len, double *out)
-{
-	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-				      1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-				      1e20, 1e21, 1e22 };
-	size_t i = 0, digits = 0, frac = 0;
-	uint64_t mant = 0;
-	int neg = 0, seen_dot = 0;
-	double v;
-
-	if (len && (s[0] == '-' || s[0] == '+')) {
-		neg = s[0] == '-';
-		i = 1;
-	}
-	if (i >= len)
-		return num_parse_double(s, len, out);
-	for (; i < len; i++) {
-		char ch = s[i];
-		if (ch >= '0' && ch <= '9') {
-			if (digits || ch != '0')
-				digits++;
-			if (digits > 15)
-				return num_parse_double(s, len, out);
-			mant = mant * 10 + (uint64_t)(ch - '0');
-			frac += seen_dot;
-		} else if (ch == '.' && !seen_dot) {
-			seen_dot = 1;
-		} else {
-			return num_parse_double(s, len, out);
-		}
-	}
-	/* "." alone, "-", "5." and ".5" are strtod's call */
-	if ((seen_dot && (s[len - 1] == '.' || s[neg || s[0] == '+' ? 1 : 0] == '.')) ||
-	    frac > 22)
-		return num_parse_double(s, len, out);
-	v = (double)mant / p10[frac];
-	*out = neg ? -v : v;
-	return NUM_OK;
-}
-
 void rfm_perf_set_value(struct rfm_perf *p, const char *s, size_t len)
 {
 	double v;
 
 	free(p->raw);
 	p->raw = NULL;
-	if (rfm_num(s, len, &v) == NUM_OK) {
+	if (ingest_parse_double(s, len, &v) == NUM_OK) {
 		p->has_value = 1;
 		p->value = v;
 		return;
@@ -242,7 +195,7 @@ int rfm_perf_set_num(int *has, double *out, const char *s, size_t len)
 {
 	double v;
 
-	switch (rfm_num(s, len, &v)) {
+	switch (ingest_parse_double(s, len, &v)) {
 	case NUM_OK:
 		*has = 1;
 		*out = v;
@@ -290,7 +243,7 @@ static void number_or_string(struct strbuf *out, const char *s, size_t len)
 
 	if (num_parse_ll(s, len, &ll) == NUM_OK)
 		jtext_int(out, ll);
-	else if (rfm_num(s, len, &d) == NUM_OK && isfinite(d))
+	else if (ingest_parse_double(s, len, &d) == NUM_OK && isfinite(d))
 		jtext_real(out, d);
 	else
 		jtext_str(out, s, len);

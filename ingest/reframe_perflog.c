@@ -382,13 +382,13 @@ static int line_case(struct perflog *pl, const char *line, long lineno, struct r
 			asc_n = n;
 			break;
 		case RA_TIME_UNIX:
-			if (rfm_num(v, n, &d) == NUM_OK) {
+			if (ingest_parse_double(v, n, &d) == NUM_OK) {
 				c->completion = d;
 				have_unix = 1;
 			}
 			break;
 		case RA_SUBMIT_UNIX:
-			if (rfm_num(v, n, &d) == NUM_OK)
+			if (ingest_parse_double(v, n, &d) == NUM_OK)
 				c->submit = d;
 			break;
 		case RA_DISPLAY:

@@ -60,8 +60,6 @@ void rfm_case_reset(struct rfm_case *c);
 void rfm_case_release(struct rfm_case *c);
 /* The perf variable called name, added when missing. */
 struct rfm_perf *rfm_case_perf(struct rfm_case *c, const char *name, size_t len);
-/* num_parse_double(), faster on plain decimals (same results). */
-enum num_kind rfm_num(const char *s, size_t len, double *out);
 /* Set a perf number from a token: 1 = number, 0 = missing (raw kept), for value. */
 void rfm_perf_set_value(struct rfm_perf *p, const char *s, size_t len);
 /* ref/lower/upper from a token; returns -1 when the token is not a number or missing word. */

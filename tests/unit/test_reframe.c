@@ -408,8 +408,8 @@ static void test_header_layouts(void **state)
 	assert_int_equal(rfm_kind_ok(RK_ENV, "a b", 3), 0);
 }
 
-/* rfm_num's fast path gives what num_parse_double (strtod) gives */
-static void test_rfm_num(void **state)
+/* ingest_parse_double's fast path gives what num_parse_double (strtod) gives */
+static void test_parse_double(void **state)
 {
 	static const char *const fixed[] = {
 		"14.8", "-0.1", "0", "-0", "+5", "5.", ".5", "-", ".", "1e5", " 7", "None",
@@ -446,7 +446,7 @@ static void test_rfm_num(void **state)
 			}
 			buf[k] = '\0';
 		}
-		ka = rfm_num(t, strlen(t), &a);
+		ka = ingest_parse_double(t, strlen(t), &a);
 		kb = num_parse_double(t, strlen(t), &b);
 		assert_int_equal(ka, kb);
 		if (ka == NUM_OK && memcmp(&a, &b, sizeof(a)))
@@ -1276,7 +1276,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_time),
 		cmocka_unit_test(test_small_helpers),
-		cmocka_unit_test(test_rfm_num),
+		cmocka_unit_test(test_parse_double),
 		cmocka_unit_test(test_header_layouts),
 		cmocka_unit_test(test_compile),
 		cmocka_unit_test(test_match_epcc),
