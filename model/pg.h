@@ -60,6 +60,12 @@ struct pg_init_result {
 int pg_init(struct pg *pg, const struct pg_init_opts *o, struct pg_init_result *res,
 	    struct strbuf *err);
 
+/* Check every reference between the central tables (docs/postgres.md,
+ * "Integrity"): report(ctx, what, n) per check, n rows that break it;
+ * *problems = their sum. */
+int pg_check(struct pg *pg, void (*report)(void *ctx, const char *what, long long n), void *ctx,
+	     long long *problems, struct strbuf *err);
+
 /* What push and pull did, also passed to the progress callback. */
 struct pg_totals {
 	long sources_total;        /* sources considered */

@@ -33,7 +33,6 @@ struct psystem {
 	struct ingest_system sys;
 	char *strs[7];             /* owned strings of sys */
 	json_t *meta;
-	const char *described;     /* meta.described, borrowed from meta */
 };
 
 struct pbench {
@@ -61,6 +60,8 @@ struct pull {
 	size_t nbench;
 	struct psource *src;
 	size_t nsrc;
+	int64_t (*links)[2];       /* (source, system) a systems file described, sorted */
+	size_t nlinks;
 	struct stream st[3];
 	struct ingest_metric *metrics;
 	char **meta;               /* parallel to metrics: meta as JSON text or NULL */
@@ -133,7 +134,6 @@ static int load_dimensions(struct pull *p, struct strbuf *err)
 	p->sys = ab_calloc(p->nsys ? p->nsys : 1, sizeof(*p->sys));
 	for (r = 0; r < PQntuples(res); r++) {
 		struct psystem *s = &p->sys[r];
-		json_t *d;
 		double tdp = 0;
 
 		parse_i64(PQgetvalue(res, r, 0), &s->id);
@@ -157,8 +157,17 @@ static int load_dimensions(struct pull *p, struct strbuf *err)
 			s->meta = NULL;
 		}
 		s->sys.meta = s->meta;
-		d = s->meta ? json_object_get(s->meta, "described") : NULL;
-		s->described = d ? json_string_value(d) : NULL;
+	}
+	PQclear(res);
+	res = query(p, "SELECT source_id, system_id FROM accelbench.source_system ORDER BY 1, 2", 0,
+		    NULL, "cannot read which systems the systems files described", err);
+	if (!res)
+		return -AB_EIO;
+	p->nlinks = (size_t)PQntuples(res);
+	p->links = ab_calloc(p->nlinks ? p->nlinks : 1, sizeof(*p->links));
+	for (r = 0; r < PQntuples(res); r++) {
+		parse_i64(PQgetvalue(res, r, 0), &p->links[r][0]);
+		parse_i64(PQgetvalue(res, r, 1), &p->links[r][1]);
 	}
 	PQclear(res);
 	res = query(p, "SELECT id, suite, name, metric, unit, better FROM accelbench.benchmark"
@@ -493,20 +502,28 @@ static int add_run(struct pull *p, struct strbuf *err)
 	return stream_next(p, s, err);
 }
 
-/* Systems a user's systems file described: re-described with its source. */
+/* Systems a user's systems file described: re-described with its source
+ * (the links push recorded in accelbench.source_system). */
 static int describe_systems(struct pull *p, const struct psource *s, struct strbuf *err)
 {
-	const char *base = strrchr(s->path, '/');
-	size_t i;
+	size_t lo = 0, hi = p->nlinks;
 	int rc;
 
-	base = base ? base + 1 : s->path;
 	if (!p->sink->system)
 		return 0;
-	for (i = 0; i < p->nsys; i++) {
-		if (!p->sys[i].described || strcmp(p->sys[i].described, base))
+	while (lo < hi) { /* the first link of this source */
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->links[mid][0] < s->id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < p->nlinks && p->links[lo][0] == s->id; lo++) {
+		struct psystem *y = find_system(p, p->links[lo][1]);
+
+		if (!y)
 			continue;
-		rc = p->sink->system(p->sink->self, &p->sys[i].sys, err);
+		rc = p->sink->system(p->sink->self, &y->sys, err);
 		if (rc < 0)
 			return rc;
 		p->t->systems++;
@@ -721,6 +738,7 @@ static void pull_release(struct pull *p)
 		json_decref(p->sys[i].meta);
 	}
 	free(p->sys);
+	free(p->links);
 	for (i = 0; i < p->nbench; i++) {
 		free(p->bench[i].suite);
 		free(p->bench[i].name);

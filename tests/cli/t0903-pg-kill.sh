@@ -31,7 +31,7 @@ test_expect_success 'set-up: the demo, then one large ReFrame perflog' '
 test_expect_success 'SIGKILL during the COPY of the large source: nothing half-pushed' '
 	"$AB" --db l.db push --to "$PG_URL" >out 2>err & pid=$! &&
 	n=0 && while [ $n -lt 1500 ]; do
-		test "$(pg_sql -c "SELECT count(*) FROM pg_stat_progress_copy WHERE relid::regclass::text LIKE '"'%sb_run'"' AND tuples_processed > 1000")" = 0 || break
+		test "$(pg_sql -c "SELECT count(*) FROM pg_stat_progress_copy WHERE relid::regclass::text = '"'accelbench.run'"' AND tuples_processed > 1000")" = 0 || break
 		kill -0 $pid 2>/dev/null || break
 		n=$((n + 1)); sleep 0.02
 	done &&
