@@ -601,7 +601,7 @@ static int start_streams(struct pull *p, int all, struct strbuf *err)
 					     "cannot read the central power samples" };
 	struct strbuf sql = STRBUF_INIT, snap = STRBUF_INIT;
 	PGresult *res;
-	int i, rc = 0;
+	int i, prov, rc = 0;
 
 	/* one snapshot for all three connections */
 	res = PQexec(p->pg->conn, "SELECT pg_export_snapshot()");
@@ -612,6 +612,25 @@ static int start_streams(struct pull *p, int all, struct strbuf *err)
 	}
 	strbuf_addstr(&snap, PQgetvalue(res, 0, 0));
 	PQclear(res);
+	/* no further provenance among the selected sources (the common case):
+	 * each stream reads the tables in index order, with no sort that
+	 * would hold its first row back until it has read everything */
+	strbuf_addstr(&sql, "SELECT EXISTS (SELECT 1 FROM accelbench.run_source x WHERE ");
+	selection(p, "x.source_id", all, &sql);
+	strbuf_addstr(&sql, ")");
+	res = PQexec(p->pg->conn, sql.buf);
+	if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
+		rc = pg_fail_res(res, err, "cannot read the central provenances", NULL);
+		PQclear(res);
+		goto out;
+	}
+	prov = !strcmp(PQgetvalue(res, 0, 0), "t");
+	PQclear(res);
+	if (!prov) {
+		rc = pg_exec(p->pg, "SET LOCAL enable_sort = off", err);
+		if (rc < 0)
+			goto out;
+	}
 	for (i = 0; i < 3; i++) {
 		struct stream *s = &p->st[i];
 
@@ -628,7 +647,10 @@ static int start_streams(struct pull *p, int all, struct strbuf *err)
 		}
 		strbuf_reset(&sql);
 		strbuf_addstr(&sql, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY;"
-				    " SET LOCAL work_mem = '256MB'; SET TRANSACTION SNAPSHOT ");
+				    " SET LOCAL work_mem = '256MB'; SET LOCAL jit = off;");
+		if (!prov)
+			strbuf_addstr(&sql, " SET LOCAL enable_sort = off;");
+		strbuf_addstr(&sql, " SET TRANSACTION SNAPSHOT ");
 		{
 			char *lit = PQescapeLiteral(s->conn, snap.buf, snap.len);
 			strbuf_addstr(&sql, lit ? lit : "''");
@@ -649,13 +671,18 @@ static int start_streams(struct pull *p, int all, struct strbuf *err)
 			    " r.global_batch, r.local_batch, r.precision, r.framework, r.params,"
 			    " r.excluded_reason, r.dedupe_key FROM accelbench.run r WHERE ");
 	selection(p, "r.source_id", all, &sql);
-	strbuf_addstr(&sql, " UNION ALL SELECT x.source_id, x.seq, x.line, r.system_id,"
-			    " r.benchmark_id, r.job_id, r.started, r.finished, r.status, r.nodes,"
-			    " r.devices, r.global_batch, r.local_batch, r.precision, r.framework,"
-			    " r.params, r.excluded_reason, r.dedupe_key FROM accelbench.run_source x"
-			    " JOIN accelbench.run r ON r.id = x.run_id WHERE ");
-	selection(p, "x.source_id", all, &sql);
-	strbuf_addstr(&sql, " ORDER BY 1, 2) TO STDOUT");
+	if (prov) {
+		strbuf_addstr(&sql, " UNION ALL SELECT x.source_id, x.seq, x.line, r.system_id,"
+				    " r.benchmark_id, r.job_id, r.started, r.finished, r.status,"
+				    " r.nodes, r.devices, r.global_batch, r.local_batch, r.precision,"
+				    " r.framework, r.params, r.excluded_reason, r.dedupe_key"
+				    " FROM accelbench.run_source x JOIN accelbench.run r"
+				    " ON r.id = x.run_id WHERE ");
+		selection(p, "x.source_id", all, &sql);
+		strbuf_addstr(&sql, " ORDER BY 1, 2) TO STDOUT");
+	} else {
+		strbuf_addstr(&sql, " ORDER BY r.source_id, r.seq) TO STDOUT");
+	}
 	if (!PQsendQuery(p->st[0].conn, sql.buf)) {
 		rc = conn_fail(p->st[0].conn, err, what[0]);
 		goto out;
@@ -664,26 +691,38 @@ static int start_streams(struct pull *p, int all, struct strbuf *err)
 	strbuf_addstr(&sql, "COPY (SELECT r.source_id, r.seq, m.name, m.value, m.unit, m.meta"
 			    " FROM accelbench.run r JOIN accelbench.metric m ON m.run_id = r.id WHERE ");
 	selection(p, "r.source_id", all, &sql);
-	strbuf_addstr(&sql, " UNION ALL SELECT x.source_id, x.seq, m.name, m.value, m.unit, m.meta"
-			    " FROM accelbench.run_source x JOIN accelbench.metric m"
-			    " ON m.run_id = x.run_id WHERE ");
-	selection(p, "x.source_id", all, &sql);
-	strbuf_addstr(&sql, " ORDER BY 1, 2) TO STDOUT");
+	if (prov) {
+		strbuf_addstr(&sql, " UNION ALL SELECT x.source_id, x.seq, m.name, m.value, m.unit,"
+				    " m.meta FROM accelbench.run_source x JOIN accelbench.metric m"
+				    " ON m.run_id = x.run_id WHERE ");
+		selection(p, "x.source_id", all, &sql);
+		strbuf_addstr(&sql, " ORDER BY 1, 2) TO STDOUT");
+	} else {
+		strbuf_addstr(&sql, " ORDER BY r.source_id, r.seq) TO STDOUT");
+	}
 	if (!PQsendQuery(p->st[1].conn, sql.buf)) {
 		rc = conn_fail(p->st[1].conn, err, what[1]);
 		goto out;
 	}
 	strbuf_reset(&sql);
-	strbuf_addstr(&sql, "COPY (SELECT source_id, seq, device, t, watts FROM ("
-			    " SELECT r.source_id, r.seq, p.i, p.device, p.t, p.watts"
-			    " FROM accelbench.run r JOIN accelbench.power_sample p ON p.run_id = r.id"
-			    " WHERE ");
-	selection(p, "r.source_id", all, &sql);
-	strbuf_addstr(&sql, " UNION ALL SELECT x.source_id, x.seq, p.i, p.device, p.t, p.watts"
-			    " FROM accelbench.run_source x JOIN accelbench.power_sample p"
-			    " ON p.run_id = x.run_id WHERE ");
-	selection(p, "x.source_id", all, &sql);
-	strbuf_addstr(&sql, ") q ORDER BY source_id, seq, i) TO STDOUT");
+	if (prov) {
+		strbuf_addstr(&sql, "COPY (SELECT source_id, seq, device, t, watts FROM ("
+				    " SELECT r.source_id, r.seq, p.i, p.device, p.t, p.watts"
+				    " FROM accelbench.run r JOIN accelbench.power_sample p"
+				    " ON p.run_id = r.id WHERE ");
+		selection(p, "r.source_id", all, &sql);
+		strbuf_addstr(&sql, " UNION ALL SELECT x.source_id, x.seq, p.i, p.device, p.t,"
+				    " p.watts FROM accelbench.run_source x"
+				    " JOIN accelbench.power_sample p ON p.run_id = x.run_id WHERE ");
+		selection(p, "x.source_id", all, &sql);
+		strbuf_addstr(&sql, ") q ORDER BY source_id, seq, i) TO STDOUT");
+	} else {
+		strbuf_addstr(&sql, "COPY (SELECT r.source_id, r.seq, p.device, p.t, p.watts"
+				    " FROM accelbench.run r JOIN accelbench.power_sample p"
+				    " ON p.run_id = r.id WHERE ");
+		selection(p, "r.source_id", all, &sql);
+		strbuf_addstr(&sql, " ORDER BY r.source_id, r.seq, p.i) TO STDOUT");
+	}
 	if (!PQsendQuery(p->st[2].conn, sql.buf)) {
 		rc = conn_fail(p->st[2].conn, err, what[2]);
 		goto out;
@@ -779,7 +818,7 @@ int pg_pull(struct pg *pg, struct db *db, const struct pg_filter *f,
 		return rc;
 	p.sink = pg_local_sink(p.local);
 	rc = pg_exec(pg, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY;"
-			 " SET LOCAL work_mem = '256MB'",
+			 " SET LOCAL work_mem = '256MB'; SET LOCAL jit = off",
 		     err);
 	if (rc < 0)
 		goto out;

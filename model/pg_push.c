@@ -12,7 +12,11 @@
  *   BEGIN; INSERT INTO source ...; COPY run; COPY metric; COPY power_sample; COMMIT;
  *   BEGIN; ... COMMIT; ...
  * one transaction per source, committed in local order, with no round
- * trip per source beyond COPY's own.
+ * trip per source beyond COPY's own.  Two lanes (threads), each with its
+ * own connection and local read transaction, take batches in turn: two
+ * server backends work at once and one lane's round trips overlap the
+ * other's work.  Everything the lanes share is in struct shared, under
+ * its mutex.
  *
  * A unique violation stops the query at the source that caused it (the
  * ones before are committed): on (sha256, identity) another pusher stored
@@ -28,6 +32,7 @@
 #include "core/compat.h"
 #include "pg_priv.h"
 
+#include <pthread.h>
 #include <time.h>
 
 #define PUSH_RETRIES 20
@@ -66,14 +71,27 @@ struct dim {
 	int64_t id;
 };
 
+/* What the two lanes share: taken under mu (when there are two). */
+struct shared {
+	pthread_mutex_t mu;
+	int threads;               /* the second lane runs: lock mu */
+	const struct pg_local_source *v;
+	const unsigned char *present;
+	size_t n, next;            /* sources; the first not yet taken into a batch */
+	int failed;                /* a lane failed: take no more batches */
+	struct timespec last;
+};
+
+/* One lane: a PostgreSQL connection and a local read transaction of its
+ * own, sending the batches it takes (lane 0 in the calling thread). */
 struct push {
 	struct pg *pg;
+	struct shared *sh;
 	PGconn *conn;
 	struct pg_local *local;
 	const struct pg_progress *prog;
 	struct pg_totals *t;
 	struct pg_copy cp;
-	struct timespec last;
 	int64_t *sys, *bench;      /* local id -> store id */
 	size_t nsys, nbench;
 	struct dim *dims;
@@ -86,11 +104,27 @@ struct push {
 	int next_stage;            /* the next COPY of the job (enum stage) */
 	enum stage last_stage;     /* the COPY sent last, for its row count */
 	int in_dims;               /* serving push_dimensions(): systems, then benchmarks */
+	struct db *db2;            /* the second lane's own handle of the local database */
+	struct strbuf err;         /* the lane's error */
+	int rc;
 };
 
+static void lock(struct push *p)
+{
+	if (p->sh->threads)
+		pthread_mutex_lock(&p->sh->mu);
+}
+
+static void unlock(struct push *p)
+{
+	if (p->sh->threads)
+		pthread_mutex_unlock(&p->sh->mu);
+}
+
+/* with the lock held */
 static void progress(struct push *p, int final)
 {
-	pg_progress_report(p->prog, &p->last, p->t, final);
+	pg_progress_report(p->prog, &p->sh->last, p->t, final);
 }
 
 static void warn(struct push *p, const char *fmt, ...) AB_PRINTF(2, 3);
@@ -104,8 +138,17 @@ static void warn(struct push *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
+	lock(p);
 	p->prog->warn(p->prog->ctx, msg.buf);
+	unlock(p);
 	strbuf_release(&msg);
+}
+
+/* libpq prints notices (e.g. "relation exists, skipping") on stderr */
+static void quiet(void *arg, const char *msg)
+{
+	(void)arg;
+	(void)msg;
 }
 
 static int conn_fail(PGconn *c, struct strbuf *err, const char *what)
@@ -125,9 +168,11 @@ static int flush_copy(void *ctx, struct pg_copy *cp, struct strbuf *err)
 		return 0;
 	if (PQputCopyData(p->conn, cp->buf.buf, (int)cp->buf.len) != 1)
 		return conn_fail(p->conn, err, "cannot send data to PostgreSQL");
+	lock(p);
 	p->t->bytes += cp->buf.len;
-	strbuf_reset(&cp->buf);
 	progress(p, 0);
+	unlock(p);
+	strbuf_reset(&cp->buf);
 	return 0;
 }
 
@@ -260,14 +305,18 @@ static void job_done(struct push *p)
 {
 	struct job *j = &p->jobs[p->cur];
 
+	lock(p);
 	p->t->sources_sent++;
 	p->t->sources_done++;
 	p->t->runs += j->runs;
 	p->t->runs_deduped += j->deduped;
 	p->t->metrics += j->metrics;
 	p->t->power_samples += j->power;
-	if (j->fixed) {
+	if (j->fixed)
 		p->t->sources_converted++;
+	progress(p, 0);
+	unlock(p);
+	if (j->fixed) {
 		warn(p, "'%s': %ld byte%s that %s not UTF-8 sent with each read as Latin-1 "
 			"(NUL as U+FFFD); the store holds UTF-8 text",
 		     j->s->path, j->fixed, j->fixed == 1 ? "" : "s", j->fixed == 1 ? "is" : "are");
@@ -275,7 +324,6 @@ static void job_done(struct push *p)
 	job_clear(j);
 	p->cur++;
 	p->next_stage = STAGE_RUN;
-	progress(p, 0);
 }
 
 /*
@@ -445,7 +493,9 @@ static int push_dimensions(struct push *p, struct strbuf *err)
 			       sqlstate, &constraint, err);
 		if (rc == 0 || !retryable(sqlstate) || tries >= PUSH_RETRIES)
 			break;
+		lock(p);
 		p->t->retries++;
+		unlock(p);
 	}
 	p->in_dims = 0;
 	p->next_stage = 0;
@@ -705,8 +755,10 @@ static int send_jobs(struct push *p, struct job *jobs, size_t n, struct strbuf *
 		j = &jobs[p->cur];
 		if (!strcmp(sqlstate, "23505") && !strcmp(constraint.buf, "source_sha256_identity_key")) {
 			/* another pusher stored these bytes first */
+			lock(p);
 			p->t->sources_present++;
 			p->t->sources_done++;
+			unlock(p);
 			job_clear(j);
 			p->cur++;
 			rc = 0;
@@ -716,8 +768,11 @@ static int send_jobs(struct push *p, struct job *jobs, size_t n, struct strbuf *
 		    retryable(sqlstate)) {
 			if (++j->tries > PUSH_RETRIES)
 				break;
-			if (retryable(sqlstate) || j->keyed)
+			if (retryable(sqlstate) || j->keyed) {
+				lock(p);
 				p->t->retries++;
+				unlock(p);
+			}
 			rc = prepare_keyed(p, j, err);
 			if (rc < 0)
 				break;
@@ -769,21 +824,130 @@ static int reserve_ids(struct push *p, struct job *jobs, size_t n, struct strbuf
 	return 0;
 }
 
+/* The next batch: a contiguous run of missing sources, bounded in count
+ * and runs (a larger source alone); 0 when none is left. */
+static size_t take_batch(struct push *p, size_t *start)
+{
+	struct shared *sh = p->sh;
+	size_t i, j, runs = 0;
+
+	lock(p);
+	i = sh->next;
+	while (!sh->failed && i < sh->n && sh->present[i]) {
+		p->t->sources_present++;
+		p->t->sources_done++;
+		i++;
+	}
+	j = i;
+	while (!sh->failed && j < sh->n && !sh->present[j] && j - i < BATCH_SOURCES &&
+	       (j == i || runs + (size_t)sh->v[j].nruns <= BATCH_RUNS)) {
+		runs += (size_t)sh->v[j].nruns;
+		j++;
+	}
+	sh->next = j;
+	unlock(p);
+	*start = i;
+	return j - i;
+}
+
+/* Take batches until none is left (or a lane failed). */
+static int lane_run(struct push *p)
+{
+	struct job *jobs = ab_calloc(BATCH_SOURCES, sizeof(*jobs));
+	size_t start, n, k;
+	int rc = 0;
+
+	while ((n = take_batch(p, &start)) > 0) {
+		memset(jobs, 0, n * sizeof(*jobs));
+		for (k = 0; k < n; k++)
+			jobs[k].s = &p->sh->v[start + k];
+		rc = reserve_ids(p, jobs, n, &p->err);
+		if (rc == 0)
+			rc = send_jobs(p, jobs, n, &p->err);
+		if (rc < 0) {
+			lock(p);
+			p->sh->failed = 1;
+			unlock(p);
+			break;
+		}
+	}
+	free(jobs);
+	return rc;
+}
+
+static void *lane_main(void *arg)
+{
+	struct push *p = arg;
+
+	p->rc = lane_run(p);
+	return NULL;
+}
+
+/* A second lane: its own connection and local read transaction; 0 when
+ * it cannot have them (then one lane does everything). */
+static int open_lane(struct push *q, const struct push *p, struct db *db)
+{
+	struct strbuf ignore = STRBUF_INIT;
+	PGresult *res;
+	int ok = 0;
+
+	*q = *p;
+	q->conn = NULL;
+	q->local = NULL;
+	q->db2 = NULL;
+	strbuf_init(&q->err, 0);
+	memset(&q->cp, 0, sizeof(q->cp));
+	q->conn = PQconnectdb(p->pg->url.buf);
+	if (!q->conn || PQstatus(q->conn) != CONNECTION_OK)
+		goto out;
+	PQsetNoticeProcessor(q->conn, quiet, NULL);
+	res = PQexec(q->conn, stage_ddl);
+	ok = res && PQresultStatus(res) == PGRES_COMMAND_OK;
+	PQclear(res);
+	if (!ok)
+		goto out;
+	ok = db_open(&q->db2, db_path(db), DB_READONLY | DB_MUST_EXIST, &ignore) == 0 &&
+	     pg_local_open(&q->local, q->db2, &ignore) == 0 &&
+	     pg_local_read_begin(q->local, &ignore) == 0;
+out:
+	strbuf_release(&ignore);
+	if (ok) {
+		strbuf_init(&q->cp.buf, PG_COPY_CHUNK + 65536);
+		q->cp.flush = flush_copy;
+		q->cp.ctx = q;
+	}
+	return ok;
+}
+
+static void close_lane(struct push *q)
+{
+	pg_local_free(q->local);
+	db_free(q->db2);
+	if (q->conn)
+		PQfinish(q->conn);
+	strbuf_release(&q->cp.buf);
+	strbuf_release(&q->err);
+}
+
 int pg_push(struct pg *pg, struct db *db, const struct pg_progress *prog,
 	    struct pg_totals *totals, struct strbuf *err)
 {
-	struct push p = { 0 };
+	struct shared sh;
+	struct push p = { 0 }, q;
 	struct pg_local_source *v = NULL;
-	struct job *jobs = NULL;
 	unsigned char *present = NULL;
-	size_t n = 0, i;
-	int rc;
+	pthread_t tid;
+	size_t n = 0, i, k;
+	int rc, two = 0;
 
+	memset(&sh, 0, sizeof(sh));
 	memset(totals, 0, sizeof(*totals));
 	p.pg = pg;
+	p.sh = &sh;
 	p.conn = pg->conn;
 	p.prog = prog;
 	p.t = totals;
+	strbuf_init(&p.err, 0);
 	strbuf_init(&p.cp.buf, PG_COPY_CHUNK + 65536);
 	p.cp.flush = flush_copy;
 	p.cp.ctx = &p;
@@ -812,35 +976,43 @@ int pg_push(struct pg *pg, struct db *db, const struct pg_progress *prog,
 	rc = push_dimensions(&p, err);
 	if (rc < 0)
 		goto out;
-	jobs = ab_calloc(BATCH_SOURCES, sizeof(*jobs));
-	for (i = 0; i < n;) {
-		size_t j = i, runs = 0, k;
-
-		if (present[i]) {
-			totals->sources_present++;
-			totals->sources_done++;
-			i++;
-			continue;
+	sh.v = v;
+	sh.n = n;
+	sh.present = present;
+	/* two lanes when there is more than one batch to send: two server
+	 * backends and the client's reads in parallel; each lane commits its
+	 * sources in local order */
+	for (i = 0, k = 0; i < n; i++)
+		k += !present[i];
+	if (k > 1 && open_lane(&q, &p, db)) {
+		pthread_mutex_init(&sh.mu, NULL);
+		sh.threads = 1;
+		if (pthread_create(&tid, NULL, lane_main, &q) == 0) {
+			two = 1;
+		} else {
+			sh.threads = 0;
+			pthread_mutex_destroy(&sh.mu);
+			close_lane(&q);
 		}
-		/* a contiguous run of missing sources, bounded in count and runs */
-		while (j < n && !present[j] && j - i < BATCH_SOURCES &&
-		       (j == i || runs + (size_t)v[j].nruns <= BATCH_RUNS)) {
-			runs += (size_t)v[j].nruns;
-			j++;
+	}
+	rc = lane_run(&p);
+	if (two) {
+		pthread_join(tid, NULL);
+		pthread_mutex_destroy(&sh.mu);
+		sh.threads = 0;
+		if (rc == 0 && q.rc < 0) {
+			rc = q.rc;
+			strbuf_reset(&p.err);
+			strbuf_addbuf(&p.err, &q.err);
 		}
-		memset(jobs, 0, (j - i) * sizeof(*jobs));
-		for (k = i; k < j; k++)
-			jobs[k - i].s = &v[k];
-		rc = reserve_ids(&p, jobs, j - i, err);
-		if (rc == 0)
-			rc = send_jobs(&p, jobs, j - i, err);
-		if (rc < 0)
-			goto out;
-		i = j;
+		close_lane(&q);
+	}
+	if (rc < 0) {
+		strbuf_reset(err);
+		strbuf_addbuf(err, &p.err);
 	}
 out:
 	progress(&p, 1);
-	free(jobs);
 	free(p.sys);
 	free(p.bench);
 	free_dims(&p);
@@ -851,5 +1023,6 @@ out:
 	free(present);
 	pg_local_free(p.local);
 	strbuf_release(&p.cp.buf);
+	strbuf_release(&p.err);
 	return rc;
 }

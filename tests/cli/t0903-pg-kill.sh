@@ -52,7 +52,7 @@ test_expect_success 'the server rolled the interrupted transaction back: no stra
 
 test_expect_success 'a re-run completes the push' '
 	ab --db l.db push --to "$PG_URL" >out &&
-	grep -q "^pushed [12] sources\{0,1\} to .* ([0-9]* already there); added [0-9]* runs, " out &&
+	grep -q "^pushed [0-9]* sources\{0,1\} to .* ([0-9]* already there); added [0-9]* runs, " out &&
 	local_runs l.db >want && central_runs >got && test_cmp want got &&
 	for t in metric power_sample; do
 		test "$(ab --db l.db sql --csv "SELECT count(*) FROM $t" | tail -1)" = \
