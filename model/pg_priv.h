@@ -2,7 +2,7 @@
  * pg_priv.h - internals shared by model/pg*.c.
  *
  * pg.c        connection, errors, migrations, `pg init`, COPY text encoding
- * pg_push.c   push: staging tables, COPY in, the server-side merge
+ * pg_push.c   push: reserved ids, binary COPY into the central tables, two lanes
  * pg_pull.c   pull: COPY out, decoding, handing records to pg_local.c
  * pg_local.c  the only file that reads or writes the local SQLite database
  *             for push/pull (through the public names of docs/schema.md and

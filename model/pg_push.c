@@ -984,7 +984,9 @@ int pg_push(struct pg *pg, struct db *db, const struct pg_progress *prog,
 	 * sources in local order */
 	for (i = 0, k = 0; i < n; i++)
 		k += !present[i];
-	if (k > 1 && open_lane(&q, &p, db)) {
+	if (k > 1 && !open_lane(&q, &p, db)) {
+		close_lane(&q); /* what it opened before it could not */
+	} else if (k > 1) {
 		pthread_mutex_init(&sh.mu, NULL);
 		sh.threads = 1;
 		if (pthread_create(&tid, NULL, lane_main, &q) == 0) {
