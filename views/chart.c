@@ -608,6 +608,61 @@ static int cmp_long(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The official score of an MLPerf training system's run set of benchmark
+ * (NULL: any; the first one in f->json), NAN when it has none; *complete
+ * (if not NULL) 0 when the run set has fewer result files than required or
+ * too many failed runs (the bar chart hatches those). */
+static double official_score_c(const struct views_chart *f, const char *system,
+			       const char *benchmark, int *complete)
+{
+	size_t i;
+	json_t *g;
+
+	json_array_foreach(f->json, i, g) {
+		const char *sys = json_string_value(json_object_get(g, "system"));
+		const char *b = json_string_value(json_object_get(g, "benchmark"));
+		const char *status = json_string_value(json_object_get(g, "status"));
+		json_t *score = json_object_get(g, "official_score");
+		long req = (long)json_integer_value(json_object_get(g, "required_runs"));
+		long runs = (long)json_integer_value(json_object_get(g, "runs"));
+		if (sys && !strcmp(sys, system) && (!benchmark || (b && !strcmp(b, benchmark)))) {
+			if (complete)
+				*complete = json_is_number(score) && !(status && strcmp(status, "ok")) &&
+					    !(req > 0 && runs < req);
+			return json_is_number(score) ? json_number_value(score) : NAN;
+		}
+	}
+	if (complete)
+		*complete = 0;
+	return NAN;
+}
+
+static double official_score(const struct views_chart *f, const char *system,
+			     const char *benchmark)
+{
+	return official_score_c(f, system, benchmark, NULL);
+}
+
+/* MLPerf training on its headline metric: a pair is drawn as the ratio of
+ * the two official scores (oriented: > 1 is better); 0 when either side has
+ * none (the caller keeps the median ratio and marks it). */
+static int official_ratio(const struct views_chart *f, const struct views_pair *p, double *r,
+			  int *complete)
+{
+	double a, b;
+	int ca, cb;
+
+	if (!f->json || strcmp(p->sys->suite, "mlperf-training"))
+		return 0;
+	a = official_score_c(f, p->sys->system, p->sys->benchmark, &ca);
+	b = official_score_c(f, p->base->system, p->base->benchmark, &cb);
+	if (!(a > 0) || !(b > 0))
+		return 0;
+	*r = p->sys->lower_is_better ? b / a : a / b;
+	*complete = ca && cb;
+	return 1;
+}
+
 /* The chart's selection for the comparison view: the baseline always
  * (shape filters still apply), other systems when wanted. */
 struct cmp_keep {
@@ -646,6 +701,16 @@ static int compare_across(struct views_chart *f, struct db *db, const struct vie
 	vo.keep = keep_cmp;
 	vo.keep_ctx = k;
 	rc = views_compare_build(db, &q, &vo, &f->cmp, err);
+	if (rc == 0 && !o->metric) {
+		size_t i;
+		for (i = 0; i < f->cmp.configs.n; i++)
+			if (!strcmp(f->cmp.configs.v[i].suite, "mlperf-training"))
+				break;
+		if (i < f->cmp.configs.n) {
+			struct db_filter flt = { "mlperf-training", NULL, NULL };
+			rc = mlperf_score(db, &flt, &f->json, err);
+		}
+	}
 	if (rc == -AB_EDATA) {
 		strbuf_reset(err);
 		return ab_fail(err, AB_EDATA, "nothing to plot: %s",
@@ -679,9 +744,10 @@ static int build_bargroup_bench(struct views_chart *f, struct db *db, const stru
 	const char **groups, **configs;
 	struct plot_sys *sys;
 	struct plot_cell *cells;
-	size_t i, k, g, ng = 0, ns = 0, ndiffer = 0, nci = 0;
+	size_t i, k, g, ng = 0, ns = 0, ndiffer = 0, nci = 0, nofficial = 0, nmedian = 0;
+	size_t nincomplete = 0;
 	double lo = HUGE_VAL, hi = 0;
-	int rc, small;
+	int rc, small, complete;
 
 	if (!o->baseline)
 		return ab_fail(err, AB_EUSAGE, "a bargroup across benchmarks needs a baseline system");
@@ -722,13 +788,26 @@ static int build_bargroup_bench(struct views_chart *f, struct db *db, const stru
 		small = p->sys->n < STATS_CI_MIN_N || p->base->n < STATS_CI_MIN_N;
 		cell->lo = small ? NAN : p->res.speedup_ci_low;
 		cell->hi = small ? NAN : p->res.speedup_ci_high;
-		nci += !small;
 		cell->n = (int)p->res.n;
 		configs[g * ns + k] = pair_config(f, p);
+		/* MLPerf training: the ratio of official scores, one number */
+		if (official_ratio(f, p, &cell->value, &complete)) {
+			cell->lo = cell->hi = NAN;
+			small = 1;
+			nofficial++;
+			if (!complete) {
+				configs[g * ns + k] = kstr(f, "† %s", configs[g * ns + k]);
+				nincomplete++;
+			}
+		} else if (f->json && !strcmp(p->sys->suite, "mlperf-training")) {
+			configs[g * ns + k] = kstr(f, "* %s", configs[g * ns + k]);
+			nmedian++;
+		}
+		nci += !small;
 		ndiffer += !p->same_shape;
-		if (isfinite(p->res.speedup) && p->res.speedup > 0) {
-			lo = fmin(lo, p->res.speedup);
-			hi = fmax(hi, p->res.speedup);
+		if (isfinite(cell->value) && cell->value > 0) {
+			lo = fmin(lo, cell->value);
+			hi = fmax(hi, cell->value);
 		}
 	}
 	sp->groups = groups;
@@ -747,10 +826,14 @@ static int build_bargroup_bench(struct views_chart *f, struct db *db, const stru
 	sp->y_scale = o->scale != PLOT_SCALE_AUTO ? o->scale
 		      : hi / lo > 30 ? PLOT_SCALE_LOG10 : PLOT_SCALE_AUTO;
 	sp->labels.title = o->title ? o->title : kstr(f, "Speedup over %s by benchmark", o->baseline);
-	sp->labels.subtitle = kstr(f, "%s · best configuration per system%s · ratio of medians "
-				      "(× better than the baseline: > 1 is better), %s%s",
+	sp->labels.subtitle = kstr(f, "%s · best configuration per system%s · %s (× better than "
+				      "the baseline: > 1 is better), %s%s",
 				   o->suite ? o->suite : "all suites",
 				   ndiffer ? " (configurations differ: labels say which)" : "",
+				   nofficial == v->n ? "ratio of official MLPerf scores"
+				   : nofficial	     ? "ratio of official MLPerf scores (MLPerf training), "
+						       "of medians (others)"
+						     : "ratio of medians",
 				   ci_note(f, nci, v->n, "95 % bootstrap CI"),
 				   (sp->y_scale == PLOT_SCALE_LOG10 || sp->y_scale == PLOT_SCALE_LOG2) ? kstr(f, " · log scale (ratios "
 									     "span %.0f×)", hi / lo)
@@ -759,8 +842,16 @@ static int build_bargroup_bench(struct views_chart *f, struct db *db, const stru
 				     "(speedup for times, ratio for throughputs), paired as "
 				     "'accelbench compare --baseline' pairs them. Whiskers: 95 %% "
 				     "bootstrap CI of the ratio (%zu resamples, seed %lu); none where "
-				     "either side has fewer than %d runs. Missing bars: not measured.",
-				  o->baseline, v->copts.resamples, v->copts.seed, STATS_CI_MIN_N);
+				     "either side has fewer than %d runs. Missing bars: not measured.%s%s%s",
+				  o->baseline, v->copts.resamples, v->copts.seed, STATS_CI_MIN_N,
+				  nofficial ? " MLPerf training: ratio of the official scores (olympic "
+					      "mean × RCP scaling), one number per run set, no CI."
+					    : "",
+				  nmedian ? " *: no official score on one side: ratio of "
+					    "medians instead." : "",
+				  nincomplete ? " †: a run set that is not complete or valid (fewer "
+						"result files than required): not an official result."
+					      : "");
 	sp->labels.x_title = "Benchmark";
 	sp->labels.y_title = kstr(f, "Speedup over %s", o->baseline);
 	sp->labels.y_unit = "×";
@@ -1002,22 +1093,6 @@ static int build_scaling(struct views_chart *f, struct db *db, const struct view
 	return 0;
 }
 
-/* The official score of an MLPerf training system (the first run set of
- * it in f->json), NAN when it has none. */
-static double official_score(const struct views_chart *f, const char *system)
-{
-	size_t i;
-	json_t *g;
-
-	json_array_foreach(f->json, i, g) {
-		const char *sys = json_string_value(json_object_get(g, "system"));
-		json_t *score = json_object_get(g, "official_score");
-		if (sys && !strcmp(sys, system))
-			return json_is_number(score) ? json_number_value(score) : NAN;
-	}
-	return NAN;
-}
-
 /* How many series of the chart show system (weak and strong together). */
 static size_t series_of_system(const struct series_set *a, const struct series_set *b,
 			       const char *system)
@@ -1133,7 +1208,7 @@ static int devices_series(struct views_chart *f, const struct views_chart_opts *
 	labels = kalloc(f, s->n, sizeof(*labels));
 	for (k = 0; k < s->n; k++) {
 		double v = official && !s->pts[k].censored
-				   ? official_score(f, s->pts[k].config->system)
+				   ? official_score(f, s->pts[k].config->system, NULL)
 				   : NAN;
 		cnt[k] = s->pts[k].x;
 		val[k] = isfinite(v) ? v : s->pts[k].median;
@@ -1156,7 +1231,7 @@ static int devices_series(struct views_chart *f, const struct views_chart_opts *
 		 * varies along the series (the system, in a family) */
 		labels[np] = s->mode == SERIES_FAMILY
 				     ? kstr(f, "%s%s", family_point_label(f, s, k),
-					    official && !isfinite(official_score(f, c->system)) ? " *" : "")
+					    official && !isfinite(official_score(f, c->system, NULL)) ? " *" : "")
 			     : s->mode == SERIES_STRONG
 				     ? kstr(f, "%ld per device", c->devices > 0 ? c->global_batch / c->devices : 0)
 				     : c->global_batch > 0 ? kstr(f, "b%ld", c->global_batch) : NULL;
@@ -1376,7 +1451,8 @@ static int build_heatmap(struct views_chart *f, struct db *db, const struct view
 	const struct views_compare *v = &f->cmp;
 	const char **rows, **cols, **configs;
 	double *ratios, *gm = NULL;
-	size_t i, r, c, nr = 1, nc = 0, ndiffer = 0;
+	size_t i, r, c, nr = 1, nc = 0, ndiffer = 0, nofficial = 0, nmedian = 0, nincomplete = 0;
+	int complete;
 	int rc;
 
 	if (!o->baseline)
@@ -1408,9 +1484,20 @@ static int build_heatmap(struct views_chart *f, struct db *db, const struct view
 			;
 		for (c = 0; strcmp(cols[c], p->sys->benchmark); c++)
 			;
-		/* > 1 is better in every cell, whatever the metric's direction */
+		/* > 1 is better in every cell, whatever the metric's direction;
+		 * MLPerf training: the ratio of official scores */
 		ratios[r * nc + c] = p->res.speedup;
 		configs[r * nc + c] = pair_config(f, p);
+		if (official_ratio(f, p, &ratios[r * nc + c], &complete)) {
+			nofficial++;
+			if (!complete) {
+				configs[r * nc + c] = kstr(f, "† %s", configs[r * nc + c]);
+				nincomplete++;
+			}
+		} else if (f->json && !strcmp(p->sys->suite, "mlperf-training")) {
+			configs[r * nc + c] = kstr(f, "* %s", configs[r * nc + c]);
+			nmedian++;
+		}
 		ndiffer += !p->same_shape;
 		if (!isfinite(ratios[0 * nc + c])) {
 			ratios[0 * nc + c] = 1;
@@ -1424,16 +1511,24 @@ static int build_heatmap(struct views_chart *f, struct db *db, const struct view
 		gm[0] = 1;
 		for (r = 1; r < nr; r++) {
 			gm[r] = NAN;
-			for (i = 0; i < v->n_composite; i++)
+			for (i = 0; i < v->n_composite && !nofficial; i++)
 				if (!strcmp(v->composite[i].system, rows[r]))
 					gm[r] = v->composite[i].gm.gm;
+			if (nofficial) {
+				/* official scores: the geometric mean of the cells shown */
+				double sum = 0;
+				for (c = 0; c < nc; c++)
+					sum += log(ratios[r * nc + c]);
+				gm[r] = exp(sum / (double)nc);
+			}
 		}
 	} else {
 		sp->no_geomean = 1;
-		sp->labels.caption = kstr(f, "Cells: ratio of medians to the baseline (× better: > 1 "
+		sp->labels.caption = kstr(f, "Cells: ratio %sto the baseline (× better: > 1 "
 					     "is better), each system's best configuration (small "
 					     "print); hatched: not measured. No geometric-mean column: "
 					     "not every system ran every benchmark%s.",
+					  nofficial ? "" : "of medians ",
 					  v->n_common ? " ('accelbench compare --baseline' gives the "
 							"composite over the common ones)"
 						      : "");
@@ -1482,16 +1577,35 @@ static int build_heatmap(struct views_chart *f, struct db *db, const struct view
 	sp->keep_order = 1;
 	sp->geomeans = gm;
 	if (!sp->labels.caption)
-		sp->labels.caption = "Cells: ratio of medians to the baseline (× better: > 1 is "
-				     "better), each system's best configuration (small print); "
-				     "hatched: not measured. Geometric mean: the composite of "
-				     "'accelbench compare --baseline' over all the benchmarks.";
+		sp->labels.caption = nofficial
+			? "Cells: ratio to the baseline (× better: > 1 is better), each system's "
+			  "best configuration (small print); hatched: not measured. Geometric mean: "
+			  "of the cells shown, over all the benchmarks."
+			: "Cells: ratio of medians to the baseline (× better: > 1 is "
+			  "better), each system's best configuration (small print); "
+			  "hatched: not measured. Geometric mean: the composite of "
+			  "'accelbench compare --baseline' over all the benchmarks.";
 	sp->labels.title = o->title ? o->title : kstr(f, "Performance relative to %s", o->baseline);
-	sp->labels.subtitle = kstr(f, "%s%s · ratio of medians, best configuration per system%s · "
+	sp->labels.subtitle = kstr(f, "%s%s · %s, best configuration per system%s · "
 				      "× better than the baseline (higher is better)",
 				   o->suite ? o->suite : "all suites",
 				   o->metric ? "" : " · headline metric of each benchmark",
+				   nofficial == v->n ? "ratio of official MLPerf scores"
+				   : nofficial	     ? "ratio of official MLPerf scores (MLPerf training), "
+						       "of medians (others)"
+						     : "ratio of medians",
 				   ndiffer ? " (configurations differ: cells say which)" : "");
+	if (nofficial || nmedian)
+		sp->labels.caption = kstr(f, "%s%s%s%s", sp->labels.caption,
+					  nofficial ? " MLPerf training cells: ratio of the official "
+						      "scores (olympic mean × RCP scaling)."
+						    : "",
+					  nmedian ? " *: no official score on one side: "
+						    "ratio of medians instead." : "",
+					  nincomplete ? " †: a run set that is not complete or valid "
+							"(fewer result files than required): not an "
+							"official result."
+						      : "");
 	sp->labels.x_title = "Benchmark";
 	sp->labels.y_title = "System";
 	f->chart.kind = PLOT_HEATMAP;
