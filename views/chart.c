@@ -834,7 +834,8 @@ static int build_bargroup_bench(struct views_chart *f, struct db *db, const stru
 				   : nofficial	     ? "ratio of official MLPerf scores (MLPerf training), "
 						       "of medians (others)"
 						     : "ratio of medians",
-				   ci_note(f, nci, v->n, "95 % bootstrap CI"),
+				   nofficial == v->n ? "no CI: an official score is one number per run set"
+						     : ci_note(f, nci, v->n, "95 % bootstrap CI"),
 				   (sp->y_scale == PLOT_SCALE_LOG10 || sp->y_scale == PLOT_SCALE_LOG2) ? kstr(f, " · log scale (ratios "
 									     "span %.0f×)", hi / lo)
 								       : "");
@@ -1500,8 +1501,13 @@ static int build_heatmap(struct views_chart *f, struct db *db, const struct view
 		}
 		ndiffer += !p->same_shape;
 		if (!isfinite(ratios[0 * nc + c])) {
+			int cb = 1;
 			ratios[0 * nc + c] = 1;
 			configs[0 * nc + c] = config_label(f, p->base);
+			if (f->json && !strcmp(p->base->suite, "mlperf-training") &&
+			    isfinite(official_score_c(f, p->base->system, p->base->benchmark, &cb)) &&
+			    !cb)
+				configs[0 * nc + c] = kstr(f, "† %s", configs[0 * nc + c]);
 		}
 	}
 	/* the geometric mean is the comparison's composite: over the
