@@ -8,12 +8,16 @@
 
 static const char sql_configs[] =
 	"SELECT b.suite, b.name, y.name, y.display_name, y.vendor, y.accelerator,"
-	" r.nodes, r.devices, r.global_batch, r.precision, r.status, m.value,"
-	" coalesce(m.unit, CASE WHEN ?4 IS NULL OR ?4 = b.metric THEN b.unit END),"
-	" b.better, b.metric, r.id, json_extract(m.meta, '$.boundary')"
-	" FROM run r JOIN benchmark b ON b.id = r.benchmark_id"
+	" r.nodes, r.devices, r.global_batch, r.precision, r.status, md.value,"
+	" coalesce(k.unit, CASE WHEN ?4 IS NULL OR ?4 = b.metric THEN b.unit END),"
+	" b.better, b.metric, r.id, json_extract(nullif(k.meta, ''), '$.boundary')"
+	/* the base tables, not the run/metric views: a LEFT JOIN on the
+	 * metric view materialises every metric of the database per query */
+	" FROM run_data r JOIN benchmark b ON b.id = r.benchmark_id"
 	" JOIN system y ON y.id = r.system_id"
-	" LEFT JOIN metric m ON m.run_id = r.id AND m.name = coalesce(?4, b.metric)"
+	" LEFT JOIN metric_data md ON md.run_id = r.id"
+	"  AND md.kind_id IN (SELECT id FROM metric_kind WHERE name = coalesce(?4, b.metric))"
+	" LEFT JOIN metric_kind k ON k.id = md.kind_id"
 	" WHERE (?1 IS NULL OR b.suite = ?1) AND (?2 IS NULL OR b.name = ?2)"
 	"  AND (?3 IS NULL OR y.name = ?3 OR y.display_name = ?3)"
 	/* a valid run with a reason is kept but not counted (an MLPerf

@@ -73,6 +73,10 @@ int xlsx_write(struct db *db, const struct xlsx_opts *o, const char *path, struc
 
 /* ---- cells (also used by the workbook) ---------------------------------- */
 
+/* 1 if a spreadsheet would take text s as a formula: it starts with = + -
+ * @ TAB or CR (OWASP's CSV injection list); a CSV writer then puts an
+ * apostrophe first. */
+int export_formula_like(const char *s, size_t len);
 /* Append s as one CSV field: UTF-8 repaired, formula-like text neutralised
  * when text is set, quoted when needed. */
 void export_csv_field(struct strbuf *out, const char *s, size_t len, int text);

@@ -1359,6 +1359,9 @@ int xlsx_write(struct db *db, const struct xlsx_opts *o, const char *path, struc
 		return ab_fail(err, AB_EIO, "cannot create workbook '%s'", path);
 	}
 	x.db = db;
+	/* read-only from here: each configuration set is loaded once, shared by
+	 * the Summary, the benchmark sheets and Cost */
+	db_configs_cache_enable(db);
 	x.o = o;
 	x.simulated = sim;
 	strbuf_init(&x.tmp, 256);
