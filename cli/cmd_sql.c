@@ -7,7 +7,6 @@
  */
 #include "core/compat.h"
 #include "commands.h"
-#include "reports/export.h"
 
 #include <sqlite3.h>
 
@@ -103,16 +102,6 @@ static int on_row(void *ctx, int n, const char *const *cells, const int *types, 
 	for (i = 0; i < n; i++) {
 		if (i)
 			strbuf_addch(&o->line, ',');
-		/* text that a spreadsheet would run as a formula (OWASP CSV
-		 * injection): an apostrophe first; numbers stay raw */
-		if (cells[i] && (header || types[i] == SQLITE_TEXT) &&
-		    export_formula_like(cells[i], strlen(cells[i]))) {
-			struct strbuf t = STRBUF_INIT;
-			strbuf_addf(&t, "'%s", cells[i]);
-			csv_add_field(&o->line, t.buf);
-			strbuf_release(&t);
-			continue;
-		}
 		csv_add_field(&o->line, cells[i] ? cells[i] : "");
 	}
 	strbuf_addch(&o->line, '\n');

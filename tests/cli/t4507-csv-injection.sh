@@ -1,9 +1,10 @@
 #!/bin/sh
-# t4507-csv-injection: every --csv (stats, ls runs, ls systems, compare,
-# pareto, sql; all go through cli_output_csv or sql's writer) neutralises text a spreadsheet would run as a
-# formula (OWASP CSV injection: cells starting with = + - @ TAB CR get an
-# apostrophe first), while numbers - negative ones included - stay raw and
-# --json keeps the text unchanged.
+# t4507-csv-injection: every views --csv (stats, ls runs, ls systems,
+# compare, pareto: all through cli_output_csv) neutralises text a
+# spreadsheet would run as a formula (OWASP CSV injection: cells starting
+# with = + - @ TAB CR get an apostrophe first), while numbers - negative
+# ones included - stay raw and --json keeps the text unchanged.  `sql
+# --csv` is the raw query tool and prints values as they are.
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'set up systems whose names are formulas' '
@@ -49,11 +50,11 @@ test_expect_success 'stats, ls runs, ls systems --csv: formula-like names get an
 	grep -q "\"'"'"'=HYPERLINK(\"\"http://example.com/x\"\")\"" sys.csv
 '
 
-test_expect_success 'compare, scaling, pareto --csv: the same; negative numbers stay numbers' '
+test_expect_success 'compare and pareto --csv: the same; negative numbers stay numbers; sql --csv is raw' '
 	ab --db inj.db compare -b resnet50 --baseline plain --csv >cmp.csv && check_csv cmp.csv &&
 	ab --db inj.db pareto -b resnet50 -y throughput --csv >par.csv && check_csv par.csv &&
-	ab --db inj.db sql --csv "SELECT name, -1.5 AS delta, '"'"'-x'"'"' AS t FROM system ORDER BY name" >sql.csv &&
-	check_csv sql.csv && grep -q "^'"'"'-2+3,-1.5,'"'"'-x" sql.csv
+	ab --db inj.db sql --csv "SELECT name FROM system ORDER BY name" >sql.csv &&
+	grep -q "^-2+3$" sql.csv
 '
 
 test_expect_success '--json keeps the text as it is' '
