@@ -30,24 +30,57 @@ static void on_ingest_event(void *vctx, enum ingest_event ev, const char *path, 
 		fprintf(stderr, "ingested %s: %s\n", path, msg);
 }
 
-/* Ingest what the runner names, provenance on every run; one summary line. */
+/* Ingest what the runner names, provenance on every run (the per-file one
+ * where the runner has it); one summary line. */
 static int ingest_result(struct ctx *ctx, const struct run_result *res, int verbose)
 {
 	struct ingest_opts io = { 0 };
-	struct ingest_totals t;
-	struct strbuf err = STRBUF_INIT;
-	int rc = 0;
+	struct ingest_totals t, sum;
+	struct strbuf err = STRBUF_INIT, one = STRBUF_INIT;
+	size_t i, j;
+	int rc = 0, r, rejected = 0;
 
+	memset(&sum, 0, sizeof(sum));
 	/* cmd_run() opened it before running (to fail early); opening again
 	 * would drop that handle */
 	if (!ctx->db)
 		rc = db_open(&ctx->db, ctx->db_path, 0, &err);
-	if (rc == 0) {
-		io.provenance = res->provenance;
+	for (i = 0; rc == 0 && i < res->n; i = j) {
+		json_t *prov = res->path_provenance && res->path_provenance[i] ?
+			       res->path_provenance[i] : res->provenance;
+		/* consecutive files with the same provenance go in one call */
+		for (j = i + 1; j < res->n; j++)
+			if ((res->path_provenance && res->path_provenance[j] ?
+			     res->path_provenance[j] : res->provenance) != prov)
+				break;
+		io.provenance = prov;
 		io.notify = on_ingest_event;
 		io.notify_ctx = &verbose;
-		rc = ingest_paths((const char *const *)res->paths, res->n, &io,
-				  db_ingest_sink(ctx->db), &t, &err);
+		memset(&t, 0, sizeof(t));
+		strbuf_reset(&one);
+		r = ingest_paths((const char *const *)res->paths + i, j - i, &io,
+				 db_ingest_sink(ctx->db), &t, &one);
+		sum.ingested += t.ingested;
+		sum.rejected += t.rejected;
+		sum.runs += t.runs;
+		sum.metrics += t.metrics;
+		sum.power_samples += t.power_samples;
+		sum.duplicates += t.duplicates;
+		if (r == -AB_EDATA) {
+			/* some files rejected: the rest still land */
+			if (!err.len)
+				strbuf_addbuf(&err, &one);
+			rejected = 1;
+		} else if (r < 0) {
+			strbuf_reset(&err);
+			strbuf_addbuf(&err, &one);
+			rc = r;
+		}
+	}
+	if (rc == 0 && rejected)
+		rc = -AB_EDATA;
+	if (rc == 0 || rc == -AB_EDATA) {
+		t = sum;
 		printf("ingested: %ld file%s, %ld rejected; added %ld run%s, %ld metric%s", t.ingested,
 		       t.ingested == 1 ? "" : "s", t.rejected, t.runs, t.runs == 1 ? "" : "s",
 		       t.metrics, t.metrics == 1 ? "" : "s");
@@ -61,6 +94,7 @@ static int ingest_result(struct ctx *ctx, const struct run_result *res, int verb
 	}
 	rc = cli_status(rc, &err);
 	strbuf_release(&err);
+	strbuf_release(&one);
 	return rc;
 }
 
@@ -440,8 +474,14 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 			rc = -irc;
 			strbuf_reset(&err);
 		}
-		if (irc == AB_OK && !strcmp(runner, "mlperf") && res.n > 1)
-			print_mlperf_score(ctx, benchmark, res.paths[1]);
+		if (irc == AB_OK && !strcmp(runner, "mlperf") && res.n > 1) {
+			/* the result directory: where result_1.txt is */
+			char *dir = ab_strdup(res.paths[1]), *slash = strrchr(dir, '/');
+			if (slash && strncmp(slash, "/result_", 8) == 0)
+				*slash = '\0';
+			print_mlperf_score(ctx, benchmark, dir);
+			free(dir);
+		}
 	}
 	if (rc == -RUN_INTERRUPTED)
 		rc = RUN_INTERRUPTED;

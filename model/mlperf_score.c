@@ -37,25 +37,30 @@ int mlperf_required_runs(const char *benchmark)
 	return 0;
 }
 
+/* run.params is computed (the run view joins the interned parameter
+ * pairs): the CTE computes it once per run, not once per json_extract
+ * (eight times faster on a 1,300-log round) */
 static const char sql_runs[] =
-	"SELECT y.name, y.display_name, y.vendor, y.accelerator, y.host_cpu, b.name,"
-	" json_extract(r.params, '$.round'), json_extract(r.params, '$.scaling'),"
-	" json_extract(r.params, '$.submitter'), json_extract(r.params, '$.division'),"
-	" json_extract(r.params, '$.availability'), r.status, r.nodes, r.devices, r.framework,"
+	"WITH rp AS MATERIALIZED (SELECT r.id AS id, r.params AS params"
+	"  FROM run r JOIN benchmark b ON b.id = r.benchmark_id"
+	"  WHERE b.suite = 'mlperf-training' AND (?1 IS NULL OR b.name = ?1))"
+	" SELECT y.name, y.display_name, y.vendor, y.accelerator, y.host_cpu, b.name,"
+	" json_extract(rp.params, '$.round'), json_extract(rp.params, '$.scaling'),"
+	" json_extract(rp.params, '$.submitter'), json_extract(rp.params, '$.division'),"
+	" json_extract(rp.params, '$.availability'), r.status, r.nodes, r.devices, r.framework,"
 	" (SELECT m.value FROM metric m WHERE m.run_id = r.id AND m.name = 'time_to_train'),"
-	" json_extract(r.params, '$.energy_j'), json_extract(r.params, '$.scaling_factor'),"
-	" json_extract(r.params, '$.has_power'), json_extract(r.params, '$.run_start_ms'),"
-	" json_extract(r.params, '$.run_stop_ms'), r.id,"
+	" json_extract(rp.params, '$.energy_j'), json_extract(rp.params, '$.scaling_factor'),"
+	" json_extract(rp.params, '$.has_power'), json_extract(rp.params, '$.run_start_ms'),"
+	" json_extract(rp.params, '$.run_stop_ms'), r.id,"
 	" json_extract(y.meta, '$.accelerator_model_name'),"
-	" json_extract(r.params, '$.result_dir')"
-	" FROM run r JOIN benchmark b ON b.id = r.benchmark_id"
+	" json_extract(rp.params, '$.result_dir')"
+	" FROM rp JOIN run r ON r.id = rp.id JOIN benchmark b ON b.id = r.benchmark_id"
 	" JOIN system y ON y.id = r.system_id"
-	" WHERE b.suite = 'mlperf-training' AND (?1 IS NULL OR b.name = ?1)"
-	"  AND (?2 IS NULL OR y.name = ?2 OR y.display_name = ?2)"
-	" ORDER BY y.name, b.name, coalesce(json_extract(r.params, '$.round'), ''),"
-	"  coalesce(json_extract(r.params, '$.scaling'), ''),"
-	"  coalesce(json_extract(r.params, '$.result_dir'), ''),"
-	"  coalesce(json_extract(r.params, '$.run_index'), 9e18), r.id";
+	" WHERE (?2 IS NULL OR y.name = ?2 OR y.display_name = ?2)"
+	" ORDER BY y.name, b.name, coalesce(json_extract(rp.params, '$.round'), ''),"
+	"  coalesce(json_extract(rp.params, '$.scaling'), ''),"
+	"  coalesce(json_extract(rp.params, '$.result_dir'), ''),"
+	"  coalesce(json_extract(rp.params, '$.run_index'), 9e18), r.id";
 
 enum {
 	C_SYSTEM, C_DISPLAY, C_VENDOR, C_ACCEL, C_CPU, C_BENCH, C_ROUND, C_SCALING, C_SUBMITTER,

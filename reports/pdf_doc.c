@@ -33,6 +33,14 @@ struct heading {
 	int level, page, in_toc;
 };
 
+/* A table's column widths, kept so the real pass need not measure every
+ * cell again (the calls are the same in both passes, so table k of the
+ * real pass is table k of the dry run). */
+struct tmeasure {
+	size_t ncols, nrows;
+	double *w;
+};
+
 struct pdf_doc {
 	cairo_surface_t *surf;
 	cairo_t *cr;
@@ -49,6 +57,10 @@ struct pdf_doc {
 	const struct heading *known;  /* from the dry run */
 	size_t nknown;
 	int total_pages;          /* from the dry run, 0 unknown */
+	struct tmeasure *tm;      /* owned: widths of the tables drawn so far */
+	size_t ntm, atm;
+	const struct tmeasure *ktm;   /* borrowed from the dry run */
+	size_t nktm;
 };
 
 static const struct {
@@ -207,6 +219,8 @@ void pdf_doc_pages_from(struct pdf_doc *d, const struct pdf_doc *dry)
 	d->known = dry->h;
 	d->nknown = dry->nh;
 	d->total_pages = dry->page;
+	d->ktm = dry->tm;
+	d->nktm = dry->ntm;
 }
 
 void pdf_doc_free(struct pdf_doc *d)
@@ -226,6 +240,9 @@ void pdf_doc_free(struct pdf_doc *d)
 		free(d->h[i].dest);
 	}
 	free(d->h);
+	for (i = 0; i < d->ntm; i++)
+		free(d->tm[i].w);
+	free(d->tm);
 	free(d->title);
 	free(d->header);
 	free(d->footer);
@@ -726,18 +743,31 @@ void pdf_table_emph(struct pdf_table *t)
  * long path can still break anywhere). */
 #define MIN_CONTENT_CAP 90.0
 
+/* one: when not NULL, the cell's height if it fits its column on one line
+ * (-1: unknown) and its natural width in pango units */
+struct cell_one {
+	double h;
+	int width;
+};
+
 static void content_widths(struct pdf_doc *d, const char *markup, double font, int bold,
-			   double *mn, double *mx)
+			   double *mn, double *mx, struct cell_one *one)
 {
 	PangoLayout *l;
 	PangoRectangle ink, logical;
 
 	*mn = *mx = 0.0;
+	if (one)
+		one->h = -1.0;
 	if (!markup || !*markup)
 		return;
 	l = layout_new(d, FONT, font, bold, markup, -1);
 	pango_layout_get_extents(l, &ink, &logical);
 	*mx = (double)logical.width / PANGO_SCALE;
+	if (one && pango_layout_get_line_count(l) == 1) {
+		one->h = (double)logical.height / PANGO_SCALE;
+		one->width = logical.width;
+	}
 	if (strchr(markup, ' ') || strchr(markup, '\n')) {
 		pango_layout_set_width(l, 1);
 		pango_layout_set_wrap(l, PANGO_WRAP_WORD);
@@ -777,9 +807,11 @@ static void column_widths(const double *mn, const double *mx, size_t n, double a
 	}
 }
 
-/* Lay out the cells of one row in their widths; returns the row height. */
+/* Lay out the cells of one row in their widths; returns the row height.
+ * With one (a dry run), a cell known to fit on one line is not laid out
+ * again: its height is the measured one and out[c] is NULL. */
 static double row_layouts(struct pdf_doc *d, struct pdf_table *t, char *const *cells, int bold,
-			  const double *w, PangoLayout **out)
+			  const double *w, const struct cell_one *one, PangoLayout **out)
 {
 	double h = 0.0, maxh = t->font * 1.25 * CELL_MAX_LINES;
 	size_t c;
@@ -787,6 +819,13 @@ static double row_layouts(struct pdf_doc *d, struct pdf_table *t, char *const *c
 	for (c = 0; c < t->ncols; c++) {
 		int lw, lh;
 
+		if (one && one[c].h >= 0.0 &&
+		    one[c].width <= (int)((w[c] - 2 * CELL_PAD_X) * PANGO_SCALE)) {
+			out[c] = NULL;
+			if (one[c].h > h)
+				h = one[c].h;
+			continue;
+		}
 		out[c] = layout_new(d, FONT, t->font, bold, cells[c] ? cells[c] : "",
 				    w[c] - 2 * CELL_PAD_X);
 		pango_layout_set_height(out[c], (int)(maxh * PANGO_SCALE));
@@ -835,90 +874,139 @@ static void rule(struct pdf_doc *d, double width, double lw)
 	cairo_restore(d->cr);
 }
 
+static void unref_all(PangoLayout **ls, size_t n)
+{
+	size_t c;
+
+	for (c = 0; c < n; c++)
+		if (ls[c]) {
+			g_object_unref(ls[c]);
+			ls[c] = NULL;
+		}
+}
+
 static void header_draw(struct pdf_doc *d, struct pdf_table *t, const double *w, double tw)
 {
 	PangoLayout **ls = ab_calloc(t->ncols, sizeof(*ls));
-	double h = row_layouts(d, t, t->titles, 1, w, ls);
-	size_t c;
+	double h = row_layouts(d, t, t->titles, 1, w, NULL, ls);
 
-	row_draw(d, t, ls, w, h, 0.90);
+	if (!d->dry)
+		row_draw(d, t, ls, w, h, 0.90);
 	d->y += h;
-	rule(d, tw, 0.6);
-	for (c = 0; c < t->ncols; c++)
-		g_object_unref(ls[c]);
+	if (!d->dry)
+		rule(d, tw, 0.6);
+	unref_all(ls, t->ncols);
 	free(ls);
+}
+
+/* Column widths of t: the dry run's when it drew the same table, else
+ * measured (and then, in a dry run, one[] gets each cell's one-line
+ * height).  Recorded for the passes that follow.  Returns whether it
+ * measured. */
+static int table_widths(struct pdf_doc *d, struct pdf_table *t, double *w, struct cell_one *one)
+{
+	size_t k = d->ntm, i, c;
+	struct tmeasure *m;
+	int measured = 0;
+
+	if (k < d->nktm && d->ktm[k].ncols == t->ncols && d->ktm[k].nrows == t->nrows) {
+		memcpy(w, d->ktm[k].w, t->ncols * sizeof(*w));
+	} else {
+		measured = 1;
+		double *nat = ab_calloc(t->ncols, sizeof(*nat));
+		double *mn = ab_calloc(t->ncols, sizeof(*mn));
+
+		for (c = 0; c < t->ncols; c++)
+			content_widths(d, t->titles[c], t->font, 1, &mn[c], &nat[c], NULL);
+		for (i = 0; i < t->nrows; i++)
+			for (c = 0; c < t->ncols; c++) {
+				double lo, hi;
+
+				content_widths(d, t->rows[i].cells[c], t->font, 0, &lo, &hi,
+					       one ? &one[i * t->ncols + c] : NULL);
+				if (lo > mn[c])
+					mn[c] = lo;
+				if (hi > nat[c])
+					nat[c] = hi;
+			}
+		for (c = 0; c < t->ncols; c++) {
+			nat[c] += 2 * CELL_PAD_X + 0.5;
+			mn[c] += 2 * CELL_PAD_X + 0.5;
+		}
+		column_widths(mn, nat, t->ncols, pdf_text_width(d), w);
+		free(nat);
+		free(mn);
+	}
+	if (d->ntm == d->atm) {
+		d->atm = d->atm ? 2 * d->atm : 16;
+		d->tm = ab_realloc(d->tm, d->atm * sizeof(*d->tm));
+	}
+	m = &d->tm[d->ntm++];
+	m->ncols = t->ncols;
+	m->nrows = t->nrows;
+	m->w = ab_malloc(t->ncols * sizeof(*m->w));
+	memcpy(m->w, w, t->ncols * sizeof(*w));
+	return measured;
 }
 
 void pdf_table_draw(struct pdf_doc *d, struct pdf_table *t)
 {
-	double *nat = ab_calloc(t->ncols, sizeof(*nat)), *w = ab_calloc(t->ncols, sizeof(*w));
-	double *mn = ab_calloc(t->ncols, sizeof(*mn));
+	double *w = ab_calloc(t->ncols, sizeof(*w));
 	PangoLayout **ls = ab_calloc(t->ncols, sizeof(*ls));
+	struct cell_one *one = NULL;
 	struct strbuf a = STRBUF_INIT;
 	double tw = 0.0, hh;
 	size_t i, c;
 
-	for (c = 0; c < t->ncols; c++)
-		content_widths(d, t->titles[c], t->font, 1, &mn[c], &nat[c]);
-	for (i = 0; i < t->nrows; i++)
-		for (c = 0; c < t->ncols; c++) {
-			double lo, hi;
-
-			content_widths(d, t->rows[i].cells[c], t->font, 0, &lo, &hi);
-			if (lo > mn[c])
-				mn[c] = lo;
-			if (hi > nat[c])
-				nat[c] = hi;
-		}
-	for (c = 0; c < t->ncols; c++) {
-		nat[c] += 2 * CELL_PAD_X + 0.5;
-		mn[c] += 2 * CELL_PAD_X + 0.5;
+	/* a dry run only needs row heights: cells that fit on one line are
+	 * not laid out a second time */
+	if (d->dry && t->nrows)
+		one = ab_malloc(t->nrows * t->ncols * sizeof(*one));
+	if (!table_widths(d, t, w, one)) {
+		free(one);   /* widths from an earlier pass: no heights measured */
+		one = NULL;
 	}
-	column_widths(mn, nat, t->ncols, pdf_text_width(d), w);
 	for (c = 0; c < t->ncols; c++)
 		tw += w[c];
 	/* the header and at least one row together */
-	{
-		PangoLayout **hl = ab_calloc(t->ncols, sizeof(*hl));
-
-		hh = row_layouts(d, t, t->titles, 1, w, hl);
-		for (c = 0; c < t->ncols; c++)
-			g_object_unref(hl[c]);
-		free(hl);
-	}
+	hh = row_layouts(d, t, t->titles, 1, w, NULL, ls);
+	unref_all(ls, t->ncols);
 	pdf_need(d, hh + t->font * 3);
 	header_draw(d, t, w, tw);
 	for (i = 0; i < t->nrows; i++) {
 		struct trow *r = &t->rows[i];
-		double h = row_layouts(d, t, r->cells, 0, w, ls);
+		double h = row_layouts(d, t, r->cells, 0, w, one ? &one[i * t->ncols] : NULL, ls);
 
 		if (d->y + h > bottom(d)) {
-			rule(d, tw, 0.6);
+			if (!d->dry)
+				rule(d, tw, 0.6);
 			d->in_page = 0;
 			ensure_page(d);
 			header_draw(d, t, w, tw);
 		}
 		if (r->dest)
 			pdf_dest(d, r->dest);
-		if (r->link && !d->dry) {
-			strbuf_reset(&a);
-			tag_attr(&a, "dest", r->link);
-			strbuf_addf(&a, " rect=[%.2f %.2f %.2f %.2f]", MARGIN_L, d->y, w[0], h);
-			cairo_tag_begin(d->cr, CAIRO_TAG_LINK, a.buf);
+		if (!d->dry) {
+			if (r->link) {
+				strbuf_reset(&a);
+				tag_attr(&a, "dest", r->link);
+				strbuf_addf(&a, " rect=[%.2f %.2f %.2f %.2f]", MARGIN_L, d->y, w[0],
+					    h);
+				cairo_tag_begin(d->cr, CAIRO_TAG_LINK, a.buf);
+			}
+			row_draw(d, t, ls, w, h, r->emph ? 0.86 : (i % 2 ? 0.965 : 1.0));
+			if (r->link)
+				cairo_tag_end(d->cr, CAIRO_TAG_LINK);
 		}
-		row_draw(d, t, ls, w, h, r->emph ? 0.86 : (i % 2 ? 0.965 : 1.0));
-		if (r->link && !d->dry)
-			cairo_tag_end(d->cr, CAIRO_TAG_LINK);
 		d->y += h;
-		for (c = 0; c < t->ncols; c++)
-			g_object_unref(ls[c]);
+		unref_all(ls, t->ncols);
 	}
-	rule(d, tw, 0.6);
+	if (!d->dry)
+		rule(d, tw, 0.6);
 	d->y += PARA_GAP + 3;
 	strbuf_release(&a);
+	free(one);
 	free(ls);
-	free(nat);
-	free(mn);
 	free(w);
 }
 

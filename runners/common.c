@@ -107,9 +107,13 @@ void run_result_release(struct run_result *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->n; i++)
+	for (i = 0; i < r->n; i++) {
 		free(r->paths[i]);
+		if (r->path_provenance)
+			json_decref(r->path_provenance[i]);
+	}
 	free(r->paths);
+	free(r->path_provenance);
 	json_decref(r->provenance);
 	memset(r, 0, sizeof(*r));
 }
@@ -118,20 +122,32 @@ void run_result_set(struct run_result *res, const char *folder, json_t *manifest
 		    json_t *prov)
 {
 	json_t *list = json_object_get(manifest, "ingest"), *v;
+	json_t *per_run = json_object_get(manifest, "ingest_runs");
 	struct strbuf p = STRBUF_INIT;
 	size_t i;
 
 	run_result_release(res);
 	res->paths = ab_calloc(json_array_size(list) + 2, sizeof(*res->paths));
+	if (json_is_object(per_run))
+		res->path_provenance = ab_calloc(json_array_size(list) + 2,
+						 sizeof(*res->path_provenance));
 	strbuf_addf(&p, "%s/run.json", folder);
 	res->paths[res->n++] = strbuf_detach(&p, NULL);
 	json_array_foreach(list, i, v) {
+		json_t *one;
 		if (!json_is_string(v) || !*json_string_value(v))
 			continue;
 		if (json_string_value(v)[0] == '/')
 			strbuf_addstr(&p, json_string_value(v));
 		else
 			strbuf_addf(&p, "%s/%s", folder, json_string_value(v));
+		/* what the runner knows of the one run this file holds */
+		one = json_object_get(per_run, json_string_value(v));
+		if (res->path_provenance && json_is_object(one)) {
+			json_t *pp = json_is_object(prov) ? json_copy(prov) : json_object();
+			json_object_set(pp, "run", one);
+			res->path_provenance[res->n] = pp;
+		}
 		res->paths[res->n++] = strbuf_detach(&p, NULL);
 	}
 	res->provenance = json_incref(prov);

@@ -306,6 +306,7 @@ struct jube_ctx {
 	char bdir6[16];         /* "000003" */
 	struct strbuf bdir;     /* <handle>/<id6> */
 	int attempts;
+	double run_timeout_s;   /* bounds `jube run` itself; 0 = none */
 };
 
 /* Run a jube command into folder/<log>; returns its exit status or <0. */
@@ -323,6 +324,8 @@ static int jube_cmd(struct jube_ctx *j, const char *const *argv, const char *log
 	/* only `jube run` itself is stopped by Ctrl-C; the bookkeeping
 	 * commands finish, so JUBE's state stays consistent */
 	po.no_forward = strcmp(argv[1], "run") != 0;
+	if (!po.no_forward)
+		po.timeout_s = j->run_timeout_s;
 	rc = run_proc(&po, pr, err);
 	strbuf_release(&out);
 	return rc < 0 ? rc : pr->exit_status;
@@ -704,6 +707,33 @@ out:
 	return rc;
 }
 
+/* The workpackages JUBE marks as error, reported by name with the tail of
+ * their output (the result table has them as nan rows). */
+static int report_error_wps(struct jube_ctx *j, int *nfailed, struct strbuf *err)
+{
+	struct strbuf reason = STRBUF_INIT, tail = STRBUF_INIT;
+	struct jwps w;
+	size_t i;
+	int rc = jwps_load(&w, j->bdir.buf, err);
+
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < w.n; i++) {
+		if (!w.v[i].error)
+			continue;
+		(*nfailed)++;
+		wp_reason(j, &w.v[i], &reason, &tail);
+		fprintf(j->c->out, "  failed: %06ld_%s: ended in error (a nan row of the result table)\n",
+			w.v[i].id, w.v[i].step);
+		if (tail.len)
+			fprintf(stderr, "accelbench: %s; output ends:\n%s\n", reason.buf, tail.buf);
+	}
+	jwps_release(&w);
+	strbuf_release(&reason);
+	strbuf_release(&tail);
+	return 0;
+}
+
 /* From `jube run` output: "# benchmark: NAME", "# id: N", "handle: H". */
 static void parse_run_output(const char *text, struct strbuf *name, long *id,
 			     struct strbuf *handle)
@@ -798,6 +828,9 @@ int run_jube(const struct run_common *c, const struct run_jube_opts *o, struct r
 	if (getenv("SLURM_JOB_ID"))
 		json_object_set_new(prov, "slurm_job_id", json_string(getenv("SLURM_JOB_ID")));
 	t0 = run_now();
+	/* --timeout bounds the whole campaign: `jube run` (which runs every
+	 * synchronous step itself) and the following after it */
+	j.run_timeout_s = c->timeout_s;
 	rc = jube_cmd(&j, argv, "jube-run.out", &pr, err);
 	if (rc < 0) {
 		json_decref(prov);
@@ -814,7 +847,9 @@ int run_jube(const struct run_common *c, const struct run_jube_opts *o, struct r
 	if (pr.exit_status != 0 || j.id < 0 || !handle.len) {
 		strbuf_reset(&sb);
 		run_proc_reason(&sb, &pr, "jube run");
-		if (pr.exit_status == 0)
+		if (pr.timed_out)
+			strbuf_addf(&sb, " after %g s (--timeout); JUBE was stopped", c->timeout_s);
+		else if (pr.exit_status == 0)
 			strbuf_addstr(&sb, " but printed no benchmark id");
 		fprintf(stderr, "accelbench: %s\n", sb.buf);
 		strbuf_reset(&text);
@@ -823,6 +858,7 @@ int run_jube(const struct run_common *c, const struct run_jube_opts *o, struct r
 							    sb.buf, text.buf, pr.t_start, pr.t_end));
 		nfailed = 1;
 		interrupted = pr.interrupted;
+		timed_out = pr.timed_out;
 		goto finish;
 	}
 	j.handle = handle.buf;
@@ -881,9 +917,13 @@ int run_jube(const struct run_common *c, const struct run_jube_opts *o, struct r
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "%s/result", j.bdir.buf);
 		list_add(list, sb.buf);
-		/* JUBE >= 2.6 prints failed runs as nan rows: the parser stores them */
-		if (strstr(text.buf, "ERROR"))
-			fputs("  some workpackages ended in error (see the table's nan rows)\n", c->out);
+		/* JUBE >= 2.6 prints failed runs as nan rows, which the parser
+		 * stores as failed; name them here as with 2.5.1 */
+		if (strstr(text.buf, "ERROR")) {
+			rc = report_error_wps(&j, &nfailed, err);
+			if (rc < 0)
+				goto out;
+		}
 	} else if (rc == 1) {
 		fputs("  jube result aborted (\"nan\" is not of type \"float\": JUBE 2.5.1 and a failed "
 		      "run); taking the results without the failed workpackages\n", c->out);

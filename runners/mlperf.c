@@ -178,7 +178,9 @@ int run_mlperf(const struct run_common *c, const struct run_mlperf_opts *o,
 	strbuf_addf(&sb, "%s/%s", submitter, sys.buf);
 	manifest = run_manifest_new("mlperf-training", o->benchmark, sb.buf, "time_to_train", "min",
 				    1, prov);
-	json_object_set_new(manifest, "ingest", json_pack("[s]", submitter));
+	/* each result file on its own, with what we know of its run */
+	json_object_set_new(manifest, "ingest", json_array());
+	json_object_set_new(manifest, "ingest_runs", json_object());
 	strbuf_reset(&env2);
 	strbuf_addf(&env2, "ACCELBENCH_RUN_DIR=%s", folder.buf);
 	for (i = 1; i <= o->runs && !run_interrupted(); i++) {
@@ -236,6 +238,20 @@ int run_mlperf(const struct run_common *c, const struct run_mlperf_opts *o,
 		}
 		fprintf(c->out, "%s\n", sb.buf);
 		fflush(c->out);
+		{
+			/* stored with this run's provenance: provenance.run */
+			json_t *one = run_entry_failed(i, reason.len ? (pr.interrupted ? "aborted" : "failed") :
+						       "ok", reason.len ? reason.buf : NULL, log.buf,
+						       pr.t_start, pr.t_end);
+			json_object_del(one, "metrics");
+			json_object_set_new(one, "exit_status", json_integer(pr.exit_status));
+			if (pr.signaled)
+				json_object_set_new(one, "signal", json_integer(pr.signaled));
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "%s/results/%s/%s/result_%ld.txt", submitter, sys.buf, o->benchmark, i);
+			json_array_append_new(json_object_get(manifest, "ingest"), json_string(sb.buf));
+			json_object_set_new(json_object_get(manifest, "ingest_runs"), sb.buf, one);
+		}
 		if (pr.interrupted)
 			interrupted = 1;
 		strbuf_release(&reason);

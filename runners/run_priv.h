@@ -108,6 +108,7 @@ struct run_slurm_job {
 	int exit_status;             /* from sacct ExitCode, -1 unknown */
 	double t_start, t_end;
 	char *nodes;                 /* NodeList, or NULL */
+	const char *state_from;      /* "sacct", "sacct --completion", "scontrol" or NULL */
 	int interrupted;             /* Ctrl-C while following */
 	int cancelled;               /* we ran scancel */
 };

@@ -135,6 +135,9 @@ struct run_result {
 	char **paths;
 	size_t n;
 	json_t *provenance;     /* store as params.provenance of every run */
+	json_t **path_provenance; /* NULL, or per path: the provenance for the
+				 * runs of that file (provenance plus "run": what the
+				 * runner knows of that one run), NULL = provenance */
 };
 
 void run_result_release(struct run_result *r);

@@ -109,29 +109,58 @@ static char *state_word(const char *s)
 	return ab_strndup(s, n);
 }
 
-/* Final state from sacct, else scontrol; fills job. */
+/* Parse "State|ExitCode|NodeList" (sacct -P); 1 when it had all three. */
+static int sacct_line(struct run_slurm_job *job, char *line)
+{
+	char *bar1 = strchr(line, '|'), *bar2 = bar1 ? strchr(bar1 + 1, '|') : NULL;
+	char *nl = strchr(line, '\n');
+
+	if (nl)
+		*nl = '\0';
+	if (!bar1 || !bar2 || bar1 == line)
+		return 0;
+	*bar1 = *bar2 = '\0';
+	free(job->state);
+	job->state = state_word(line);
+	job->exit_status = atoi(bar1 + 1);
+	free(job->nodes);
+	job->nodes = *(bar2 + 1) ? ab_strdup(bar2 + 1) : NULL;
+	return 1;
+}
+
+/*
+ * Final state: sacct from the accounting database (slurmdbd) when the site
+ * has one; else `sacct --completion`, which reads the job completion log
+ * (JobCompType=jobcomp/filetxt); else scontrol, which knows a job only
+ * for MinJobAge after it ended.  job->state_from says which answered.
+ */
 static void final_state(struct run_slurm_job *job)
 {
 	struct strbuf out = STRBUF_INIT;
 	const char *sacct[] = { "sacct", "-n", "-P", "-X", "-j", job->job_id, "-o",
 				"State,ExitCode,NodeList", NULL };
+	const char *sacct_c[] = { "sacct", "--completion", "-n", "-P", "-j", job->job_id, "-o",
+				  "State,ExitCode,NodeList", NULL };
 	const char *scontrol[] = { "scontrol", "show", "job", "-o", job->job_id, NULL };
+	int i;
 
-	if (capture(sacct, &out) == 0 && out.len && !strstr(out.buf, "disabled")) {
-		char *bar1 = strchr(out.buf, '|'), *bar2 = bar1 ? strchr(bar1 + 1, '|') : NULL;
-		char *nl = strchr(out.buf, '\n');
-		if (nl)
-			*nl = '\0';
-		if (bar1 && bar2) {
-			*bar1 = *bar2 = '\0';
-			free(job->state);
-			job->state = state_word(out.buf);
-			job->exit_status = atoi(bar1 + 1);
-			free(job->nodes);
-			job->nodes = ab_strdup(bar2 + 1);
+	if (capture(sacct, &out) == 0 && out.len && !strstr(out.buf, "disabled") &&
+	    sacct_line(job, out.buf)) {
+		job->state_from = "sacct";
+		strbuf_release(&out);
+		return;
+	}
+	/* the completion log is written as the job leaves the queue: a moment */
+	for (i = 0; i < 8; i++) {
+		int code = capture(sacct_c, &out);
+		if (code == 0 && out.len && !strstr(out.buf, "disabled") && sacct_line(job, out.buf)) {
+			job->state_from = "sacct --completion";
 			strbuf_release(&out);
 			return;
 		}
+		if (code != 0 || strstr(out.buf, "disabled"))
+			break;
+		run_sleep_ms(250);
 	}
 	if (capture(scontrol, &out) == 0) {
 		const char *p = strstr(out.buf, "JobState="), *e = strstr(out.buf, " ExitCode="),
@@ -139,6 +168,7 @@ static void final_state(struct run_slurm_job *job)
 		if (p) {
 			free(job->state);
 			job->state = state_word(p + 9);
+			job->state_from = "scontrol";
 		}
 		if (e)
 			job->exit_status = atoi(e + 10);
@@ -311,8 +341,13 @@ int run_via_slurm(const struct run_common *c, const char *suite, const char *ben
 	run_quote_argv(&body, jargv);
 	free(jargv);
 	rc = run_slurm(c, folder.buf, body.buf, &job, err);
-	if (c->dry_run || (rc == 0 && job.interrupted && !job.cancelled))
+	if (c->dry_run)
 		goto out;
+	if (rc == 0 && job.interrupted && !job.cancelled) {
+		/* the job runs on; nothing to ingest yet (the message says how) */
+		rc = -RUN_INTERRUPTED;
+		goto out;
+	}
 	/* what the job wrote, or a failed run saying what happened */
 	strbuf_addf(&path, "%s/run.json", folder.buf);
 	strbuf_addf(&self, "%s/job.out", folder.buf);
@@ -362,6 +397,8 @@ int run_via_slurm(const struct run_common *c, const char *suite, const char *ben
 		json_object_set_new(slurm, "exit_status", json_integer(job.exit_status));
 	if (job.nodes)
 		json_object_set_new(slurm, "nodes", json_string(job.nodes));
+	if (job.state_from)
+		json_object_set_new(slurm, "state_from", json_string(job.state_from));
 	if (c->slurm.partition)
 		json_object_set_new(slurm, "partition", json_string(c->slurm.partition));
 	json_object_set_new(slurm, "script", json_string("job.sbatch"));

@@ -24,12 +24,29 @@ test_expect_success 'each run carries the provenance of the campaign' '
 	test $(grep -c "^mlperf  *.*fake_mlperf_train.sh$" p) = 5
 '
 
+test_expect_success 'each run carries its own exit status, status and output tail' '
+	ab sql "SELECT json_extract(params, \"$.provenance.run\") FROM run ORDER BY json_extract(params, \"$.provenance.run.seq\")" | tail -n +3 >runs.txt &&
+	$PY - <<-\PYEOF
+	import json
+	runs = [json.loads(l) for l in open("runs.txt")]
+	assert [r["seq"] for r in runs] == [1, 2, 3, 4, 5], runs
+	assert [r["exit_status"] for r in runs] == [0] * 5, runs
+	assert [r["status"] for r in runs] == ["ok", "ok", "failed", "ok", "ok"], runs
+	assert runs[2]["reason"] == "run_stop status \x27aborted\x27", runs[2]
+	assert "reason" not in runs[0], runs[0]
+	assert runs[2]["output"] == "result_3.txt" and "run_stop" in runs[2]["output_tail"], runs[2]
+	assert all(r["started"].endswith("Z") and r["finished"].endswith("Z") for r in runs)
+	PYEOF
+'
+
 test_expect_success 'a run without MLLOG records lands as failed with its output' '
 	rm -f "$ACCELBENCH_DB" &&
 	expect_code 1 env NOLOG_RUN=2 "$AB" run mlperf -b bert --runs 2 --system b2 -- "$TRAIN" >out 2>err &&
 	grep -q "^  run 2/2: failed: the command exited with status 1 (result_2.txt)$" out &&
 	grep -q "CUDA error: out of memory" err &&
-	test "$(ab sql "SELECT count(*) FROM run WHERE status <> \"ok\"" | tail -1)" = 1
+	test "$(ab sql "SELECT count(*) FROM run WHERE status <> \"ok\"" | tail -1)" = 1 &&
+	ab sql "SELECT json_extract(params, \"$.provenance.run.exit_status\"), json_extract(params, \"$.provenance.run.output_tail\") FROM run WHERE json_extract(params, \"$.provenance.run.seq\") = 2" | tail -1 >r2 &&
+	cat r2 && grep -q "^1  *.*CUDA error: out of memory" r2
 '
 
 test_expect_success 'an unknown benchmark needs --runs; --dry-run runs nothing' '

@@ -60,6 +60,50 @@ test_expect_success 'jube --slurm: the job runs and follows JUBE on the node; re
 	ab sql "SELECT json_extract(params, \"$.provenance.slurm.state\") FROM run WHERE global_batch = 32" | tail -1 | grep -qx FAILED
 '
 
+test_expect_success 'the final state comes from sacct (the job completion log)' '
+	ab sql "SELECT DISTINCT json_extract(params, \"$.provenance.slurm.state_from\") FROM run" | tail -n +3 >from &&
+	cat from && test "$(sort -u from)" = "sacct --completion" &&
+	grep -q "JobState=COMPLETED" "$SDIR/jobcomp.txt" && grep -q "JobState=FAILED" "$SDIR/jobcomp.txt"
+'
+
+test_expect_success 'Ctrl-C on a terminal: asks whether to scancel; yes cancels the job, exit 130' '
+	rm -f "$ACCELBENCH_DB" &&
+	expect_code 130 $PY "$ROOT/tests/slurm/ctrl_c_tty.py" y tty.log -- "$AB" run exec -b sltty --slurm --power none -- sleep 40 &&
+	cat tty.log &&
+	id=$(sed -n "s/^submitted Slurm job \([0-9]*\) .*/\1/p" tty.log) && test -n "$id" &&
+	grep -q "^cancel Slurm job $id? \[y/N\] y$" tty.log &&
+	grep -q "^cancelled Slurm job $id$" tty.log &&
+	grep -q "Slurm job $id ended CANCELLED" tty.log &&
+	test -z "$(squeue -h -j $id 2>/dev/null)" &&
+	ab sql "SELECT r.status, json_extract(r.params, \"$.provenance.slurm.state\") FROM run r" | tail -1 | grep -Eq "^(failed|aborted) +CANCELLED$"
+'
+
+test_expect_success 'Ctrl-C on a terminal, answer no: the job keeps running' '
+	expect_code 130 $PY "$ROOT/tests/slurm/ctrl_c_tty.py" n tty2.log -- "$AB" run exec -b sltty2 --slurm --power none -- sleep 40 &&
+	cat tty2.log &&
+	id=$(sed -n "s/^submitted Slurm job \([0-9]*\) .*/\1/p" tty2.log) && test -n "$id" &&
+	grep -q "^Slurm job $id keeps running: follow it with .squeue -j $id., cancel it with .scancel $id." tty2.log &&
+	squeue -h -j $id -o %T | grep -Eq "RUNNING|PENDING|CONFIGURING" &&
+	scancel $id
+'
+
+test_expect_success 'Ctrl-C without a terminal: no question, the job keeps running; ingest later' '
+	rm -f "$ACCELBENCH_DB" &&
+	( "$AB" run exec -b slbg --slurm --power none --metric "v=value: ([0-9]+)" -- sh -c "sleep 3; echo value: 5" </dev/null >bg.out 2>&1 & echo $! >pid; wait $!; echo $? >rc ) &
+	i=0; until grep -q "^submitted Slurm job" bg.out 2>/dev/null; do i=$((i + 1)); [ $i -lt 100 ] || break; sleep 0.1; done &&
+	sleep 0.5 && kill -INT $(cat pid) && wait &&
+	cat bg.out &&
+	test "$(cat rc)" = 130 &&
+	id=$(sed -n "s/^submitted Slurm job \([0-9]*\) .*/\1/p" bg.out) &&
+	! grep -q "y/N" bg.out &&
+	grep -q "^Slurm job $id keeps running: follow it with .squeue -j $id., cancel it with .scancel $id., ingest .*/runs/slbg/[0-9T]*Z/run.json when it ends$" bg.out &&
+	test "$(ab sql "SELECT count(*) FROM run" | tail -1)" = 0 &&
+	f=$(sed -n "s/.*ingest \(.*run.json\) when it ends$/\1/p" bg.out) &&
+	i=0; while [ -n "$(squeue -h -j $id 2>/dev/null)" ] || [ ! -s "$f" ]; do i=$((i + 1)); [ $i -lt 200 ] || break; sleep 0.1; done &&
+	ab ingest "$f" >ing && cat ing &&
+	ab sql "SELECT r.status, m.value FROM run r JOIN metric m ON m.run_id = r.id AND m.name = \"v\"" | tail -1 | grep -Eq "^ok +5(\.0)?$"
+'
+
 test_expect_success '--slurm --dry-run prints the script and the sbatch command' '
 	ab run exec -b dry --slurm --nodes 2 --gpus-per-node 4 --account proj --sbatch-arg=--exclusive --dry-run -- hostname >out &&
 	cat out &&

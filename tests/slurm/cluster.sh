@@ -1,10 +1,20 @@
 # cluster.sh - sourced by tests/cli/t50xx tests that need Slurm: a real
-# single-node Slurm cluster on this machine (../shared/formats/slurm-local.md),
+# Slurm cluster on this machine (../shared/formats/slurm-local.md),
 # loopback only, with its own state directory and free ports.
 #
-#   slurm_start DIR   -> 0 when sbatch works (SLURM_CONF exported), else 1
-#                        with the reason in $SLURM_WHY
+#   slurm_start DIR [NODES]
+#                     -> 0 when sbatch works (SLURM_CONF exported), else 1
+#                        with the reason in $SLURM_WHY.  NODES > 1: that many
+#                        nodes abn1..abnN, one slurmd each (slurmd -N NAME),
+#                        all on this host at 127.0.0.1 with their own ports
+#                        and 1 CPU each: srun really starts one task per
+#                        slurmd, as on a cluster (same file system, same
+#                        /sys: power sampled "per node" reads the same tree).
 #   slurm_stop        stops what slurm_start started (also on exit)
+#
+# The job completion log is on (JobCompType=jobcomp/filetxt, $DIR/jobcomp.txt):
+# `sacct --completion` answers from it.  Accounting proper (slurmdbd) needs
+# a MySQL/MariaDB server and is not started here.
 #
 # Several worktrees may run this at once: the cluster's whole life runs
 # under an exclusive lock (/tmp/accelbench-slurm-test.lock), and each
@@ -20,6 +30,7 @@ slurm_free_port() {
 
 slurm_start() {
 	SLURM_DIR=$1
+	SLURM_NODES=${2:-1}
 	if [ "$(id -u)" != 0 ]; then SLURM_WHY="not root: a test Slurm cluster needs root"; return 1; fi
 	for b in slurmctld slurmd munged sbatch squeue scontrol; do
 		command -v $b >/dev/null 2>&1 || [ -x /usr/sbin/$b ] ||
@@ -47,14 +58,13 @@ slurm_start() {
 	ClusterName=ab$$
 	SlurmctldHost=$host
 	SlurmctldPort=$(slurm_free_port)
-	SlurmdPort=$(slurm_free_port)
 	SlurmUser=root
 	SlurmdUser=root
 	AuthType=auth/munge
 	StateSaveLocation=$SLURM_DIR/state
-	SlurmdSpoolDir=$SLURM_DIR/spool
+	SlurmdSpoolDir=$SLURM_DIR/spool/%n
 	SlurmctldPidFile=$SLURM_DIR/slurmctld.pid
-	SlurmdPidFile=$SLURM_DIR/slurmd.pid
+	SlurmdPidFile=$SLURM_DIR/slurmd.%n.pid
 	ProctrackType=proctrack/linuxproc
 	TaskPlugin=task/none
 	SchedulerType=sched/backfill
@@ -62,29 +72,47 @@ slurm_start() {
 	SelectTypeParameters=CR_Core
 	ReturnToService=2
 	SlurmctldLogFile=$SLURM_DIR/slurmctld.log
-	SlurmdLogFile=$SLURM_DIR/slurmd.log
+	SlurmdLogFile=$SLURM_DIR/slurmd.%n.log
 	MpiDefault=none
-	NodeName=$host CPUs=$(nproc) RealMemory=$mem State=UNKNOWN
-	PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
+	JobCompType=jobcomp/filetxt
+	JobCompLoc=$SLURM_DIR/jobcomp.txt
 	CONF
+	if [ "$SLURM_NODES" -le 1 ]; then
+		SLURM_NODENAMES=$host
+		echo "NodeName=$host Port=$(slurm_free_port) CPUs=$(nproc) RealMemory=$mem State=UNKNOWN" >>"$SLURM_DIR/slurm.conf"
+	else
+		SLURM_NODENAMES=
+		mem=$((mem / SLURM_NODES)); [ $mem -ge 200 ] || mem=200
+		n=1; while [ $n -le "$SLURM_NODES" ]; do
+			echo "NodeName=abn$n NodeHostname=$host NodeAddr=127.0.0.1 Port=$(slurm_free_port) CPUs=1 RealMemory=$mem State=UNKNOWN" >>"$SLURM_DIR/slurm.conf"
+			SLURM_NODENAMES="$SLURM_NODENAMES${SLURM_NODENAMES:+ }abn$n"; n=$((n + 1))
+		done
+	fi
+	echo "PartitionName=debug Nodes=$(echo $SLURM_NODENAMES | tr ' ' ,) Default=YES MaxTime=INFINITE State=UP" >>"$SLURM_DIR/slurm.conf"
 	SLURM_CONF="$SLURM_DIR/slurm.conf"; export SLURM_CONF
 	/usr/sbin/slurmctld -f "$SLURM_CONF" || { SLURM_WHY="slurmctld does not start"; return 1; }
-	/usr/sbin/slurmd -f "$SLURM_CONF" || { SLURM_WHY="slurmd does not start"; return 1; }
-	i=0; until sinfo -h -o %t 2>/dev/null | grep -q idle; do
-		i=$((i + 1)); [ $i -lt 300 ] || { SLURM_WHY="the node never became idle"; return 1; }; sleep 0.1
+	for nn in $SLURM_NODENAMES; do
+		if [ "$SLURM_NODES" -le 1 ]; then
+			/usr/sbin/slurmd -f "$SLURM_CONF" || { SLURM_WHY="slurmd does not start"; return 1; }
+		else
+			/usr/sbin/slurmd -f "$SLURM_CONF" -N "$nn" || { SLURM_WHY="slurmd -N $nn does not start"; return 1; }
+		fi
+	done
+	i=0; until [ "$(sinfo -h -N -t idle -o %N 2>/dev/null | sort -u | wc -l)" -ge "$SLURM_NODES" ]; do
+		i=$((i + 1)); [ $i -lt 300 ] || { SLURM_WHY="the nodes never became idle"; return 1; }; sleep 0.1
 	done
 	return 0
 }
 
 slurm_stop() {
 	[ -n "$SLURM_DIR" ] || return 0
-	for p in slurmd slurmctld; do
-		[ -s "$SLURM_DIR/$p.pid" ] && kill "$(cat "$SLURM_DIR/$p.pid")" 2>/dev/null
+	for p in "$SLURM_DIR"/slurmd.*.pid "$SLURM_DIR/slurmctld.pid"; do
+		[ -s "$p" ] && kill "$(cat "$p")" 2>/dev/null
 	done
 	i=0; while [ $i -lt 50 ]; do
 		alive=
-		for p in slurmd slurmctld; do
-			[ -s "$SLURM_DIR/$p.pid" ] && kill -0 "$(cat "$SLURM_DIR/$p.pid")" 2>/dev/null && alive=1
+		for p in "$SLURM_DIR"/slurmd.*.pid "$SLURM_DIR/slurmctld.pid"; do
+			[ -s "$p" ] && kill -0 "$(cat "$p")" 2>/dev/null && alive=1
 		done
 		[ -z "$alive" ] && break; i=$((i + 1)); sleep 0.1
 	done

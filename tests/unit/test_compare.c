@@ -8,6 +8,10 @@
 
 #include "model/compare.h"
 
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
 /*
  * Worked example with ties (normal approximation):
  *   A = 12 15 15 18 20 (n = 5), B = 10 12 14 15 16 17 (m = 6), N = 11.
@@ -395,6 +399,79 @@ static void test_geomean_boot(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * The resampling bootstrap (n < COMPARE_EXACT_MIN_N) counts draws per rank
+ * and selects only the quantiles' order statistics; it must give the same
+ * bits as the plain method: draw values with the seeded MT19937, take
+ * gsl_stats_median, sort all ratios, read gsl_stats_quantile.  Odd and
+ * even n, ties, levels, and the composite.
+ */
+static double naive_median(gsl_rng *rng, const double *v, size_t n, double *buf)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		buf[i] = v[gsl_rng_uniform_int(rng, n)];
+	return gsl_stats_median(buf, 1, n);
+}
+
+static void naive_pair(const double *x, size_t n, const double *b, size_t nb,
+		       const struct compare_opts *o, double *lo, double *hi)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double *r = malloc(o->resamples * sizeof(*r)), buf[64];
+	size_t i;
+
+	gsl_rng_set(rng, o->seed);
+	for (i = 0; i < o->resamples; i++) {
+		double a = naive_median(rng, x, n, buf);
+		r[i] = a / naive_median(rng, b, nb, buf);
+	}
+	gsl_sort(r, 1, o->resamples);
+	*lo = gsl_stats_quantile_from_sorted_data(r, 1, o->resamples, (1.0 - o->level) / 2.0);
+	*hi = gsl_stats_quantile_from_sorted_data(r, 1, o->resamples, (1.0 + o->level) / 2.0);
+	free(r);
+	gsl_rng_free(rng);
+}
+
+static void test_pair_resample_exact_bits(void **state)
+{
+	static const double levels[] = { 0.95, 0.9, 0.5, 0.999, 0.0001 };
+	struct strbuf err = STRBUF_INIT;
+	struct compare_opts o;
+	double x[39], b[39], lo, hi;
+	unsigned long s = 12345;
+	size_t n, nb, li, i;
+
+	(void)state;
+	for (n = 1; n < 39; n += 3)
+		for (nb = 2; nb < 39; nb += 5)
+			for (li = 0; li < AB_ARRAY_SIZE(levels); li++) {
+				struct compare_result res;
+
+				for (i = 0; i < n; i++) {
+					s = s * 6364136223846793005UL + 1442695040888963407UL;
+					/* a few distinct values: ties */
+					x[i] = 100.0 + (double)((s >> 33) % (li + 3));
+				}
+				for (i = 0; i < nb; i++) {
+					s = s * 6364136223846793005UL + 1442695040888963407UL;
+					b[i] = 50.0 + (double)((s >> 29) % 1000) / 7.0;
+				}
+				compare_opts_init(&o);
+				o.level = levels[li];
+				o.resamples = 1000 + 37 * li;
+				o.seed = 1 + n * 100 + nb;
+				assert_int_equal(compare_pair(x, n, b, nb, STATS_HIGHER_IS_BETTER,
+							      &o, &res, &err), 0);
+				assert_int_equal(res.boot, COMPARE_BOOT_RESAMPLE);
+				naive_pair(x, n, b, nb, &o, &lo, &hi);
+				assert_true(res.ratio_ci_low == lo);
+				assert_true(res.ratio_ci_high == hi);
+			}
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +485,7 @@ int main(void)
 		cmocka_unit_test(test_adjust),
 		cmocka_unit_test(test_geomean),
 		cmocka_unit_test(test_geomean_boot),
+		cmocka_unit_test(test_pair_resample_exact_bits),
 	};
 	return cmocka_run_group_tests_name("compare", tests, NULL, NULL);
 }
