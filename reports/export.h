@@ -62,13 +62,15 @@ struct xlsx_opts {
 	const struct compare_opts *copts; /* seed, resamples; NULL: defaults */
 };
 
-/* Write the workbook to path atomically (not to stdout): Summary, Systems,
- * one sheet per benchmark (statistics, bars of medians with their 95% CI
- * as error bars, batch scaling on a log2 axis, Pareto with labels), MLPerf
- * scores, Cost (input cells, live formulas), Raw (an Excel table of every
- * run and metric, constant-memory mode), Methodology, Provenance; document
- * properties from SOURCE_DATE_EPOCH; "simulated example data" on every
- * first page when the database holds the demo. */
+/* Write the workbook to path atomically (not to stdout): Summary (with
+ * energy efficiency), Systems, one sheet per benchmark (statistics, bars
+ * of medians with their 95% CI as custom error bars referring to cells,
+ * batch scaling on a log2 axis, Pareto with name labels, MLPerf official
+ * scores and their bars), MLPerf scores, Cost (input cells, live
+ * formulas), Raw (an Excel table of every run and metric, its rows
+ * streamed: constant memory at any size), Methodology, Provenance;
+ * document properties from SOURCE_DATE_EPOCH; "simulated example data" on
+ * every first page when the database holds the demo. */
 int xlsx_write(struct db *db, const struct xlsx_opts *o, const char *path, struct strbuf *err);
 
 /* ---- cells (also used by the workbook) ---------------------------------- */
