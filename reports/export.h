@@ -27,6 +27,7 @@
 #include "core/core.h"
 #include "model/db.h"
 #include "views/views.h"
+#include "reports/report.h"
 
 enum export_format { EXPORT_CSV, EXPORT_JSON, EXPORT_XLSX };
 enum export_what { EXPORT_RUNS, EXPORT_STATS, EXPORT_COMPARE, EXPORT_SCORES };
@@ -59,6 +60,12 @@ struct xlsx_opts {
 	const char *title, *author; /* document properties (NULL: defaults) */
 	int (*keep_bench)(const char *suite, const char *name, void *ctx); /* NULL: all */
 	void *keep_ctx;
+	/* a report spec's systems (each sheet, Raw included, keeps only
+	 * them and the baseline), each benchmark's metric and normalisation
+	 * (per device or node: median and CI divided by the configuration's
+	 * devices or nodes, exact for a median); its confidence level goes in
+	 * copts->level.  NULL: none */
+	const struct report_spec *spec;
 	const struct compare_opts *copts; /* seed, resamples; NULL: defaults */
 };
 

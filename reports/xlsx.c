@@ -64,6 +64,7 @@ struct xw {
 	size_t raw_keep[MAX_COLS];      /* Raw: which stream columns, in order */
 	size_t raw_nk, raw_sha;         /* how many; the sha256 column (-1: none) */
 	size_t raw_job;                 /* the job id column (-1: none) */
+	size_t raw_system;              /* the stream's system column */
 	char raw_dim[32];               /* Raw's <dimension> */
 };
 
@@ -221,6 +222,127 @@ static void notice(struct xw *x, struct sheet *sh)
 	}
 }
 
+/* ---- a report spec: systems, confidence level, metric, normalisation ---- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int keep_sys(const struct xw *x, const char *system)
+{
+	const struct report_spec *sp = x->o->spec;
+
+	return !sp || !sp->nsystems || report_spec_has_system(sp, system);
+}
+
+/* Every system the spec names must be in the database (like the report). */
+static int spec_check(struct xw *x, struct strbuf *err)
+{
+	struct db_filter f = { x->o->suite, NULL, NULL };
+	struct strbuf valid = STRBUF_INIT;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < x->o->spec->nbenchmarks; i++) {
+		const struct report_bench *b = &x->o->spec->benchmarks[i];
+		struct db_filter fb = { x->o->suite, b->name, NULL };
+		bool found = false;
+		if (!b->metric)
+			continue;
+		strbuf_reset(&valid);
+		rc = db_name_check(x->db, DB_NAME_METRIC, &fb, b->metric, &found, &valid, err);
+		if (rc == 0 && !found)
+			rc = ab_fail(err, AB_EDATA, "the spec asks for metric '%s' of %s, which has none; "
+						   "valid: %s", b->metric, b->name, valid.buf);
+	}
+	for (i = 0; rc == 0 && i < x->o->spec->nsystems; i++) {
+		bool found = false;
+		strbuf_reset(&valid);
+		rc = db_name_check(x->db, DB_NAME_SYSTEM, &f, x->o->spec->systems[i], &found, &valid,
+				   err);
+		if (rc == 0 && !found)
+			rc = ab_fail(err, AB_EDATA, "the spec names system '%s', which has no runs%s%s; "
+						   "valid: %s", x->o->spec->systems[i],
+				     x->o->suite ? " in " : "", x->o->suite ? x->o->suite : "", valid.buf);
+	}
+	strbuf_release(&valid);
+	return rc;
+}
+
+static int keep_cfg(const struct db_config *c, void *ctx)
+{
+	return keep_sys(ctx, c->system);
+}
+
+static double ci_level(const struct xw *x)
+{
+	return x->o->copts && x->o->copts->level > 0 ? x->o->copts->level : 0.95;
+}
+
+/* "95% CI low" at the workbook's level */
+static const char *ci_title(struct xw *x, char *buf, size_t len, const char *what)
+{
+	snprintf(buf, len, "%g%% CI %s", 100.0 * ci_level(x), what);
+	return buf;
+}
+
+static enum report_norm bench_norm(const struct xw *x, const char *bench)
+{
+	const struct report_bench *b = x->o->spec ? report_spec_bench(x->o->spec, bench) : NULL;
+
+	return b ? b->norm : REPORT_NORM_SYSTEM;
+}
+
+static const char *bench_metric(const struct xw *x, const char *bench)
+{
+	const struct report_bench *b = x->o->spec ? report_spec_bench(x->o->spec, bench) : NULL;
+
+	return b ? b->metric : NULL;
+}
+
+struct fig {
+	double med, lo, hi;   /* NAN when absent */
+	int has_ci;
+};
+
+/* A configuration's median and its CI at the workbook's level (the view's
+ * own at 95%; else the same distribution-free order statistics at the
+ * spec's level), divided by its devices or nodes when normalised (exact:
+ * the divisor is constant within a configuration). */
+static void row_fig(const struct xw *x, const struct views_stats_row *r, enum report_norm norm,
+		    struct fig *f)
+{
+	double lv = ci_level(x), div = 1;
+	size_t lo, hi;
+	double cov;
+
+	f->med = r->s.n ? r->s.median : NAN;
+	f->has_ci = r->s.has_ci;
+	f->lo = r->s.has_ci ? r->s.ci_low : NAN;
+	f->hi = r->s.has_ci ? r->s.ci_high : NAN;
+	if (fabs(lv - 0.95) > 1e-12 && r->c->n) {
+		double *v = ab_malloc(r->c->n * sizeof(*v));
+		memcpy(v, r->c->values, r->c->n * sizeof(*v));
+		qsort(v, r->c->n, sizeof(*v), cmp_double);
+		f->has_ci = stats_median_ci_ranks(r->c->n, lv, &lo, &hi, &cov) == 0;
+		f->lo = f->has_ci ? v[lo - 1] : NAN;
+		f->hi = f->has_ci ? v[hi - 1] : NAN;
+		free(v);
+	}
+	if (norm == REPORT_NORM_DEVICE)
+		div = r->c->devices > 0 ? (double)r->c->devices : NAN;
+	else if (norm == REPORT_NORM_NODE)
+		div = r->c->nodes > 0 ? (double)r->c->nodes : NAN;
+	f->med /= div;
+	f->lo /= div;
+	f->hi /= div;
+	if (!isfinite(div))
+		f->has_ci = 0;
+}
+
 /* ---- Summary ---------------------------------------------------------------- */
 
 struct suite_list {
@@ -276,7 +398,7 @@ static char *suite_baseline(struct xw *x, const char *suite, struct strbuf *err)
 		return NULL;
 	json_array_foreach(arr, i, s) {
 		const char *n = json_string_value(json_object_get(s, "name"));
-		if (n && (!best || strcmp(n, best) < 0))
+		if (n && keep_sys(x, n) && (!best || strcmp(n, best) < 0))
 			best = n;
 	}
 	if (best)
@@ -340,7 +462,7 @@ static void summary_suite(struct xw *x, struct sheet *sh, const char *suite, lxw
 	systems[ns++] = baseline;
 	for (i = 0; i < v.n; i++) {
 		const struct db_config *c = v.pairs[i].sys;
-		if (name_index(systems, ns, c->system) < 0) {
+		if (keep_sys(x, c->system) && name_index(systems, ns, c->system) < 0) {
 			systems = ab_realloc(systems, (ns + 1) * sizeof(char *));
 			systems[ns++] = c->system;
 		}
@@ -357,9 +479,6 @@ static void summary_suite(struct xw *x, struct sheet *sh, const char *suite, lxw
 	 * the suite measured energy) */
 	if (db_load_configs(x->db, &qe, &eff, &err) < 0)
 		memset(&eff, 0, sizeof(eff));
-	for (i = 0; i < eff.n && !eff_unit; i++)
-		if (eff.v[i].n && eff.v[i].unit && *eff.v[i].unit)
-			eff_unit = eff.v[i].unit;
 	/* header: system | per benchmark: value [unit], x vs baseline, CI low, CI high, verdict,
 	 * energy efficiency */
 	put_str(x, sh, sh->row, 0, "system", x->bold);
@@ -372,9 +491,19 @@ static void summary_suite(struct xw *x, struct sheet *sh, const char *suite, lxw
 			free(t);
 		}
 		put_str(x, sh, sh->row, (lxw_col_t)(2 + SUM_COLS * j), "x better than baseline", x->bold);
-		put_str(x, sh, sh->row, (lxw_col_t)(3 + SUM_COLS * j), "95% CI low", x->bold);
-		put_str(x, sh, sh->row, (lxw_col_t)(4 + SUM_COLS * j), "95% CI high", x->bold);
+		{
+			char t[32];
+			put_str(x, sh, sh->row, (lxw_col_t)(3 + SUM_COLS * j), ci_title(x, t, sizeof(t), "low"),
+				x->bold);
+			put_str(x, sh, sh->row, (lxw_col_t)(4 + SUM_COLS * j),
+				ci_title(x, t, sizeof(t), "high"), x->bold);
+		}
 		put_str(x, sh, sh->row, (lxw_col_t)(5 + SUM_COLS * j), "verdict", x->bold);
+		eff_unit = NULL;
+		for (i = 0; i < eff.n && !eff_unit; i++)
+			if (eff.v[i].n && eff.v[i].unit && *eff.v[i].unit &&
+			    !strcmp(eff.v[i].benchmark, benches[j]))
+				eff_unit = eff.v[i].unit;
 		strbuf_reset(&err);
 		strbuf_addf(&err, "energy efficiency [%s]", eff_unit ? eff_unit : "per Wh");
 		{
@@ -482,8 +611,20 @@ static int sheet_summary(struct xw *x, json_t *benches)
 	notice(x, &sh);
 	strbuf_reset(&x->tmp);
 	strbuf_addf(&x->tmp, "Database %s; accelbench %s. Medians of the best configuration per "
-			     "system; 95%% bootstrap CIs of the ratio; see Methodology.",
-		    db_path(x->db), AB_VERSION);
+			     "system; %g%% bootstrap CIs of the ratio; see Methodology.",
+		    db_path(x->db), AB_VERSION, 100.0 * ci_level(x));
+	if (x->o->spec) {
+		size_t k;
+		for (k = 0; k < x->o->spec->nbenchmarks; k++)
+			if (x->o->spec->benchmarks[k].metric ||
+			    x->o->spec->benchmarks[k].norm != REPORT_NORM_SYSTEM)
+				break;
+		if (k < x->o->spec->nbenchmarks)
+			strbuf_addstr(&x->tmp, " Here each benchmark's headline metric as measured; its "
+					       "sheet shows the spec's metric and normalisation.");
+		if (x->o->spec->nsystems)
+			strbuf_addstr(&x->tmp, " Systems: the spec's selection and the baseline.");
+	}
 	{
 		char *t = ab_strdup(x->tmp.buf);
 		put_str(x, &sh, sh.row++, 0, t, x->small);
@@ -537,7 +678,10 @@ static int sheet_systems(struct xw *x)
 	json_array_foreach(arr, i, s) {
 		json_t *meta = json_object_get(s, "meta");
 		const char *described = json_string_value(json_object_get(meta, "described"));
-		lxw_row_t r = sh.row++;
+		lxw_row_t r;
+		if (!keep_sys(x, json_string_value(json_object_get(s, "name"))))
+			continue;
+		r = sh.row++;
 		put_str(x, &sh, r, 0, json_string_value(json_object_get(s, "name")), NULL);
 		put_str(x, &sh, r, 1, json_string_value(json_object_get(s, "display_name")), NULL);
 		put_str(x, &sh, r, 2, json_string_value(json_object_get(s, "vendor")), NULL);
@@ -622,14 +766,16 @@ static double add_errbars(struct xw *x, const char *sheet, lxw_row_t first, size
 	return XLSX_ZIP_ERRBAR_MARK + (double)x->nbars++;
 }
 
-/* Bars of each system's best-configuration median with its 95% CI as
- * custom error bars (plus and minus refer to the whisker cells).  Returns
- * the column the charts go in: right of every table. */
+/* Bars of each system's best-configuration median with its CI as custom
+ * error bars (plus and minus refer to the whisker cells).  Returns the
+ * column the charts go in: right of every table. */
 static lxw_col_t bench_bars(struct xw *x, struct sheet *sh, const struct views_stats *v,
-			    const char *bench, lxw_row_t *chart_at)
+			    const char *bench, lxw_row_t *chart_at, lxw_col_t chart_col)
 {
 	const struct db_config **best = ab_calloc(v->configs.n ? v->configs.n : 1, sizeof(*best));
-	size_t nb = db_configs_best(&v->configs, bench, NULL, NULL, best), i, k;
+	size_t nb = db_configs_best(&v->configs, bench, keep_cfg, x, best), i, k;
+	enum report_norm norm = bench_norm(x, bench);
+	char t3[32], t4[32];
 	double *plus, *minus, mark;
 	int any_ci = 0;
 	lxw_row_t first;
@@ -640,7 +786,7 @@ static lxw_col_t bench_bars(struct xw *x, struct sheet *sh, const struct views_s
 
 	if (!nb || nb > 200) {
 		free(best);
-		return 14;
+		return chart_col;
 	}
 	c0 = best[0];
 	plus = ab_calloc(nb, sizeof(*plus));
@@ -648,8 +794,11 @@ static lxw_col_t bench_bars(struct xw *x, struct sheet *sh, const struct views_s
 	sh->row++;
 	put_str(x, sh, sh->row++, 0, "Best configuration per system (chart data)", x->bold);
 	{
-		static const char *const t[] = { "system", "configuration", "median", "95% CI low",
-						 "95% CI high", "minus", "plus" };
+		const char *t[] = { "system", "configuration", "median", t3, t4, "minus", "plus" };
+		ci_title(x, t3, sizeof(t3), "low");
+		ci_title(x, t4, sizeof(t4), "high");
+		if (norm != REPORT_NORM_SYSTEM)
+			t[2] = norm == REPORT_NORM_DEVICE ? "median per device" : "median per node";
 		header_row(x, sh, t, AB_ARRAY_SIZE(t));
 	}
 	first = sh->row;
@@ -671,14 +820,18 @@ static lxw_col_t bench_bars(struct xw *x, struct sheet *sh, const struct views_s
 		plus[i] = minus[i] = NAN;
 		if (!row)
 			continue;
-		if (row->s.has_ci) {
-			minus[i] = row->s.median - row->s.ci_low;
-			plus[i] = row->s.ci_high - row->s.median;
-			any_ci = 1;
+		{
+			struct fig f;
+			row_fig(x, row, norm, &f);
+			if (f.has_ci) {
+				minus[i] = f.med - f.lo;
+				plus[i] = f.hi - f.med;
+				any_ci = 1;
+			}
+			put_num(x, sh, r, 2, f.med, x->num);
+			put_num(x, sh, r, 3, f.lo, x->num);
+			put_num(x, sh, r, 4, f.hi, x->num);
 		}
-		put_num(x, sh, r, 2, row->s.n ? row->s.median : NAN, x->num);
-		put_num(x, sh, r, 3, row->s.has_ci ? row->s.ci_low : NAN, x->num);
-		put_num(x, sh, r, 4, row->s.has_ci ? row->s.ci_high : NAN, x->num);
 		put_num(x, sh, r, 5, minus[i], x->num);
 		put_num(x, sh, r, 6, plus[i], x->num);
 	}
@@ -695,28 +848,31 @@ static lxw_col_t bench_bars(struct xw *x, struct sheet *sh, const struct views_s
 	}
 	chart_set_series_gap(ch, 50);
 	strbuf_reset(&x->tmp);
-	strbuf_addf(&x->tmp, "%s: median %s [%s], %s is better; whiskers: 95%% CI of the median "
+	strbuf_addf(&x->tmp, "%s: median %s%s [%s], %s is better; whiskers: %g%% CI of the median "
 			     "(none where n is too small)",
-		    bench, c0->metric, c0->unit ? c0->unit : "", c0->lower_is_better ? "lower" : "higher");
+		    bench, c0->metric, norm == REPORT_NORM_DEVICE ? " per device" :
+		    norm == REPORT_NORM_NODE ? " per node" : "", c0->unit ? c0->unit : "",
+		    c0->lower_is_better ? "lower" : "higher", 100.0 * ci_level(x));
 	chart_title_set_name(ch, x->tmp.buf);
 	strbuf_reset(&x->tmp);
-	strbuf_addf(&x->tmp, "%s [%s]", c0->metric, c0->unit ? c0->unit : "");
+	strbuf_addf(&x->tmp, "%s%s [%s]", c0->metric, norm == REPORT_NORM_DEVICE ? " per device" :
+		    norm == REPORT_NORM_NODE ? " per node" : "", c0->unit ? c0->unit : "");
 	chart_axis_set_name(ch->x_axis, x->tmp.buf);
 	chart_axis_set_reverse(ch->y_axis);
 	chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
 	co.x_scale = 1.5;
 	co.y_scale = 1.0 + 0.08 * (double)nb;
-	insert_chart(x, sh, ch, &co, chart_at, 14);
+	insert_chart(x, sh, ch, &co, chart_at, chart_col);
 	free(plus);
 	free(minus);
 	free(best);
-	return 14;
+	return chart_col;
 }
 
 static void bench_scaling(struct xw *x, struct sheet *sh, const char *suite, const char *bench,
 			  lxw_row_t *chart_at, lxw_col_t chart_col)
 {
-	struct db_config_query q = { suite, bench, NULL, NULL };
+	struct db_config_query q = { suite, bench, NULL, bench_metric(x, bench) };
 	struct views_scaling v;
 	struct strbuf err = STRBUF_INIT;
 	lxw_chart *ch;
@@ -728,7 +884,7 @@ static void bench_scaling(struct xw *x, struct sheet *sh, const char *suite, con
 	if (rc < 0)
 		return;
 	for (i = 0; i < v.n; i++)
-		if (v.v[i].s->n >= 2)
+		if (v.v[i].s->n >= 2 && keep_sys(x, v.v[i].s->first->system))
 			npts++;
 	if (!npts) {
 		views_scaling_release(&v);
@@ -745,7 +901,7 @@ static void bench_scaling(struct xw *x, struct sheet *sh, const char *suite, con
 		const struct series *s = v.v[i].s;
 		lxw_row_t first = sh->row;
 		lxw_chart_series *cs;
-		if (s->n < 2)
+		if (s->n < 2 || !keep_sys(x, s->first->system))
 			continue;
 		for (k = 0; k < s->n; k++) {
 			lxw_row_t r = sh->row++;
@@ -781,7 +937,7 @@ static void bench_scaling(struct xw *x, struct sheet *sh, const char *suite, con
 static void bench_pareto(struct xw *x, struct sheet *sh, const char *suite, const char *bench,
 			 lxw_row_t *chart_at, lxw_col_t chart_col)
 {
-	struct db_config_query q = { suite, bench, NULL, NULL };
+	struct db_config_query q = { suite, bench, NULL, bench_metric(x, bench) };
 	struct views_pareto v;
 	struct strbuf err = STRBUF_INIT;
 	lxw_chart *ch;
@@ -791,7 +947,7 @@ static void bench_pareto(struct xw *x, struct sheet *sh, const char *suite, cons
 	lxw_row_t first;
 	char **texts;
 	size_t i;
-	int rc = views_pareto_build(x->db, &q, NULL, NULL, NULL, 1, &v, &err);
+	int rc = views_pareto_build(x->db, &q, NULL, keep_cfg, x, 1, &v, &err);
 
 	strbuf_release(&err);
 	if (rc < 0)
@@ -895,7 +1051,10 @@ static void bench_mlperf(struct xw *x, struct sheet *sh, const char *bench, lxw_
 	header_row(x, sh, keys, AB_ARRAY_SIZE(keys));
 	first = sh->row;
 	json_array_foreach(arr, i, o) {
-		lxw_row_t r = sh->row++;
+		lxw_row_t r;
+		if (!keep_sys(x, json_string_value(json_object_get(o, "system"))))
+			continue;
+		r = sh->row++;
 		for (k = 0; k < AB_ARRAY_SIZE(keys); k++) {
 			json_t *v = json_object_get(o, keys[k]);
 			if (json_is_string(v))
@@ -909,7 +1068,7 @@ static void bench_mlperf(struct xw *x, struct sheet *sh, const char *bench, lxw_
 		if (!unit)
 			unit = json_string_value(json_object_get(o, "unit"));
 	}
-	if (nscore) {
+	if (nscore && sh->row > first) {
 		ch = workbook_add_chart(x->wb, LXW_CHART_BAR);
 		cs = chart_add_series(ch, NULL, NULL);
 		chart_series_set_categories(cs, sh->name, first, 0, sh->row - 1, 0);
@@ -926,7 +1085,7 @@ static void bench_mlperf(struct xw *x, struct sheet *sh, const char *bench, lxw_
 		chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
 		chart_set_series_gap(ch, 50);
 		co.x_scale = 1.5;
-		co.y_scale = 1.0 + 0.08 * (double)json_array_size(arr);
+		co.y_scale = 1.0 + 0.08 * (double)(sh->row - first);
 		insert_chart(x, sh, ch, &co, chart_at, chart_col);
 	}
 	json_decref(arr);
@@ -934,10 +1093,13 @@ static void bench_mlperf(struct xw *x, struct sheet *sh, const char *bench, lxw_
 
 static int sheet_benchmark(struct xw *x, const char *suite, const char *bench)
 {
-	static const char *const titles[] = { "system", "nodes", "devices", "global batch",
-					      "precision", "runs ok", "failed", "median", "95% CI low",
-					      "95% CI high", "cv", "outliers", "CI note" };
-	struct db_config_query q = { suite, bench, NULL, NULL };
+	char t8[32], t9[32], t14[48], t15[48];
+	const char *titles[] = { "system", "nodes", "devices", "global batch", "precision",
+				 "runs ok", "failed", "median", t8, t9, "cv", "outliers", "CI note",
+				 NULL, t14, t15 };
+	enum report_norm norm = bench_norm(x, bench);
+	const char *per = norm == REPORT_NORM_DEVICE ? "per device" : "per node";
+	struct db_config_query q = { suite, bench, NULL, bench_metric(x, bench) };
 	struct views_stats v;
 	struct strbuf err = STRBUF_INIT;
 	struct sheet sh;
@@ -962,11 +1124,24 @@ static int sheet_benchmark(struct xw *x, const char *suite, const char *bench)
 		    v.n && v.rows[0].c->lower_is_better ? "lower" : "higher");
 	put_str(x, &sh, sh.row++, 0, err.buf, x->title);
 	notice(x, &sh);
-	header_row(x, &sh, titles, AB_ARRAY_SIZE(titles));
+	ci_title(x, t8, sizeof(t8), "low");
+	ci_title(x, t9, sizeof(t9), "high");
+	if (norm != REPORT_NORM_SYSTEM) {
+		/* the spec's normalisation: three more columns */
+		titles[13] = norm == REPORT_NORM_DEVICE ? "median per device" : "median per node";
+		snprintf(t14, sizeof(t14), "%s %s", t8, per);
+		snprintf(t15, sizeof(t15), "%s %s", t9, per);
+	}
+	header_row(x, &sh, titles, norm != REPORT_NORM_SYSTEM ? AB_ARRAY_SIZE(titles) : 13);
 	chart_at = 1;
 	for (i = 0; i < v.n; i++) {
 		const struct views_stats_row *r = &v.rows[i];
-		lxw_row_t row = sh.row++;
+		struct fig f;
+		lxw_row_t row;
+		if (!keep_sys(x, r->c->system))
+			continue;
+		row = sh.row++;
+		row_fig(x, r, REPORT_NORM_SYSTEM, &f);
 		put_str(x, &sh, row, 0, r->c->system, NULL);
 		put_pos(x, &sh, row, 1, r->c->nodes);
 		put_pos(x, &sh, row, 2, r->c->devices);
@@ -974,15 +1149,21 @@ static int sheet_benchmark(struct xw *x, const char *suite, const char *bench)
 		put_str(x, &sh, row, 4, r->c->precision, NULL);
 		put_num(x, &sh, row, 5, (double)r->s.n, x->int_fmt);
 		put_num(x, &sh, row, 6, (double)r->s.n_failed, x->int_fmt);
-		put_num(x, &sh, row, 7, r->s.n ? r->s.median : NAN, x->num);
-		put_num(x, &sh, row, 8, r->s.has_ci ? r->s.ci_low : NAN, x->num);
-		put_num(x, &sh, row, 9, r->s.has_ci ? r->s.ci_high : NAN, x->num);
+		put_num(x, &sh, row, 7, f.med, x->num);
+		put_num(x, &sh, row, 8, f.lo, x->num);
+		put_num(x, &sh, row, 9, f.hi, x->num);
 		put_num(x, &sh, row, 10, r->s.cv, x->ratio);
 		put_num(x, &sh, row, 11, (double)r->s.n_outliers, x->int_fmt);
-		put_str(x, &sh, row, 12, r->s.n ? (r->s.has_ci ? NULL : "n too small for a CI") :
+		put_str(x, &sh, row, 12, r->s.n ? (f.has_ci ? NULL : "n too small for a CI") :
 			(r->c->n_failed ? "all runs failed" : "no values"), NULL);
+		if (norm != REPORT_NORM_SYSTEM) {
+			row_fig(x, r, norm, &f);
+			put_num(x, &sh, row, 13, f.med, x->num);
+			put_num(x, &sh, row, 14, f.lo, x->num);
+			put_num(x, &sh, row, 15, f.hi, x->num);
+		}
 	}
-	chart_col = bench_bars(x, &sh, &v, bench, &chart_at);
+	chart_col = bench_bars(x, &sh, &v, bench, &chart_at, norm != REPORT_NORM_SYSTEM ? 17 : 14);
 	bench_scaling(x, &sh, suite, bench, &chart_at, chart_col);
 	bench_pareto(x, &sh, suite, bench, &chart_at, chart_col);
 	if (!strcmp(suite, "mlperf-training"))
@@ -1012,9 +1193,20 @@ static int sheet_mlperf(struct xw *x)
 	json_t *arr, *o;
 	size_t i, k;
 
-	if (mlperf_score(x->db, &f, &arr, &err) < 0 || !json_array_size(arr)) {
-		if (!err.len)
-			json_decref(arr);
+	if (mlperf_score(x->db, &f, &arr, &err) < 0) {
+		strbuf_release(&err);
+		return 0;
+	}
+	/* a spec's selection of benchmarks and systems */
+	for (i = json_array_size(arr); i-- > 0;) {
+		o = json_array_get(arr, i);
+		if ((x->o->keep_bench && !x->o->keep_bench("mlperf-training",
+				json_string_value(json_object_get(o, "benchmark")), x->o->keep_ctx)) ||
+		    !keep_sys(x, json_string_value(json_object_get(o, "system"))))
+			json_array_remove(arr, i);
+	}
+	if (!json_array_size(arr)) {
+		json_decref(arr);
 		strbuf_release(&err);
 		return 0;
 	}
@@ -1029,7 +1221,10 @@ static int sheet_mlperf(struct xw *x)
 	notice(x, &sh);
 	header_row(x, &sh, keys, AB_ARRAY_SIZE(keys));
 	json_array_foreach(arr, i, o) {
-		lxw_row_t r = sh.row++;
+		lxw_row_t r;
+		if (!keep_sys(x, json_string_value(json_object_get(o, "system"))))
+			continue;
+		r = sh.row++;
 		for (k = 0; k < AB_ARRAY_SIZE(keys); k++) {
 			json_t *v = json_object_get(o, keys[k]);
 			if (json_is_string(v))
@@ -1080,8 +1275,12 @@ static void cost_benchmark(struct xw *x, struct sheet *sh, const struct cost_pri
 	for (i = 0; i < v.n; i++) {
 		const struct views_cost_row *row = &v.rows[i];
 		const struct cost_prices *p = row->prices;
-		lxw_row_t r = sh->row++;
-		unsigned R = (unsigned)r + 1;
+		lxw_row_t r;
+		unsigned R;
+		if (!keep_sys(x, row->c->system))
+			continue;
+		r = sh->row++;
+		R = (unsigned)r + 1;
 		put_str(x, sh, r, 0, row->c->system, NULL);
 		strbuf_reset(&x->tmp);
 		strbuf_addf(&x->tmp, "%ldn %ldd b%ld", row->c->nodes, row->c->devices,
@@ -1257,6 +1456,8 @@ static void raw_columns(struct xw *x, struct db_runs *c)
 					x->raw_sha = x->raw_nk;
 				if (!strcmp(names[i], "job_id"))
 					x->raw_job = x->raw_nk;
+				if (!strcmp(names[i], "system"))
+					x->raw_system = i;
 				x->raw_keep[x->raw_nk++] = i;
 			}
 }
@@ -1346,6 +1547,25 @@ static void xml_text_cell(struct xw *x, struct xlsx_zip_out *o, const char *s, s
 	strbuf_addstr(sb, "</t></is></c>");
 }
 
+/* Rows of Raw when a spec selects systems: one pass over the stream. */
+static int raw_count_kept(struct xw *x, long long *out, struct strbuf *err)
+{
+	struct db_filter f = { x->o->suite, NULL, NULL };
+	struct db_runs *c = NULL;
+	const struct db_cell *cells;
+	int rc = db_runs_open(x->db, &f, DB_RUNS_PER_METRIC, &c, err);
+
+	*out = 0;
+	if (rc < 0)
+		return rc;
+	raw_columns(x, c);
+	while ((rc = db_runs_next(c, &cells, err)) > 0)
+		if (cells[x->raw_system].type != DB_CELL_TEXT || keep_sys(x, cells[x->raw_system].s))
+			(*out)++;
+	db_runs_close(c);
+	return rc;
+}
+
 /* The rows of Raw, streamed from the database into the sheet's XML. */
 static int raw_rows(void *ctx, struct xlsx_zip_out *o, struct strbuf *err)
 {
@@ -1364,6 +1584,8 @@ static int raw_rows(void *ctx, struct xlsx_zip_out *o, struct strbuf *err)
 		return rc;
 	while (row <= x->raw_rows && (rc = db_runs_next(c, &cells, err)) > 0) {
 		int rl;
+		if (cells[x->raw_system].type == DB_CELL_TEXT && !keep_sys(x, cells[x->raw_system].s))
+			continue;   /* a spec's selection of systems */
 		row++;
 		rl = snprintf(rnum, sizeof(rnum), "%lld", row);
 		strbuf_addstr(sb, "<row r=\"");
@@ -1487,11 +1709,11 @@ static int sheet_methodology(struct xw *x)
 	static const char *const lines[] = {
 		"Methodology",
 		"Statistics per configuration (system, nodes, devices, global batch, precision): median "
-		"of the successful runs with a distribution-free 95% confidence interval (order "
+		"of the successful runs with a distribution-free confidence interval (order "
 		"statistics); no CI where n is too small. Failed runs are counted, never averaged in. "
 		"Outliers are flagged, never dropped.",
 		"Comparisons: ratio of medians against the baseline system's best configuration, "
-		"shown as 'times better' (speedup for time-like metrics), with a 95% bootstrap "
+		"shown as 'times better' (speedup for time-like metrics), with a bootstrap "
 		"percentile CI (seed and resamples below); Mann-Whitney U with Holm correction over "
 		"the table; the verdict follows the CI and the adjusted p-value.",
 		"MLPerf training: the official score is the olympic mean of the runs' time to train "
@@ -1514,8 +1736,10 @@ static int sheet_methodology(struct xw *x)
 	for (i = 0; i < AB_ARRAY_SIZE(lines); i++)
 		put_str(x, &sh, sh.row++, 0, lines[i], i ? x->wrap : x->title);
 	strbuf_reset(&x->tmp);
-	strbuf_addf(&x->tmp, "Bootstrap seed %lu, %zu resamples, CI level 0.95.",
-		    x->o->copts ? x->o->copts->seed : 0UL, x->o->copts ? x->o->copts->resamples : 0);
+	strbuf_addf(&x->tmp, "Bootstrap seed %lu, %zu resamples, CI level %g (every interval in "
+			     "this workbook).",
+		    x->o->copts ? x->o->copts->seed : 0UL, x->o->copts ? x->o->copts->resamples : 0,
+		    ci_level(x));
 	{
 		char *t = ab_strdup(x->tmp.buf);
 		put_str(x, &sh, sh.row++, 0, t, x->wrap);
@@ -1644,7 +1868,18 @@ int xlsx_write(struct db *db, const struct xlsx_opts *o, const char *path, struc
 		json_decref(benches);
 		return rc;
 	}
-	rc = db_runs_count(db, &bf, DB_RUNS_PER_METRIC, &x.raw_rows, err);
+	x.db = db;
+	x.o = o;
+	rc = o->spec ? spec_check(&x, err) : 0;
+	if (rc < 0) {
+		json_decref(benches);
+		return rc;
+	}
+	if (o->spec && o->spec->nsystems) {
+		rc = raw_count_kept(&x, &x.raw_rows, err);
+	} else {
+		rc = db_runs_count(db, &bf, DB_RUNS_PER_METRIC, &x.raw_rows, err);
+	}
 	if (rc < 0) {
 		json_decref(benches);
 		return rc;

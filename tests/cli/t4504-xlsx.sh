@@ -257,19 +257,78 @@ test_expect_success 'errors: workbook to stdout, prices for CSV, bad prices; no 
 	test ! -e bad.xlsx && test -z "$(find . -name ".bad.xlsx.*")"
 '
 
-test_expect_success '--spec: the report spec file names title, baseline, benchmarks; unsupported fields refused' '
+test_expect_success '--spec: title, baseline, suites, benchmarks' '
 	printf "%s\n" "{ \"title\": \"Procurement 2026\", \"organisation\": \"Example Centre\", \"baseline\": \"H100\"," \
 		"  \"suites\": [\"caraml\"], \"benchmarks\": [\"resnet50\"] }" >spec.json &&
 	ab $DB export -o spec.xlsx --spec spec.json >/dev/null &&
 	$PY - <<-\PYEOF
-	import openpyxl
+	import openpyxl, zipfile
 	wb = openpyxl.load_workbook("spec.xlsx")
-	assert [s for s in wb.sheetnames if s not in ("Summary", "Systems", "MLPerf scores", "Raw", "Methodology", "Provenance")] == ["resnet50"], wb.sheetnames
-	assert wb.properties.title.startswith("Procurement 2026") and wb.properties.company == "Example Centre"
+	assert wb.sheetnames == ["Summary", "Systems", "resnet50", "Raw", "Methodology", "Provenance"], wb.sheetnames
+	assert wb.properties.title.startswith("Procurement 2026"), wb.properties.title
+	assert "<Company>Example Centre</Company>" in zipfile.ZipFile("spec.xlsx").read("docProps/app.xml").decode()
 	assert wb["Summary"]["A5"].value == "caraml: best configuration of each system against H100"
 	PYEOF
-	echo "{ \"systems\": [\"A100\"] }" >spec2.json &&
-	expect_code 2 ab $DB export -o s2.xlsx --spec spec2.json 2>err && grep -q "cannot honour the spec" err
+'
+
+test_expect_success '--spec: systems, confidence_level, metric and normalise are honoured' '
+	printf "%s\n" "{ \"baseline\": \"A100\", \"systems\": [\"H100\", \"JEDI\"], \"confidence_level\": 0.9," \
+		"  \"suites\": [\"caraml\"], \"benchmarks\": [ { \"name\": \"llm-gpt-800M\", \"normalise\": \"device\" }," \
+		"  { \"name\": \"resnet50\", \"metric\": \"energy_efficiency\" } ] }" >spec3.json &&
+	ab $DB export -o spec3.xlsx --spec spec3.json >/dev/null &&
+	ab $DB ls runs --suite caraml --json >runs3.json &&
+	ab $DB compare --suite caraml --baseline A100 --json >cmp3.json &&
+	$PY - <<-\PYEOF
+	import json, math, openpyxl
+	from collections import defaultdict
+	wb = openpyxl.load_workbook("spec3.xlsx")
+	def ranks(n, level):                 # the distribution-free median CI ranks
+	    best = None
+	    for l in range(1, n // 2 + 1):
+	        tail = sum(math.comb(n, k) for k in range(l)) / 2 ** n
+	        if 1 - 2 * tail >= level:
+	            best = l
+	    return None if best is None else (best, n + 1 - best)
+	vals = defaultdict(list)
+	for r in json.load(open("runs3.json")):
+	    if r["status"] == "ok" and r["benchmark"] == "llm-gpt-800M" and "throughput" in r["metrics"]:
+	        vals[(r["system"], r["nodes"], r["devices"], r["global_batch"])].append(r["metrics"]["throughput"]["value"])
+	b = wb["llm-gpt-800M"]
+	head = [c.value for c in b[3]]
+	assert head[8:10] == ["90% CI low", "90% CI high"] and head[13] == "median per device", head
+	seen = set()
+	for row in b.iter_rows(min_row=4, values_only=True):
+	    if row[0] is None:
+	        break
+	    seen.add(row[0])
+	    v = sorted(vals[(row[0], row[1], row[2], row[3])])
+	    lo, hi = ranks(len(v), 0.9)
+	    assert abs(row[8] - v[lo - 1]) <= 1e-9 * v[0] and abs(row[9] - v[hi - 1]) <= 1e-9 * v[0], (row, v)
+	    for i, j in ((7, 13), (8, 14), (9, 15)):
+	        assert abs(row[j] - row[i] / row[2]) <= 1e-9 * row[j], (row, i, j)
+	assert seen == {"H100", "JEDI"}, seen
+	assert wb["resnet50"]["A1"].value.startswith("resnet50 (caraml): energy_efficiency [images/Wh]")
+	s = wb["Summary"]
+	assert [s.cell(r, 1).value for r in (7, 8, 9)] == ["A100", "H100", "JEDI"] and s.cell(10, 1).value is None
+	assert s["D6"].value == "90% CI low"
+	cmp = [r for r in json.load(open("cmp3.json")) if r.get("kind") == "comparison" and r["benchmark"] == "llm-gpt-800M"]
+	assert all(r["ci_level"] == 0.95 for r in cmp)   # the command line default, not the spec
+	assert {s.cell(r, 1).value for r in range(7, 10)} == {"A100", "H100", "JEDI"}
+	assert {r[3] for r in wb["Raw"].iter_rows(min_row=2, values_only=True)} == {"H100", "JEDI"}
+	assert wb["Raw"].tables["Runs"].ref == "A1:P%d" % wb["Raw"].max_row
+	assert {r[0] for r in wb["Systems"].iter_rows(min_row=3, values_only=True)} == {"H100", "JEDI"}
+	assert "CI level 0.9 " in " ".join(str(c.value) for c in wb["Methodology"]["A"])
+	PYEOF
+'
+
+test_expect_success '--spec: names the database lacks are errors that list the valid ones' '
+	echo "{ \"systems\": [\"H200\"] }" >bad1.json &&
+	expect_code 1 ab $DB export -o b1.xlsx --spec bad1.json 2>err &&
+	grep -q "the spec names system .H200., which has no runs; valid: .*A100" err &&
+	echo "{ \"benchmarks\": [ { \"name\": \"resnet50\", \"metric\": \"speed\" } ] }" >bad2.json &&
+	expect_code 1 ab $DB export -o b2.xlsx --spec bad2.json 2>err &&
+	grep -q "the spec asks for metric .speed. of resnet50, which has none; valid: .*throughput" err &&
+	test ! -e b1.xlsx && test ! -e b2.xlsx
 '
 
 test_expect_success 'a large Raw sheet (over 20,000 rows) is still an Excel table' '
