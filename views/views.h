@@ -137,6 +137,10 @@ struct views_compare_opts {
 	int best;                 /* pair each system's best configuration with the
 				   * baseline's best; always on across benchmarks */
 	const struct compare_opts *copts; /* seed, resamples; NULL: compare_opts_init()'s */
+	/* NULL, or only configurations for which keep() returns nonzero are
+	 * compared (a chart's --system/--batch/--devices selection) */
+	int (*keep)(const struct db_config *c, void *ctx);
+	void *keep_ctx;
 };
 
 /* One system configuration against the baseline's. */
@@ -464,11 +468,17 @@ struct plot_bargroup_spec {
 	const struct plot_sys *systems; /* one bar per system in every group */
 	size_t n_systems;
 	const struct plot_cell *cells;  /* cells[g * n_systems + s] */
+	const char *const *configs;     /* configs[g * n_systems + s]: the
+					 * configuration a bar stands for
+					 * (horizontal layout); NULL: none */
 	double reference;               /* horizontal reference line (e.g. 1 for
 					 * ratios); NAN: none */
 	const char *reference_label;
 	enum plot_scale y_scale;        /* AUTO: linear from 0 */
 	const struct plot_palette *palette;
+	int horizontal;                 /* one row per system (full names down the
+					 * left), a bar per group in it, values
+					 * along x; the file grows in height */
 };
 
 /* ---- 2. batch scaling ------------------------------------------------- */
@@ -481,6 +491,8 @@ struct plot_batch_series {
 	size_t n_failed;
 	double xmax, bhalf;              /* fit X(b) = xmax * b / (b + bhalf); NAN: none */
 	double knee;                     /* batch size reaching 90 % of xmax; NAN: none */
+	const char *label;               /* legend: the system and the configuration
+					  * the series stands for; NULL: system */
 };
 
 struct plot_batch_spec {
@@ -550,6 +562,8 @@ struct plot_heatmap_spec {
 	const char *const *cols;    /* benchmarks */
 	size_t n_cols;
 	const double *ratios;       /* ratios[r * n_cols + c] > 0; NAN: not measured */
+	const char *const *configs; /* configs[r * n_cols + c]: the configuration a
+				     * cell stands for (small print); NULL: none */
 	const char *baseline;       /* named in the colour bar */
 	int no_geomean;             /* 1: no geometric-mean column */
 	const double *geomeans;     /* per row, the column's values; NULL: the chart
@@ -674,5 +688,51 @@ int views_chart_build(struct db *db, enum views_chart_kind kind, const struct vi
 /* The spec to draw (borrowed from c). */
 const struct plot_chart *views_chart_spec(const struct views_chart *c);
 void views_chart_free(struct views_chart *c); /* NULL-safe */
+
+
+/* ==== MLPerf training official scores (`stats --suite mlperf-training`) ====
+ * model/mlperf_score's groups as typed rows, shared by the CLI's results
+ * summary and the report's MLPerf sections.  (Appended by the report
+ * helper; views/mlperf.c.)
+ */
+
+/* One (system, benchmark, round, HPC scaling, result directory) group.
+ * Strings owned by the view, NULL when unknown; counts 0 and numbers NAN
+ * when unknown. */
+struct views_mlperf_row {
+	char *submitter, *system, *system_name, *benchmark, *round, *scaling;
+	char *division, *availability, *accelerator, *accelerator_model_name;
+	char *host_cpu, *framework;
+	char *status;                 /* "ok", "too many non-converging runs", "no runs left" */
+	char *note;                   /* result files against the rules' count; NULL: as required */
+	char *energy_note;            /* why there is no energy score; NULL */
+	long nodes, devices;
+	size_t runs, valid, failed;   /* result files; converged; not converged or failed */
+	size_t required_runs;         /* the rules' count, 0: unknown benchmark */
+	size_t max_dropped;           /* olympic mean: fastest and slowest dropped */
+	double official_score;        /* minutes; NAN: no score */
+	double scaling_factor;        /* scaling.json, 1 when none */
+	double median;                /* of the valid runs, minutes */
+	double official_energy_j;     /* NAN: no energy score */
+	int weak;                     /* HPC weak scaling: time_to_train_all */
+};
+
+struct views_mlperf {
+	struct views_mlperf_row *rows;    /* owned; by system, benchmark, round */
+	size_t n;
+	const char **benchmarks;          /* owned array of names borrowed from rows, sorted */
+	size_t nbenchmarks;
+};
+
+/* The groups of the mlperf-training runs f selects (another suite: none).
+ * Returns 0 (possibly with n == 0) or -AB_EIO. */
+int views_mlperf_build(struct db *db, const struct db_filter *f, struct views_mlperf *out,
+		       struct strbuf *err);
+void views_mlperf_release(struct views_mlperf *v);
+/* Column of benchmark in v->benchmarks (nbenchmarks when absent). */
+size_t views_mlperf_bench_index(const struct views_mlperf *v, const char *benchmark);
+/* Whether two rows belong to the same line of the results summary (system,
+ * round, HPC scaling). */
+int views_mlperf_same_entry(const struct views_mlperf_row *a, const struct views_mlperf_row *b);
 
 #endif
