@@ -1595,6 +1595,7 @@ int rfm_site_format(const struct ingest_file *f, struct rfm_fmt *fmt, long *utc_
 		if (stat(path.buf, &st) == 0 && S_ISREG(st.st_mode)) {
 			json_error_t je;
 			json_t *cfg;
+			FILE *cfp;
 			long off = 0;
 			int off_set = 0;
 
@@ -1602,7 +1603,14 @@ int rfm_site_format(const struct ingest_file *f, struct rfm_fmt *fmt, long *utc_
 				rc = ab_fail(err, AB_EDATA, "%s: larger than 64 KiB", path.buf);
 				break;
 			}
-			cfg = json_load_file(path.buf, 0, &je);
+			/* checked again on the opened file: it may be swapped for a FIFO */
+			cfp = ab_fopen_input(path.buf, err);
+			if (!cfp) {
+				rc = -AB_EDATA;
+				break;
+			}
+			cfg = json_loadf(cfp, 0, &je);
+			fclose(cfp);
 			if (!cfg) {
 				rc = ab_fail(err, AB_EDATA, "%s:%d: bad JSON: %s", path.buf, je.line,
 					     je.text);
