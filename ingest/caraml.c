@@ -319,7 +319,7 @@ static enum cell_state classify(const char *v)
 		return CELL_ABSENT;
 	if (!*v)
 		return CELL_EMPTY;
-	k = num_parse_double(v, strlen(v), &d);
+	k = ingest_parse_double(v, strlen(v), &d);
 	return k == NUM_NAN || k == NUM_INF ? CELL_NAN : CELL_OK;
 }
 
@@ -339,7 +339,7 @@ static int num_cell(struct caraml_ctx *c, long line, const char *title, const ch
 	*out = NAN;
 	if (!v || !*v)
 		return 0;
-	k = num_parse_double(v, strlen(v), &d);
+	k = ingest_parse_double(v, strlen(v), &d);
 	if (k == NUM_NAN || k == NUM_INF || k == NUM_EMPTY)
 		return 0;
 	if (k != NUM_OK) {
@@ -391,7 +391,7 @@ static double list_sum(const char *v, json_t *params)
 		double d;
 		while (*q && *q != ',' && *q != ']')
 			q++;
-		if (!*q || num_parse_double(p, (size_t)(q - p), &d) != NUM_OK) {
+		if (!*q || ingest_parse_double(p, (size_t)(q - p), &d) != NUM_OK) {
 			json_decref(arr);
 			return NAN;
 		}
@@ -998,7 +998,7 @@ static void site_jube_name(const char *path, struct strbuf *out)
 {
 	static const char *const caraml[] = { "llm_benchmark", "resnet50", "image_classification",
 					      "fno", "operator" };
-	struct strbuf dir = STRBUF_INIT, conf = STRBUF_INIT;
+	struct strbuf dir = STRBUF_INIT, conf = STRBUF_INIT, why = STRBUF_INIT;
 	char buf[65536];
 	const char *p, *q;
 	size_t n = 0, i;
@@ -1009,7 +1009,7 @@ static void site_jube_name(const char *path, struct strbuf *out)
 		goto out;
 	ingest_dirname(&conf, dir.buf);
 	strbuf_addstr(&conf, "/configuration.xml");
-	fp = fopen(conf.buf, "rb");
+	fp = ab_fopen_input(conf.buf, &why);
 	if (!fp)
 		goto out;
 	n = fread(buf, 1, sizeof(buf) - 1, fp);
@@ -1026,6 +1026,7 @@ static void site_jube_name(const char *path, struct strbuf *out)
 out:
 	strbuf_release(&dir);
 	strbuf_release(&conf);
+	strbuf_release(&why);
 }
 
 static int caraml_detect(const char *path, const unsigned char *head, size_t len)
