@@ -195,6 +195,23 @@ static void configs_copy(const struct db_configs *from, struct db_configs *to)
 	}
 }
 
+/* The configurations of one benchmark, in the set's order: the rows a
+ * query for it alone returns. */
+static void configs_copy_benchmark(const struct db_configs *from, const char *benchmark,
+				   struct db_configs *to)
+{
+	struct db_configs sub;
+	size_t i;
+
+	sub.v = ab_calloc(from->n ? from->n : 1, sizeof(*sub.v));
+	sub.n = 0;
+	for (i = 0; i < from->n; i++)
+		if (!strcmp(from->v[i].benchmark, benchmark))
+			sub.v[sub.n++] = from->v[i];    /* borrowed; configs_copy copies deeply */
+	configs_copy(&sub, to);
+	free(sub.v);
+}
+
 void db_configs_cache_enable(struct db *db)
 {
 	if (!db->configs_cache)
@@ -299,6 +316,16 @@ int db_load_configs(struct db *db, const struct db_config_query *q, struct db_co
 		    same_key(e->system, q->system) && same_key(e->metric, q->metric) &&
 		    (int)e->per == db->configs_per) {
 			configs_copy(&e->cs, out);
+			return 0;
+		}
+	}
+	/* one benchmark of a suite already loaded whole (the workbook's
+	 * Summary, then a sheet per benchmark): the same rows, filtered */
+	for (i = 0; q->benchmark && q->suite && i < c->n; i++) {
+		e = &c->v[i];
+		if (same_key(e->suite, q->suite) && !e->benchmark && same_key(e->system, q->system) &&
+		    same_key(e->metric, q->metric)) {
+			configs_copy_benchmark(&e->cs, q->benchmark, out);
 			return 0;
 		}
 	}
