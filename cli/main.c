@@ -20,7 +20,7 @@ const struct cmd cli_commands[] = {
 	{ "sql", cmd_sql, NEED_DB_READ, "[--csv|--json] [--limit N] [--timeout S] \"SELECT ...\"",
 	  "Run one read-only SQL statement on the database." },
 	{ "stats", cmd_stats, NEED_DB_READ,
-	  "[--suite S] [-b B] [--system S] [-m M] [--by config] [--json|--csv]",
+	  "[--suite S] [-b B] [--system S] [-m M] [--by config] [--per system|device|node] [--json|--csv]",
 	  "Per-configuration statistics: median, 95% CI, spread, outliers." },
 	{ "compare", cmd_compare, NEED_DB_READ,
 	  "[-b B] --baseline SYS [-m M] [--suite S] [--best] [--seed N] [--resamples N] [--json|--csv]",
