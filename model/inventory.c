@@ -465,7 +465,7 @@ static const char sql_refs[] =
 	"SELECT r.id, y.name,"
 	/* run_data.status is a code (docs/schema.md, "Storage") */
 	" CASE r.status WHEN 0 THEN 'ok' WHEN 1 THEN 'failed' WHEN 2 THEN 'aborted'"
-	"  ELSE 'invalid' END, r.job_id, md.value,"
+	"  WHEN 3 THEN 'invalid' ELSE r.status END, r.job_id, md.value,"
 	" json_extract(mk.meta, '$.reference'), json_extract(mk.meta, '$.lower_bound'),"
 	" json_extract(mk.meta, '$.upper_bound'), json_extract(mk.meta, '$.lower_thres'),"
 	" json_extract(mk.meta, '$.upper_thres'), json_extract(mk.meta, '$.result')"
