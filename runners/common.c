@@ -159,6 +159,30 @@ int run_finish(const struct run_common *c, const char *folder, json_t *manifest,
 	struct strbuf path = STRBUF_INIT;
 	int rc;
 
+	if (c->node_task) {
+		/* one node's part of a multi-node job: not a manifest of its own
+		 * (ingesting the folder must not count it), run_gather_nodes()
+		 * merges the parts into run.json */
+		struct strbuf node = STRBUF_INIT;
+		const char *id = getenv("SLURM_NODEID");
+		char *text;
+		json_object_del(manifest, "accelbench_run");
+		json_object_set_new(manifest, "accelbench_node_part", json_integer(1));
+		run_node_name(&node);
+		json_object_set_new(manifest, "node",
+				    json_pack("{s:s, s:I}", "name", node.buf, "node_id",
+					      (json_int_t)(id ? atol(id) : 0)));
+		strbuf_release(&node);
+		text = json_dumps(manifest, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+		strbuf_addf(&path, "%s/part.json", folder);
+		rc = text ? ab_write_file(path.buf, text, strlen(text), err) :
+			    ab_fail(err, AB_EINTERNAL, "cannot encode the node's part");
+		free(text);
+		if (rc == 0)
+			fprintf(c->out, "node part: %s\n", path.buf);
+		strbuf_release(&path);
+		return rc;
+	}
 	rc = run_manifest_write(folder, manifest, &path, err);
 	strbuf_release(&path);
 	if (rc < 0 || c->dry_run)

@@ -780,7 +780,7 @@ int run_jube(const struct run_common *c, const struct run_jube_opts *o, struct r
 	base = strrchr(o->config, '/');
 	base = base ? base + 1 : o->config;
 	strbuf_add(&stem, base, strcspn(base, "."));
-	if (c->slurm.enabled && !c->dry_run) {
+	if (c->slurm.enabled) {
 		rc = run_via_slurm(c, "caraml", stem.buf, "throughput", "", 0, res, err);
 		goto out;
 	}

@@ -35,7 +35,7 @@ int run_reframe(const struct run_common *c, const struct run_reframe_opts *o,
 			       "run reframe: ReFrame is not installed ('reframe' is not in PATH); "
 			       "install it (pip install reframe-hpc) or give --reframe PATH");
 	}
-	if (c->slurm.enabled && !c->dry_run) {
+	if (c->slurm.enabled) {
 		rc = run_via_slurm(c, "reframe", "reframe", "result", "", 0, res, err);
 		goto out;
 	}
