@@ -80,6 +80,24 @@ enum num_kind num_parse_double(const char *s, size_t len, double *out)
 	return NUM_OK;
 }
 
+int num_underflows(const char *s, size_t len)
+{
+	double v;
+	size_t i;
+
+	if (num_parse_double(s, len, &v) != NUM_OK)
+		return 0;
+	if (fpclassify(v) == FP_SUBNORMAL)
+		return 1;
+	if (v != 0)
+		return 0;
+	/* 0 read from a mantissa with a non-zero digit: "1e-400", not "0e5" */
+	for (i = 0; i < len && s[i] != 'e' && s[i] != 'E'; i++)
+		if (s[i] >= '1' && s[i] <= '9')
+			return 1;
+	return 0;
+}
+
 enum num_kind num_parse_ll(const char *s, size_t len, long long *out)
 {
 	char buf[32];

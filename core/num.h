@@ -21,6 +21,9 @@ enum num_kind {
 
 /* Parse s[0..len) as a double; *out is set for NUM_OK (and +-inf for NUM_INF). */
 enum num_kind num_parse_double(const char *s, size_t len, double *out);
+/* 1 when s[0..len) is a number that is not zero but reads as 0 or as a
+ * subnormal double (1e-400: underflow, its digits are lost); 0 otherwise. */
+int num_underflows(const char *s, size_t len);
 /* Parse a (trimmed) decimal integer that fits in long long. */
 enum num_kind num_parse_ll(const char *s, size_t len, long long *out);
 /* Shortest "%.17g"-style repr that round-trips, with '.' decimal point. */

@@ -124,19 +124,63 @@ struct rfm_perf *rfm_case_perf(struct rfm_case *c, const char *name, size_t len)
 	return p;
 }
 
-void rfm_perf_set_value(struct rfm_perf *p, const char *s, size_t len)
+enum rfm_value rfm_perf_set_value(struct rfm_perf *p, const char *s, size_t len)
 {
+	enum rfm_value k;
 	double v;
+	size_t i;
 
 	free(p->raw);
 	p->raw = NULL;
-	if (num_parse_double(s, len, &v) == NUM_OK) {
-		p->has_value = 1;
-		p->value = v;
-		return;
-	}
 	p->has_value = 0;
+	switch (num_parse_double(s, len, &v)) {
+	case NUM_OK:
+		if (!num_underflows(s, len)) {
+			p->has_value = 1;
+			p->value = v;
+			return RFM_VALUE_OK;
+		}
+		k = RFM_VALUE_TINY;
+		break;
+	case NUM_EMPTY:
+		k = RFM_VALUE_MISSING;
+		break;
+	case NUM_NAN:
+		/* None and null say "not measured"; nan says a broken measurement */
+		for (i = 0; i < len && strchr(" \t\r\n+-", s[i]); i++)
+			;
+		k = i < len && (s[i] == 'n' || s[i] == 'N') && i + 1 < len &&
+				    (s[i + 1] == 'a' || s[i + 1] == 'A')
+			    ? RFM_VALUE_NAN
+			    : RFM_VALUE_MISSING;
+		break;
+	case NUM_INF:
+		/* the word, or a number too large for a double (1e400) */
+		for (i = 0; i < len && strchr(" \t\r\n+-", s[i]); i++)
+			;
+		k = i < len && (s[i] == 'i' || s[i] == 'I') ? RFM_VALUE_INF : RFM_VALUE_HUGE;
+		break;
+	default:
+		k = RFM_VALUE_TEXT;
+	}
 	p->raw = ab_strndup(s, len);
+	return k;
+}
+
+const char *rfm_value_why(enum rfm_value k)
+{
+	switch (k) {
+	case RFM_VALUE_NAN:
+		return "not a number";
+	case RFM_VALUE_INF:
+		return "infinite";
+	case RFM_VALUE_HUGE:
+		return "too large for a double";
+	case RFM_VALUE_TINY:
+		return "too small for a double: underflow";
+	default:
+		return NULL;
+	}
 }
 
 int rfm_perf_set_num(int *has, double *out, const char *s, size_t len)
@@ -855,6 +899,8 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 
 void rfm_skips_warn(struct ingest_file *f, const struct rfm_skips *sk)
 {
+	if (sk->warned > RFM_REPORT_MAX_WARN)
+		ingest_warn(f, 0, "%ld more warnings like the above", sk->warned - RFM_REPORT_MAX_WARN);
 	if (sk->no_perf)
 		ingest_warn(f, 0, "%ld passing test case%s without performance variables not stored",
 			    sk->no_perf, sk->no_perf == 1 ? "" : "s");

@@ -102,7 +102,7 @@ static void db_uri(struct strbuf *uri, const char *path)
 static int parse_db(struct ingest_file *f, struct strbuf *err)
 {
 	struct strbuf uri = STRBUF_INIT, label = STRBUF_INIT;
-	struct rfm_skips sk = { 0, 0 };
+	struct rfm_skips sk = { 0, 0, 0 };
 	struct rfm_db_clock clk = { { 0, 0 }, 0 };
 	const char *why;
 	sqlite3 *db = NULL;

@@ -179,6 +179,16 @@ static void warn_capped(struct perflog *pl, long line, const char *what, const c
 	pl->warned++;
 }
 
+/* nan, inf, 1e400, 1e-400: a value that cannot be stored is said, not dropped */
+static void warn_value(struct perflog *pl, long line, const struct rfm_perf *p,
+		       enum rfm_value kind)
+{
+	if (pl->warned < RFM_MAX_WARN)
+		ingest_warn(pl->f, line, "performance value of '%s' is '%s' (%s); not stored",
+			    p->name, p->raw ? p->raw : "", rfm_value_why(kind));
+	pl->warned++;
+}
+
 static void parse_info(struct rfm_case *c, const char *s, size_t len)
 {
 	const char *at = NULL, *p;
@@ -298,6 +308,7 @@ static int line_case(struct perflog *pl, const char *line, long lineno, struct r
 	const char *time_s = NULL, *asc_s = NULL, *name_s = NULL;
 	size_t time_n = 0, asc_n = 0, name_n = 0, i;
 	double tnum;
+	enum rfm_value kind;
 	int have_unix = 0;
 
 	rfm_case_reset(c);
@@ -382,10 +393,12 @@ static int line_case(struct perflog *pl, const char *line, long lineno, struct r
 		case RA_PERF_VALUE:
 			if (!p)
 				break;
-			rfm_perf_set_value(p, v, n);
-			if (!p->has_value && num_parse_double(v, n, &d) == NUM_BAD)
+			kind = rfm_perf_set_value(p, v, n);
+			if (kind == RFM_VALUE_TEXT)
 				warn_capped(pl, lineno, "performance value of '%s' is not a number",
 					    p->name);
+			else if (rfm_value_why(kind))
+				warn_value(pl, lineno, p, kind);
 			break;
 		case RA_PERF_UNIT:
 			if (p) {

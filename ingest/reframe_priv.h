@@ -47,10 +47,14 @@ struct rfm_case {
 	struct strbuf key_extra;/* fallback identity when no time and no job id */
 };
 
+/* Value warnings printed per run report or results.db; the rest are counted. */
+#define RFM_REPORT_MAX_WARN 10
+
 /* Counts of test cases deliberately not stored, reported once per file. */
 struct rfm_skips {
 	long no_perf;           /* passed, no performance variables (not a benchmark) */
 	long not_run;           /* skip / fail_deps: never executed */
+	long warned;            /* value warnings of run reports (the first few are printed) */
 };
 
 void rfm_case_init(struct rfm_case *c);
@@ -58,8 +62,22 @@ void rfm_case_reset(struct rfm_case *c);
 void rfm_case_release(struct rfm_case *c);
 /* The perf variable called name, added when missing. */
 struct rfm_perf *rfm_case_perf(struct rfm_case *c, const char *name, size_t len);
-/* Set a perf number from a token: 1 = number, 0 = missing (raw kept), for value. */
-void rfm_perf_set_value(struct rfm_perf *p, const char *s, size_t len);
+/* What a performance value token was (rfm_perf_set_value). */
+enum rfm_value {
+	RFM_VALUE_OK,       /* a finite number: stored */
+	RFM_VALUE_MISSING,  /* empty, None, null: nothing was measured (silent) */
+	RFM_VALUE_TEXT,     /* text that is not a number */
+	RFM_VALUE_NAN,      /* nan, NaN */
+	RFM_VALUE_INF,      /* inf, Infinity, -Infinity */
+	RFM_VALUE_HUGE,     /* 1e400: beyond a double */
+	RFM_VALUE_TINY      /* 1e-400: would read as 0 (or lose its digits) */
+};
+/* Set a perf value from a token; p->has_value only for RFM_VALUE_OK, else
+ * the token is kept in p->raw (params.perf_missing). */
+enum rfm_value rfm_perf_set_value(struct rfm_perf *p, const char *s, size_t len);
+/* Why a NAN/INF/HUGE/TINY value is not stored (for the warning the caller
+ * prints with file:line); NULL for the other kinds. */
+const char *rfm_value_why(enum rfm_value k);
 /* ref/lower/upper from a token; returns -1 when the token is not a number or missing word. */
 int rfm_perf_set_num(int *has, double *out, const char *s, size_t len);
 /* Map and emit; 0, 1 (duplicate or deliberately skipped) or negative error. */

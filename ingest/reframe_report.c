@@ -140,6 +140,38 @@ static int expect_word(struct report *r, const char *rest, struct strbuf *out,
 }
 
 /*
+ * The rest of a number whose first character is the last of out.  One
+ * beyond a double (1e400, 1e-400: jansson rejects the case for the first
+ * and reads 0 for the second) becomes a string, like NaN, so that the
+ * value is reported as not stored rather than failing or becoming 0.
+ */
+static void js_number_rest(struct jscan *s, struct strbuf *out)
+{
+	size_t at = out->len - 1, n;
+	int exp = 0, c;
+	double v;
+	char *end;
+
+	while ((c = js_peek(s)) != EOF && c && strchr("0123456789.eE+-", c)) {
+		js_get(s);
+		exp |= c == 'e' || c == 'E';
+		strbuf_addch(out, c);
+	}
+	if (!exp && out->len - at < 300)
+		return;
+	errno = 0;
+	v = strtod(out->buf + at, &end);
+	if (end != out->buf + out->len || errno != ERANGE ||
+	    (v != 0 && fpclassify(v) == FP_NORMAL && !isinf(v)))
+		return;
+	n = out->len - at;
+	strbuf_addstr(out, "\"\"");
+	memmove(out->buf + at + 1, out->buf + at, n);
+	out->buf[at] = '"';
+	out->buf[at + n + 1] = '"';
+}
+
+/*
  * Copy (out != NULL) or skip one JSON value, rewriting NaN/Infinity.
  * Structure is checked only as far as needed to find the value's end;
  * jansson checks the copied text.
@@ -230,6 +262,8 @@ static int js_value(struct report *r, struct strbuf *out, size_t max, struct str
 			if (out)
 				strbuf_addch(out, c);
 scalar_rest:
+			if (out && (c == '-' || (c >= '0' && c <= '9')))
+				js_number_rest(s, out);
 			/* a scalar ends before , } ] or blank */
 			if (!depth) {
 				int n;
@@ -400,10 +434,13 @@ static void copy_params(json_t *params, json_t *obj, int filter)
 	}
 }
 
-/* A JSON perf number: numbers, null, and the "NaN"/"Infinity" strings of the scanner. */
-static void perf_json_value(struct rfm_perf *p, json_t *v)
+/* A JSON perf number: numbers, null, and the strings the scanner makes of
+ * NaN, Infinity and numbers beyond a double (1e400, 1e-400), which are
+ * said with the test case's line, not dropped in silence. */
+static void perf_json_value(struct report *r, struct rfm_perf *p, json_t *v)
 {
 	struct strbuf sb = STRBUF_INIT;
+	enum rfm_value kind;
 
 	if (json_is_number(v)) {
 		p->has_value = 1;
@@ -416,7 +453,16 @@ static void perf_json_value(struct rfm_perf *p, json_t *v)
 		strbuf_addstr(&sb, json_string_value(v));
 	else
 		strbuf_addstr(&sb, "?");
-	rfm_perf_set_value(p, sb.buf, sb.len);
+	kind = rfm_perf_set_value(p, sb.buf, sb.len);
+	if (rfm_value_why(kind) && r->sk->warned++ < RFM_REPORT_MAX_WARN) {
+		if (r->label)
+			ingest_warn(r->f, 0, "%s, line %ld: performance value of '%s' is '%s' (%s); "
+				    "not stored", r->label, r->s.tok_line, p->name, sb.buf,
+				    rfm_value_why(kind));
+		else
+			ingest_warn(r->f, r->s.tok_line, "performance value of '%s' is '%s' (%s); "
+				    "not stored", p->name, sb.buf, rfm_value_why(kind));
+	}
 	strbuf_release(&sb);
 }
 
@@ -507,7 +553,7 @@ static int case_from_json(struct report *r, json_t *tc, size_t run_index, size_t
 					       "perfvalues '%s' of test case '%s' is not a list of 5 or 6",
 					       key, c->display.buf);
 			p = rfm_case_perf(c, var, strlen(var));
-			perf_json_value(p, json_array_get(arr, 0));
+			perf_json_value(r, p, json_array_get(arr, 0));
 			perf_json_num(&p->has_ref, &p->ref, json_array_get(arr, 1));
 			perf_json_num(&p->has_lower, &p->lower, json_array_get(arr, 2));
 			perf_json_num(&p->has_upper, &p->upper, json_array_get(arr, 3));
@@ -530,7 +576,7 @@ static int case_from_json(struct report *r, json_t *tc, size_t run_index, size_t
 					       "perfvars entry %zu of test case '%s' has no name", i,
 					       c->display.buf);
 			p = rfm_case_perf(c, name, strlen(name));
-			perf_json_value(p, json_object_get(o, "value"));
+			perf_json_value(r, p, json_object_get(o, "value"));
 			perf_json_num(&p->has_ref, &p->ref, json_object_get(o, "reference"));
 			perf_json_num(&p->has_lower, &p->lower, json_object_get(o, "thres_lower"));
 			perf_json_num(&p->has_upper, &p->upper, json_object_get(o, "thres_upper"));
@@ -661,10 +707,27 @@ static int walk_cases(struct report *r, size_t run_index, int restored, const ch
 	return more;
 }
 
+/*
+ * A key the reader acts on, met a second time in one object: jansson
+ * (JSON_REJECT_DUPLICATES) refuses that inside a test case, and the stream
+ * must too, or the cases of two "runs" lists would be read both.  *first
+ * is the line of the first occurrence (0 = not seen yet).
+ */
+static int once(struct report *r, long *first, const char *key, const char *where,
+		struct strbuf *err)
+{
+	if (*first)
+		return rp_fail(r, err, r->s.line, "'%s' given twice in %s (first at line %ld)", key,
+			       where, *first);
+	*first = r->s.line;
+	return 0;
+}
+
 static int pass_runs(struct report *r, struct strbuf *err)
 {
 	struct strbuf key = STRBUF_INIT, rkey = STRBUF_INIT;
-	int rc = 0, more, seen_runs = 0;
+	int rc = 0, more;
+	long seen_runs = 0, seen_restored = 0, seen_session = 0;
 
 	more = js_open(r, '{', "the run report", err);
 	while (more > 0) {
@@ -673,19 +736,27 @@ static int pass_runs(struct report *r, struct strbuf *err)
 			goto out;
 		if (!strcmp(key.buf, "runs")) {
 			size_t run_index = 0;
-			int rmore = js_open(r, '[', "runs", err);
+			int rmore;
 
-			seen_runs = 1;
+			rc = once(r, &seen_runs, "runs", "the run report", err);
+			if (rc < 0)
+				goto out;
+			rmore = js_open(r, '[', "runs", err);
 			while (rmore > 0) {
 				int omore = js_open(r, '{', "a run", err);
+				long seen_cases = 0;
 				while (omore > 0) {
 					rc = js_key(r, &rkey, err);
 					if (rc < 0)
 						goto out;
-					if (!strcmp(rkey.buf, "testcases"))
-						rc = walk_cases(r, run_index, 0, "testcases", err);
-					else
+					if (!strcmp(rkey.buf, "testcases")) {
+						rc = once(r, &seen_cases, "testcases", "a run", err);
+						if (rc == 0)
+							rc = walk_cases(r, run_index, 0, "testcases",
+									err);
+					} else {
 						rc = js_value(r, NULL, 0, err);
+					}
 					if (rc < 0)
 						goto out;
 					omore = js_next(r, '}', err);
@@ -702,7 +773,14 @@ static int pass_runs(struct report *r, struct strbuf *err)
 				goto out;
 			}
 		} else if (!strcmp(key.buf, "restored_cases")) {
-			rc = walk_cases(r, 0, 1, "restored_cases", err);
+			rc = once(r, &seen_restored, "restored_cases", "the run report", err);
+			if (rc == 0)
+				rc = walk_cases(r, 0, 1, "restored_cases", err);
+		} else if (!strcmp(key.buf, "session_info")) {
+			/* read by the first pass, which stops at the first one */
+			rc = once(r, &seen_session, "session_info", "the run report", err);
+			if (rc == 0)
+				rc = js_value(r, NULL, 0, err);
 		} else {
 			rc = js_value(r, NULL, 0, err);
 		}
@@ -803,7 +881,7 @@ static int detect_report(const char *path, const unsigned char *head, size_t len
 
 static int parse_report(struct ingest_file *f, struct strbuf *err)
 {
-	struct rfm_skips sk = { 0, 0 };
+	struct rfm_skips sk = { 0, 0, 0 };
 	int rc = rfm_report_parse_stream(f, f->fp, NULL, &sk, err);
 
 	if (rc == 0)

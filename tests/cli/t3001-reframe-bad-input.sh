@@ -27,6 +27,8 @@ test_expect_success 'a field holding the separator is aligned by content, with a
 	sed "s|$F/||" err >actual &&
 	cat >expect <<-\EOF &&
 	accelbench: warning: good/perflogs/sysa/part1/Bench43.log:3: field '\''descr'\'' contains '\''|'\''; columns aligned by their content
+	accelbench: warning: good/perflogs/sysa/part1/Bench43.log:3: performance value of '\''time'\'' is '\''nan'\'' (not a number); not stored
+	accelbench: warning: good/perflogs/sysa/part1/Bench43.log:4: performance value of '\''time'\'' is '\''inf'\'' (infinite); not stored
 	accelbench: warning: good/perflogs/sysb/part2/Old3x_1.log:3: field '\''perf_var'\'' contains '\''='\''; columns aligned by their content
 	EOF
 	test_cmp expect actual &&
@@ -34,7 +36,7 @@ test_expect_success 'a field holding the separator is aligned by content, with a
 	grep -q "^Bench | with pipe *$" actual
 '
 
-test_expect_success 'values: nan/inf/empty missing, reference 0 with absolute thresholds' '
+test_expect_success 'values: nan/inf (warned above)/empty missing, reference 0 with absolute thresholds' '
 	ab sql "SELECT r.job_id, r.status, m.name, m.value, m.unit FROM run r JOIN metric m ON m.run_id = r.id WHERE r.job_id IN ('\''102'\'', '\''103'\'', '\''104'\'') ORDER BY r.job_id, m.name" >actual &&
 	cat >expect <<-\EOF &&
 	job_id  status  name        value  unit

@@ -11,6 +11,8 @@ test_expect_success 'the fixture reports ingest; skips are said once per file' '
 	grep -q "^4 files ingested, 0 skipped as already ingested, 0 rejected; added 8 runs, 8 metrics$" out &&
 	sed "s|$F/||" err >actual &&
 	cat >expect <<-\EOF &&
+	accelbench: warning: reports/compressed-nan.json:1: performance value of '\''tput'\'' is '\''NaN'\'' (not a number); not stored
+	accelbench: warning: reports/compressed-nan.json:1: performance value of '\''lat'\'' is '\''-Infinity'\'' (infinite); not stored
 	accelbench: warning: reports/compressed-nan.json: 1 passing test case without performance variables not stored
 	accelbench: warning: reports/compressed-nan.json: 2 skipped test cases not stored (never ran)
 	EOF

@@ -129,6 +129,15 @@ static void test_num(void **state)
 	assert_int_equal(num_parse_double("1,5", 3, &v), NUM_BAD);
 	assert_int_equal(num_parse_double("0x10", 4, &v), NUM_BAD);
 	assert_int_equal(num_parse_double("12abc", 5, &v), NUM_BAD);
+	/* overflow reads as infinite; underflow is told apart from a real 0 */
+	assert_int_equal(num_parse_double("1e400", 5, &v), NUM_INF);
+	assert_true(num_underflows("1e-400", 6));
+	assert_true(num_underflows("-2.5E-330", 9));
+	assert_true(num_underflows("4.9e-324", 8));
+	assert_false(num_underflows("0", 1));
+	assert_false(num_underflows("0.000e-400", 10));
+	assert_false(num_underflows("1e-300", 6));
+	assert_false(num_underflows("nan", 3));
 	assert_int_equal(num_parse_ll("2048", 4, &ll), NUM_OK);
 	assert_int_equal(ll, 2048);
 	assert_int_equal(num_parse_ll("20.5", 4, &ll), NUM_BAD);
