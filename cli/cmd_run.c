@@ -281,7 +281,7 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 {
 	const char *runner = argc >= 2 ? argv[1] : NULL;
 	const char *system = NULL, *runs_dir = NULL, *timeout = NULL, *folder = NULL;
-	const char *benchmark = NULL, *power = "auto", *system_json = NULL, *submitter = NULL;
+	const char *benchmark = NULL, *power = NULL, *system_json = NULL, *submitter = NULL;
 	const char *reframe = NULL, *outpath = NULL, *stime = NULL, *partition = NULL,
 		   *account = NULL;
 	int dry_run = 0, verbose = 0, slurm = 0, no_ingest = 0, node_task = 0, gather = 0;
@@ -309,8 +309,8 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 		{ 'b', "benchmark", OPT_STRING, &benchmark, "NAME", "exec,mlperf: benchmark name" },
 		{ 0, "metric", OPT_LIST, &metrics, "NAME=REGEX[:UNIT]", "exec: a metric to extract" },
 		{ 0, "repeat", OPT_INT, &repeat, "N", "exec: repetitions (default 1)" },
-		{ 0, "power", OPT_STRING, &power, "SRC", "exec,mlperf: auto|nvml|rocm|hwmon|rapl|none" },
-		{ 0, "interval", OPT_INT, &interval, "MS", "exec,mlperf: power sampling period (default 100)" },
+		{ 0, "power", OPT_STRING, &power, "SRC", "exec,mlperf,reframe,jube: auto|nvml|rocm|hwmon|rapl|none (reframe, jube: default none)" },
+		{ 0, "interval", OPT_INT, &interval, "MS", "exec,mlperf,reframe,jube: power sampling period (default 100)" },
 		{ 0, "runs", OPT_INT, &runs, "N", "mlperf: runs (default: the benchmark's count)" },
 		{ 0, "system-json", OPT_STRING, &system_json, "F", "mlperf: the system description" },
 		{ 0, "submitter", OPT_STRING, &submitter, "S", "mlperf: submitter name" },
@@ -437,8 +437,8 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 		o.metrics = ms;
 		o.nmetrics = metrics.n;
 		o.repeat = repeat;
-		o.power = power;
 		o.interval_ms = interval;
+		o.power = power ? power : "auto";
 		o.cmd = cmdv;
 		rc = run_exec(&c, &o, &res, &err);
 	} else if (!strcmp(runner, "mlperf")) {
@@ -451,7 +451,7 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 		}
 		o.system_json = system_json;
 		o.submitter = submitter;
-		o.power = power;
+		o.power = power ? power : "auto";
 		o.interval_ms = interval;
 		o.cmd = cmdv;
 		rc = run_mlperf(&c, &o, &res, &err);
@@ -460,6 +460,8 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 		o.reframe = reframe;
 		o.args = cmdv;
 		o.nargs = (size_t)n;
+		o.power = power;
+		o.interval_ms = interval;
 		rc = run_reframe(&c, &o, &res, &err);
 	} else {
 		struct run_jube_opts o = { 0 };
@@ -477,6 +479,8 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 		o.ntags = tags.n;
 		o.outpath = outpath;
 		o.poll_s = poll;
+		o.power = power;
+		o.interval_ms = interval;
 		rc = run_jube(&c, &o, &res, &err);
 	}
 	/* what finished is stored, whatever happened to the rest */

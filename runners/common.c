@@ -193,3 +193,80 @@ int run_finish(const struct run_common *c, const char *folder, json_t *manifest,
 		run_result_set(res, folder, manifest, json_object_get(manifest, "provenance"));
 	return 0;
 }
+
+int run_session_power_start(struct run_session_power *sp, const char *mode, long interval_ms,
+			    const char *folder, const char *tag, FILE *out, struct strbuf *err)
+{
+	struct strbuf host = STRBUF_INIT, line = STRBUF_INIT;
+	int rc;
+
+	memset(sp, 0, sizeof(*sp));
+	strbuf_init(&sp->csv, 0);
+	strbuf_init(&sp->energy, 0);
+	if (!mode || !strcmp(mode, "none"))
+		return 0;
+	rc = power_open(&sp->ps, mode, err);
+	if (rc < 0)
+		return rc;
+	power_describe(sp->ps, &line);
+	fprintf(out, "%s\n", line.buf);
+	strbuf_release(&line);
+	if (!power_ndevices(sp->ps))
+		return 0;
+	run_hostname(&host);
+	strbuf_addf(&sp->csv, "%s/power.%s.%s.csv", folder, tag, host.buf);
+	strbuf_addf(&sp->energy, "%s/energy.%s.%s.csv", folder, tag, host.buf);
+	strbuf_release(&host);
+	rc = power_start(sp->ps, interval_ms > 0 ? interval_ms : 100, sp->csv.buf, err);
+	sp->on = rc == 0;
+	return rc;
+}
+
+int run_session_power_stop(struct run_session_power *sp, json_t *prov, struct strbuf *err)
+{
+	struct power_result r = { 0 };
+	json_t *s;
+	int rc;
+
+	if (!sp->ps)
+		return 0;
+	json_object_set_new(prov, "power", power_info(sp->ps));
+	if (!sp->on)
+		return 0;
+	sp->on = 0;
+	rc = power_stop(sp->ps, &r, sp->energy.buf, err);
+	if (rc < 0) {
+		power_result_release(&r);
+		return rc;
+	}
+	s = json_pack("{s:s, s:s, s:I, s:s}", "power_csv", strrchr(sp->csv.buf, '/') + 1,
+		      "energy_csv", strrchr(sp->energy.buf, '/') + 1, "samples", (json_int_t)r.samples,
+		      "scope", "the whole session, not attributed to single tests");
+	if (r.boundary && r.samples >= 2) {
+		struct strbuf t = STRBUF_INIT;
+		json_object_set_new(s, "energy_wh", json_real(r.wh));
+		json_object_set_new(s, "avg_w", json_real(r.avg_w));
+		json_object_set_new(s, "peak_w", json_real(r.peak_w));
+		json_object_set_new(s, "boundary", json_string(r.boundary));
+		json_object_set_new(s, "source", json_string(r.source));
+		json_object_set(s, "per_device", r.per_device);
+		run_iso(&t, r.t_start);
+		json_object_set_new(s, "started", json_string(t.buf));
+		strbuf_reset(&t);
+		run_iso(&t, r.t_end);
+		json_object_set_new(s, "finished", json_string(t.buf));
+		strbuf_release(&t);
+	}
+	json_object_set_new(prov, "power_session", s);
+	power_result_release(&r);
+	return 0;
+}
+
+void run_session_power_release(struct run_session_power *sp)
+{
+	power_free(sp->ps); /* stops a sampler still running */
+	sp->ps = NULL;
+	sp->on = 0;
+	strbuf_release(&sp->csv);
+	strbuf_release(&sp->energy);
+}

@@ -189,4 +189,26 @@ int power_stop(struct power_sampler *s, struct power_result *r, const char *ener
 	       struct strbuf *err);
 void power_result_release(struct power_result *r);
 
+/* ---- sampling a whole tool session (common.c) ---------------------- */
+
+/*
+ * run reframe and run jube with --power: their tools run many tests, so
+ * the sampler covers the session as a whole (power.<tag>.<host>.csv and
+ * energy.<tag>.<host>.csv in the run folder), recorded in the provenance
+ * of every run it ingests (provenance.power_session); it is not
+ * attributed to single tests.
+ */
+struct run_session_power {
+	struct power_sampler *ps;
+	struct strbuf csv, energy;
+	int on;
+};
+
+/* mode NULL or "none": nothing.  Prints the "power: ..." line on out. */
+int run_session_power_start(struct run_session_power *sp, const char *mode, long interval_ms,
+			    const char *folder, const char *tag, FILE *out, struct strbuf *err);
+/* Stop; add provenance.power (devices) and provenance.power_session. */
+int run_session_power_stop(struct run_session_power *sp, json_t *prov, struct strbuf *err);
+void run_session_power_release(struct run_session_power *sp);
+
 #endif

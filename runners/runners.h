@@ -126,6 +126,8 @@ struct run_reframe_opts {
 	const char *reframe;    /* executable; NULL = "reframe" from PATH */
 	const char *const *args;/* passed through */
 	size_t nargs;
+	const char *power;      /* session sampling: auto|nvml|...; NULL/"none" = off */
+	long interval_ms;
 };
 
 struct run_jube_opts {
@@ -134,6 +136,8 @@ struct run_jube_opts {
 	size_t ntags;
 	const char *outpath;    /* NULL = the config's own outpath */
 	double poll_s;          /* first polling interval (back-off doubles it up to 30 s) */
+	const char *power;      /* session sampling: auto|nvml|...; NULL/"none" = off */
+	long interval_ms;
 };
 
 /* What to ingest after a run: run.json first, then the tool's own files. */
