@@ -50,6 +50,16 @@ void pg_cli_progress(void *ctx, const struct pg_totals *t, int final)
 		t->sources_done, t->sources_total, t->runs, t->metrics, (double)t->bytes / 1e6);
 }
 
+void pg_cli_warn(void *ctx, const char *msg)
+{
+	struct strbuf tmp = STRBUF_INIT;
+
+	if (isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);
+	fprintf(stderr, "accelbench: warning: %s: %s\n", (const char *)ctx, strbuf_shown(&tmp, msg));
+	strbuf_release(&tmp);
+}
+
 int cmd_pg(int argc, char **argv, struct ctx *ctx)
 {
 	const char *url = NULL, *reader = PG_DEFAULT_READER;

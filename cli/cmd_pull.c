@@ -34,7 +34,7 @@ int cmd_pull(int argc, char **argv, struct ctx *ctx)
 		  "only sources with runs started on or after DATE (YYYY-MM-DD)" },
 		{ 0, NULL, 0, NULL, NULL, NULL }
 	};
-	struct pg_progress prog = { pg_cli_progress, (void *)"pull" };
+	struct pg_progress prog = { pg_cli_progress, (void *)"pull", pg_cli_warn };
 	struct strbuf err = STRBUF_INIT, label = STRBUF_INIT;
 	struct pg_totals t;
 	struct pg *pg = NULL;

@@ -15,7 +15,7 @@ int cmd_push(int argc, char **argv, struct ctx *ctx)
 		  "libpq connection string or URI (default: $ACCELBENCH_PG)" },
 		{ 0, NULL, 0, NULL, NULL, NULL }
 	};
-	struct pg_progress prog = { pg_cli_progress, (void *)"push" };
+	struct pg_progress prog = { pg_cli_progress, (void *)"push", pg_cli_warn };
 	struct strbuf err = STRBUF_INIT, label = STRBUF_INIT;
 	struct pg_totals t;
 	struct pg *pg = NULL;

@@ -30,6 +30,7 @@ int cmd_pull(int argc, char **argv, struct ctx *ctx);
 const char *pg_cli_url(const char *opt);
 int pg_cli_connect(struct pg **pg, const char *url, const char *cmd);
 void pg_cli_progress(void *ctx, const struct pg_totals *t, int final);
+void pg_cli_warn(void *ctx, const char *msg);
 int cmd_rm(int argc, char **argv, struct ctx *ctx);
 int cmd_report(int argc, char **argv, struct ctx *ctx);
 int cmd_run(int argc, char **argv, struct ctx *ctx);

@@ -626,6 +626,72 @@ static void sep(struct pg_copy *cp)
 		strbuf_addch(&cp->buf, '\t');
 }
 
+/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if none:
+ * no overlong forms, surrogates or code points past U+10FFFF, as
+ * PostgreSQL checks. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+
+	if (c >= 0xC2 && c <= 0xDF)
+		return n >= 2 && (s[1] & 0xC0) == 0x80 ? 2 : 0;
+	if (c >= 0xE0 && c <= 0xEF) {
+		if (n < 3 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
+			return 0;
+		if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] > 0x9F))
+			return 0;
+		return 3;
+	}
+	if (c >= 0xF0 && c <= 0xF4) {
+		if (n < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 ||
+		    (s[3] & 0xC0) != 0x80)
+			return 0;
+		if ((c == 0xF0 && s[1] < 0x90) || (c == 0xF4 && s[1] > 0x8F))
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+/* Append the bytes s[0..n) that need no COPY escape, converting what is
+ * not UTF-8; returns the bytes converted. */
+static size_t add_utf8(struct strbuf *sb, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, start = 0, fixed = 0;
+
+	while (i < n) {
+		size_t k;
+
+		if (u[i] >= 0x01 && u[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if (u[i] && (k = utf8_len(u + i, n - i)) > 0) {
+			i += k;
+			continue;
+		}
+		strbuf_add(sb, s + start, i - start);
+		if (u[i] == 0) {
+			static const char fffd[3] = { (char)0xEF, (char)0xBF, (char)0xBD };
+			strbuf_add(sb, fffd, 3); /* U+FFFD: text holds no NUL */
+		} else {
+			char two[2] = { (char)(0xC0 | (u[i] >> 6)), (char)(0x80 | (u[i] & 0x3F)) };
+			strbuf_add(sb, two, 2);
+		}
+		fixed++;
+		i++;
+		start = i;
+	}
+	strbuf_add(sb, s + start, n - start);
+	return fixed;
+}
+
+size_t pg_utf8_add(struct strbuf *sb, const char *s, size_t n)
+{
+	return add_utf8(sb, s, n);
+}
+
 void pg_copy_textn(struct pg_copy *cp, const char *s, size_t n)
 {
 	size_t i, start = 0;
@@ -635,6 +701,25 @@ void pg_copy_textn(struct pg_copy *cp, const char *s, size_t n)
 	for (i = 0; i < n; i++) {
 		const char *esc = NULL;
 
+		if ((unsigned char)s[i] >= 0x80 || !s[i]) {
+			/* the rare case: check and convert the rest */
+			strbuf_add(&cp->buf, s + start, i - start);
+			start = i;
+			for (; i < n; i++) {
+				switch (s[i]) {
+				case '\\': esc = "\\\\"; break;
+				case '\t': esc = "\\t"; break;
+				case '\n': esc = "\\n"; break;
+				case '\r': esc = "\\r"; break;
+				default: continue;
+				}
+				cp->fixed += (long)add_utf8(&cp->buf, s + start, i - start);
+				strbuf_addstr(&cp->buf, esc);
+				start = i + 1;
+			}
+			cp->fixed += (long)add_utf8(&cp->buf, s + start, n - start);
+			return;
+		}
 		switch (s[i]) {
 		case '\\': esc = "\\\\"; break;
 		case '\t': esc = "\\t"; break;

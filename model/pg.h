@@ -69,6 +69,7 @@ struct pg_totals {
 	long runs, metrics, power_samples, systems;
 	long runs_deduped;         /* runs the other side already held through another source */
 	long retries;              /* transactions retried after a deadlock */
+	long sources_converted;    /* sources sent with text that was not UTF-8 (converted) */
 	uint64_t bytes;            /* COPY bytes transferred */
 };
 
@@ -76,9 +77,14 @@ struct pg_progress {
 	/* called now and then during a transfer, and once at the end (final = 1) */
 	void (*fn)(void *ctx, const struct pg_totals *t, int final);
 	void *ctx;
+	/* a warning about the transfer (may be NULL); msg may hold any bytes */
+	void (*warn)(void *ctx, const char *msg);
 };
 
-/* Push every local source the store lacks. */
+/* Push every local source the store lacks.  Text that is not UTF-8 (the
+ * local database keeps a file's bytes; the store holds UTF-8) is sent with
+ * each invalid byte read as Latin-1 and NUL as U+FFFD, with a warning
+ * naming the source: one odd file never blocks the pushes after it. */
 int pg_push(struct pg *pg, struct db *db, const struct pg_progress *prog,
 	    struct pg_totals *totals, struct strbuf *err);
 

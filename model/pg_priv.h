@@ -43,12 +43,22 @@ int pg_check_schema(struct pg *pg, struct strbuf *err);
 struct pg_copy {
 	struct strbuf buf;
 	int ncols;                 /* columns in the current row */
+	long fixed;                /* bytes that were not UTF-8, sent converted (see pg_utf8_add) */
 	int (*flush)(void *ctx, struct pg_copy *cp, struct strbuf *err);
 	void *ctx;
 	long rows;
 	int64_t src;               /* when with_src: written first in every row */
 	int with_src;
 };
+
+/*
+ * The store holds UTF-8 text (PostgreSQL refuses anything else), the local
+ * database whatever bytes a file held.  pg_utf8_add() appends s to sb with
+ * every byte that does not start a valid UTF-8 sequence read as Latin-1
+ * (0xE9 -> U+00E9 "é") and NUL as U+FFFD: deterministic, valid text stays
+ * byte for byte.  Returns the number of bytes converted.
+ */
+size_t pg_utf8_add(struct strbuf *sb, const char *s, size_t n);
 
 void pg_copy_text(struct pg_copy *cp, const char *s);
 void pg_copy_textn(struct pg_copy *cp, const char *s, size_t n);

@@ -16,7 +16,6 @@
 #include <time.h>
 
 #define PULL_MAX_FIELDS 24
-#define META_CACHE 256             /* parsed metric meta objects kept (they repeat) */
 
 struct stream {
 	PGconn *conn;
@@ -64,11 +63,8 @@ struct pull {
 	size_t nsrc;
 	struct stream st[3];
 	struct ingest_metric *metrics;
+	char **meta;               /* parallel to metrics: meta as JSON text or NULL */
 	size_t nmetrics, ametrics;
-	struct {
-		char *text;
-		json_t *json;
-	} meta_cache[META_CACHE];
 };
 
 static void progress(struct pull *p, int final)
@@ -105,32 +101,6 @@ static json_t *parse_json(const char *s)
 	if (!s || !*s)
 		return NULL;
 	return json_loads(s, JSON_DECODE_ANY, &e);
-}
-
-/* A metric meta object: ReFrame repeats the same references and
- * thresholds for every run of a test, so parsed objects are kept by text
- * (a new reference for the caller). */
-static json_t *meta_json(struct pull *p, const char *text)
-{
-	unsigned long h = 5381;
-	const char *c;
-	size_t slot;
-
-	if (!text || !*text)
-		return NULL;
-	for (c = text; *c; c++)
-		h = h * 33 + (unsigned char)*c;
-	slot = h % META_CACHE;
-	if (!p->meta_cache[slot].text || strcmp(p->meta_cache[slot].text, text)) {
-		json_t *j = parse_json(text);
-		if (!j)
-			return NULL;
-		free(p->meta_cache[slot].text);
-		json_decref(p->meta_cache[slot].json);
-		p->meta_cache[slot].text = ab_strdup(text);
-		p->meta_cache[slot].json = j;
-	}
-	return json_incref(p->meta_cache[slot].json);
 }
 
 /* ---- the dimension tables, fetched once ------------------------------ */
@@ -394,7 +364,7 @@ static void free_metrics(struct pull *p)
 	for (i = 0; i < p->nmetrics; i++) {
 		free((char *)p->metrics[i].name);
 		free((char *)p->metrics[i].unit);
-		json_decref(p->metrics[i].meta);
+		free(p->meta[i]);
 	}
 	p->nmetrics = 0;
 }
@@ -417,12 +387,16 @@ static int collect_metrics(struct pull *p, int64_t src, int64_t seq, struct strb
 			if (p->nmetrics == p->ametrics) {
 				p->ametrics = p->ametrics ? 2 * p->ametrics : 16;
 				p->metrics = ab_realloc(p->metrics, p->ametrics * sizeof(*p->metrics));
+				p->meta = ab_realloc(p->meta, p->ametrics * sizeof(*p->meta));
 			}
+			/* meta stays the JSON text the store holds (the local
+			 * text, compact): the sink stores it without parsing */
+			p->meta[p->nmetrics] = m->f[5] && *m->f[5] ? ab_strdup(m->f[5]) : NULL;
 			x = &p->metrics[p->nmetrics++];
+			memset(x, 0, sizeof(*x));
 			x->name = ab_strdup(m->f[2]);
 			x->value = v;
 			x->unit = ab_strdup(m->f[4]);
-			x->meta = meta_json(p, m->f[5]);
 		}
 		rc = stream_next(p, m, err);
 		if (rc < 0)
@@ -495,13 +469,15 @@ static int add_run(struct pull *p, struct strbuf *err)
 	r.local_batch = field_long(s->f[12]);
 	r.precision = s->f[13];
 	r.framework = s->f[14];
-	r.params = parse_json(s->f[15]);
+	/* params as the text the store holds (the local compact JSON): the
+	 * sink takes it as it is, no parse and re-dump */
+	r.params_json = s->f[15] && *s->f[15] ? s->f[15] : NULL;
 	r.excluded_reason = s->f[16];
 	r.dedupe_key = s->f[17];
 	r.metrics = p->metrics;
 	r.nmetrics = p->nmetrics;
+	r.metrics_meta_json = (const char *const *)p->meta;
 	rc = p->sink->run(p->sink->self, &r, &run_id, err);
-	json_decref(r.params);
 	if (rc < 0)
 		return rc;
 	if (rc == 1) {
@@ -738,10 +714,7 @@ static void pull_release(struct pull *p)
 	stop_streams(p);
 	free_metrics(p);
 	free(p->metrics);
-	for (i = 0; i < META_CACHE; i++) {
-		free(p->meta_cache[i].text);
-		json_decref(p->meta_cache[i].json);
-	}
+	free(p->meta);
 	for (i = 0; i < p->nsys; i++) {
 		for (k = 0; k < 7; k++)
 			free(p->sys[i].strs[k]);

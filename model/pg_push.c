@@ -71,7 +71,25 @@ struct push {
 	struct timespec last;
 	const struct pg_local_source *batch;   /* the sources of the current batch */
 	size_t nbatch;
+	long *fixed;               /* per source of the batch: bytes converted to UTF-8 */
+	size_t afixed;
+	int dims_warned;
 };
+
+static void warn(struct push *p, const char *fmt, ...) AB_PRINTF(2, 3);
+static void warn(struct push *p, const char *fmt, ...)
+{
+	struct strbuf msg = STRBUF_INIT;
+	va_list ap;
+
+	if (!p->prog || !p->prog->warn)
+		return;
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	p->prog->warn(p->prog->ctx, msg.buf);
+	strbuf_release(&msg);
+}
 
 static void progress(struct push *p, int final)
 {
@@ -123,6 +141,7 @@ static int send_stage(struct push *p, enum stage which, struct strbuf *err)
 	p->cp.ncols = 0;
 	p->cp.rows = 0;
 	p->cp.with_src = 0;
+	p->cp.fixed = 0;
 	if (which == STAGE_SYSTEM) {
 		rc = pg_local_copy_systems(p->local, 0, &p->cp, err);
 	} else if (which == STAGE_BENCH) {
@@ -130,6 +149,7 @@ static int send_stage(struct push *p, enum stage which, struct strbuf *err)
 	} else {
 		for (k = 0; rc == 0 && k < p->nbatch; k++) {
 			const struct pg_local_source *s = &p->batch[k];
+			long before = p->cp.fixed;
 
 			p->cp.with_src = 1;
 			p->cp.src = (int64_t)k;
@@ -148,7 +168,14 @@ static int send_stage(struct push *p, enum stage which, struct strbuf *err)
 				rc = pg_local_copy_power(p->local, s->id, &p->cp, err);
 				break;
 			}
+			p->fixed[k] += p->cp.fixed - before;
 		}
+	}
+	if (p->cp.fixed && (which == STAGE_SYSTEM || which == STAGE_BENCH) && !p->dims_warned) {
+		p->dims_warned = 1;
+		warn(p, "%s names or descriptions hold %ld bytes that are not UTF-8: sent with "
+			"each read as Latin-1",
+		     which == STAGE_SYSTEM ? "system" : "benchmark", p->cp.fixed);
 	}
 	if (rc == 0)
 		rc = flush_copy(p, &p->cp, err);
@@ -279,9 +306,15 @@ static int start_batch(struct push *p, struct lane *l, struct lane *other, struc
 	static const enum stage stages[] = { STAGE_SOURCE, STAGE_SYSTEM, STAGE_BENCH, STAGE_RUN,
 					     STAGE_METRIC, STAGE_POWER };
 	char sqlstate[6];
+	size_t k;
 	int rc;
 
 	use_lane(p, l);
+	if (p->afixed < l->nbatch) {
+		p->afixed = l->nbatch;
+		p->fixed = ab_realloc(p->fixed, p->afixed * sizeof(*p->fixed));
+	}
+	memset(p->fixed, 0, l->nbatch * sizeof(*p->fixed));
 	rc = run_query(p,
 		       "BEGIN; TRUNCATE pg_temp.sb_source, pg_temp.st_system, pg_temp.st_bench,"
 		       " pg_temp.sb_run, pg_temp.sb_metric, pg_temp.sb_power, pg_temp.sb_result;"
@@ -292,6 +325,14 @@ static int start_batch(struct push *p, struct lane *l, struct lane *other, struc
 		       stages, STAGE_COUNT, sqlstate, err);
 	if (rc < 0)
 		return rc;
+	for (k = 0; k < l->nbatch; k++)
+		if (p->fixed[k]) {
+			p->t->sources_converted++;
+			warn(p, "'%s': %ld byte%s that %s not UTF-8 sent with each read as Latin-1 "
+				"(NUL as U+FFFD); the store holds UTF-8 text",
+			     l->batch[k].path, p->fixed[k], p->fixed[k] == 1 ? "" : "s",
+			     p->fixed[k] == 1 ? "is" : "are");
+		}
 	/* sources commit in local order: this batch merges after the other's */
 	if (other && other->pending) {
 		rc = finish_batch(p, other, err);
@@ -356,7 +397,7 @@ static int finish_batch(struct push *p, struct lane *l, struct strbuf *err)
 static int find_present(struct push *p, const struct pg_local_source *v, size_t n,
 			unsigned char *present, struct strbuf *err)
 {
-	struct strbuf arr = STRBUF_INIT;
+	struct strbuf arr = STRBUF_INIT, ident = STRBUF_INIT;
 	size_t i, j, start;
 	int rc = 0;
 
@@ -389,17 +430,23 @@ static int find_present(struct push *p, const struct pg_local_source *v, size_t 
 			PQclear(res);
 			break;
 		}
-		/* small batches: a nested loop is fine */
+		/* small batches: a nested loop is fine; the store's identity
+		 * is the local one as UTF-8 */
 		for (r = 0; r < PQntuples(res); r++)
-			for (i = start; i < end; i++)
-				if (!present[i] && !strcmp(v[i].sha256, PQgetvalue(res, r, 0)) &&
-				    !strcmp(v[i].identity, PQgetvalue(res, r, 1))) {
+			for (i = start; i < end; i++) {
+				if (present[i] || strcmp(v[i].sha256, PQgetvalue(res, r, 0)))
+					continue;
+				strbuf_reset(&ident);
+				pg_utf8_add(&ident, v[i].identity, strlen(v[i].identity));
+				if (!strcmp(ident.buf, PQgetvalue(res, r, 1))) {
 					present[i] = 1;
 					break;
 				}
+			}
 		PQclear(res);
 	}
 	strbuf_release(&arr);
+	strbuf_release(&ident);
 	return rc;
 }
 
@@ -508,5 +555,6 @@ out:
 	free(present);
 	pg_local_free(p.local);
 	strbuf_release(&p.cp.buf);
+	free(p.fixed);
 	return rc;
 }

@@ -208,6 +208,63 @@ static void draw_clipped(struct plot_ctx *c, const struct plot_devices_spec *s,
 	cairo_restore(c->cr);
 }
 
+/* The points' labels on the speedup panel, clear of markers, lines, the
+ * legend and each other; returns how many found no free spot (left out,
+ * never overprinted). */
+static size_t point_labels(struct plot_ctx *c, const struct plot_devices_spec *s,
+			   const struct plot_palette *pal, const struct plot_xy *xy, int shared,
+			   const struct plot_rect *legend)
+{
+	struct plot_font f = { PLOT_SZ_LABEL - 0.5, 0, 0, PLOT_INK2, 0, 0, 1 };
+	struct plot_boxes b;
+	size_t i, k, dropped = 0;
+
+	plot_boxes_init(&b);
+	series(c, s, pal, xy, 0, shared, &b);
+	if (legend)
+		plot_boxes_add(&b, *legend);
+	/* the ends of the series first: the smallest and largest counts
+	 * orient the reader, then the points between */
+	for (i = 0; i < s->n_series; i++) {
+		const struct plot_devices_series *se = &s->series[i];
+		struct plot_style st;
+		plot_palette_style(pal, se->system, se->vendor, &st);
+		/* in the series' colour, darkened to stay legible */
+		f.color = plot_mix(st.color, PLOT_INK, 0.35);
+		for (k = 0; se->labels && k < se->n_points; k++) {
+			const struct plot_point *p = &se->points[k];
+			if (!se->labels[k] || !*se->labels[k])
+				continue;
+			if (!plot_place_label(c, &f, se->labels[k], plot_xy_px(xy, p->x),
+					      plot_xy_py(xy, p->y), PLOT_MARKER_R + 3, xy->plot, &b))
+				dropped++;
+		}
+	}
+	if (dropped) {
+		/* say so, rather than print labels over each other: in a free
+		 * corner of the plot, else above it */
+		struct plot_font nf = { PLOT_SZ_LABEL - 0.5, 0, 1, PLOT_INK3, 0, 0, 1 };
+		struct strbuf note = STRBUF_INIT;
+		struct plot_legend one;
+		double nx, ny, w, h;
+		strbuf_addf(&note, "%zu point label%s left out: no free room", dropped,
+			    dropped == 1 ? "" : "s");
+		plot_text_extent(c, &nf, note.buf, &w, &h);
+		memset(&one, 0, sizeof(one));
+		one.n = 1;
+		one.w = w;
+		one.h = h;
+		if (plot_legend_place(&one, xy->plot, &b, &nx, &ny))
+			plot_text_draw(c, &nf, note.buf, nx, ny, 0, 0, 0);
+		else
+			plot_text_draw(c, &nf, note.buf, xy->plot.x + xy->plot.w, xy->plot.y - 2, 1, 1,
+				       0);
+		strbuf_release(&note);
+	}
+	plot_boxes_release(&b);
+	return dropped;
+}
+
 int plot_devices_render(struct plot_ctx *c, struct plot_rect area,
 			const struct plot_devices_spec *s, struct strbuf *err)
 {
@@ -325,6 +382,10 @@ int plot_devices_render(struct plot_ctx *c, struct plot_rect area,
 		draw_clipped(c, s, pal, &ef, 1, shared);
 	}
 	plot_legend_draw(c, &leg, lx, ly);
+	{
+		struct plot_rect lr = { lx, ly, leg.w, leg.h };
+		point_labels(c, s, pal, &sp, shared, placed ? &lr : NULL);
+	}
 done:
 	plot_boxes_release(&bs);
 	plot_boxes_release(&be);

@@ -53,9 +53,12 @@ void plot_legend_layout(struct plot_ctx *c, struct plot_legend *l, double max_w,
 	double wmax = 0, hmax = 0, w, h, room = max_w - 2 * PAD - SWATCH_W - SWATCH_GAP;
 	size_t i, cols;
 
-	/* a name too long for even one column is shortened */
+	/* a name too long for even one column is shortened (and the legend
+	 * then does not go into a corner of the plot: plot_legend_place) */
+	l->shortened = 0;
 	for (i = 0; i < l->n; i++) {
 		plot_text_fit(c, &legend_font, l->items[i].label, fmax(room, 40), &sb);
+		l->shortened |= strcmp(sb.buf, l->items[i].label) != 0;
 		free(l->items[i].shown);
 		l->items[i].shown = strbuf_detach(&sb, NULL);
 		plot_text_extent(c, &legend_font, l->items[i].shown, &w, &h);
@@ -92,8 +95,8 @@ int plot_legend_place(const struct plot_legend *l, struct plot_rect plot,
 	double inset = 4;
 	size_t i;
 
-	if (!l->n || l->w > plot.w - 2 * inset || l->h > plot.h - 2 * inset)
-		return 0;
+	if (!l->n || l->shortened || l->w > plot.w - 2 * inset || l->h > plot.h - 2 * inset)
+		return 0; /* above the plot, at full width, names stay whole */
 	for (i = 0; i < AB_ARRAY_SIZE(cand); i++) {
 		struct plot_rect r;
 		r.x = plot.x + inset + cand[i][0] * (plot.w - 2 * inset - l->w);

@@ -78,3 +78,29 @@ int plot_boxes_hit(const struct plot_boxes *b, struct plot_rect r)
 			return 1;
 	return 0;
 }
+
+int plot_place_label(struct plot_ctx *c, const struct plot_font *f, const char *s, double x,
+		     double y, double off, struct plot_rect bounds, struct plot_boxes *boxes)
+{
+	static const double cand[][4] = {
+		/* direction x, y; anchor x, y */
+		{ 1, 0, 0, 0.5 },    { -1, 0, 1, 0.5 },  { 0, -1, 0.5, 1 },    { 0, 1, 0.5, 0 },
+		{ 0.8, -0.8, 0, 1 }, { 0.8, 0.8, 0, 0 }, { -0.8, -0.8, 1, 1 }, { -0.8, 0.8, 1, 0 },
+	};
+	double d;
+	size_t j;
+
+	for (d = off; d <= 3 * off; d += off) {
+		for (j = 0; j < AB_ARRAY_SIZE(cand); j++) {
+			double tx = x + cand[j][0] * d, ty = y + cand[j][1] * d;
+			struct plot_rect r = plot_text_box(c, f, s, tx, ty, cand[j][2], cand[j][3], 0);
+			if (plot_rect_contains(bounds, r) &&
+			    !plot_boxes_hit(boxes, plot_rect_grow(r, 1))) {
+				plot_text_draw(c, f, s, tx, ty, cand[j][2], cand[j][3], 0);
+				plot_boxes_add(boxes, r);
+				return 1;
+			}
+		}
+	}
+	return 0;
+}

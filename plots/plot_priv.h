@@ -225,6 +225,12 @@ int plot_rect_contains(struct plot_rect outer, struct plot_rect inner);
 struct plot_rect plot_rect_grow(struct plot_rect r, double by);
 /* The square of half-side r centred on (x, y). */
 struct plot_rect plot_rect_around(double x, double y, double r);
+/* Draw the label s at the first spot around (x, y), off and up to 3 * off
+ * away (right, left, above, below, then the diagonals), that lies inside
+ * bounds and clear of boxes, and add its box; 0 (nothing drawn) when no
+ * spot is free: labels never overprint. */
+int plot_place_label(struct plot_ctx *c, const struct plot_font *f, const char *s, double x,
+		     double y, double off, struct plot_rect bounds, struct plot_boxes *boxes);
 
 /* ---- primitives (draw.c) ------------------------------------------------ */
 
@@ -284,6 +290,7 @@ struct plot_legend {
 	/* layout (plot_legend_layout) */
 	size_t cols, rows;
 	double cell_w, cell_h, w, h;
+	int shortened; /* a label had to be shortened to fit */
 };
 
 void plot_legend_init(struct plot_legend *l);

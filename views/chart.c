@@ -22,7 +22,7 @@
 struct views_chart {
 	struct plot_chart chart;
 	struct db_configs cs, cs2;
-	struct series_set ss;
+	struct series_set ss, ss2;
 	struct db_power power;
 	struct views_pareto pareto;
 	json_t *json;                 /* MLPerf scores (model/mlperf_score.c) */
@@ -135,6 +135,7 @@ void views_chart_free(struct views_chart *f)
 		free(f->allocs[i]);
 	free(f->allocs);
 	series_set_release(&f->ss);
+	series_set_release(&f->ss2);
 	db_configs_release(&f->cs);
 	db_configs_release(&f->cs2);
 	db_power_release(&f->power);
@@ -415,6 +416,114 @@ static int bar_mlperf(struct views_chart *f, struct db *db, const struct views_c
 	return 0;
 }
 
+/* MLPerf inference: the official metric of each scenario, as the v4.1
+ * submission checker takes it from mlperf_log_detail.txt (ingest stores it
+ * as the benchmark's headline metric). */
+static const char *inference_metric(const char *scenario, const char *unit)
+{
+	int tokens = unit && strstr(unit, "token");
+
+	if (!strcmp(scenario, "Offline"))
+		return tokens ? "Offline: tokens per second" : "Offline: samples per second";
+	if (!strcmp(scenario, "Server"))
+		return tokens ? "Server: completed tokens per second within the latency bound"
+			      : "Server: completed samples per second within the latency bound";
+	if (!strcmp(scenario, "SingleStream"))
+		return "SingleStream: 90th-percentile latency (early-stopping estimate)";
+	if (!strcmp(scenario, "MultiStream"))
+		return "MultiStream: 99th-percentile latency (early-stopping estimate)";
+	return NULL;
+}
+
+/* MLPerf inference: one official result per system (its LoadGen
+ * performance run), never a median with a CI; invalid results named. */
+static int bar_inference(struct views_chart *f, const struct views_chart_opts *o,
+			 struct plot_bar_spec *sp, struct strbuf *err)
+{
+	const struct db_config *c0 = &f->cs.v[0];
+	const char *slash = strrchr(c0->benchmark, '/');
+	const char *scenario = slash ? slash + 1 : c0->benchmark;
+	const char *what = inference_metric(scenario, c0->unit), *note;
+	const struct db_config **pick = kalloc(f, f->cs.n, sizeof(*pick));
+	struct strbuf cap = STRBUF_INIT, model = STRBUF_INIT, inv = STRBUF_INIT;
+	struct plot_bar *bars;
+	size_t i, n, nmulti = 0, ninvalid = 0;
+	int refused;
+
+	n = pick_best(&f->cs, o, NULL, pick);
+	strbuf_add(&model, c0->benchmark, slash ? (size_t)(slash - c0->benchmark) : strlen(c0->benchmark));
+	/* results LoadGen marked INVALID (or with impossible values) have no
+	 * value to draw: named under the chart, never dropped silently */
+	for (i = 0; i < f->cs.n; i++) {
+		const struct db_config *c = &f->cs.v[i];
+		size_t k;
+		if (!wanted(o, c) || c->n || !(c->n_invalid || c->n_failed))
+			continue;
+		for (k = 0; k < n && strcmp(pick[k]->system, c->system); k++)
+			;
+		if (k < n)
+			continue; /* it has a valid result too */
+		strbuf_addf(&inv, "%s%s", ninvalid ? ", " : "", c->system);
+		ninvalid++;
+	}
+	if (!n) {
+		strbuf_release(&model);
+		ab_fail(err, AB_EDATA, "nothing to plot: no valid MLPerf inference result of '%s' "
+				       "matches the selection%s%s%s", o->benchmark,
+			ninvalid ? " (INVALID or failed: " : "", inv.buf, ninvalid ? ")" : "");
+		strbuf_release(&inv);
+		return -AB_EDATA;
+	}
+	strbuf_addstr(&cap, "Bars: the official result of each system's performance run "
+			    "(one number, no CI).");
+	if (ninvalid)
+		strbuf_addf(&cap, " Not shown, result INVALID or failed: %s.", inv.buf);
+	strbuf_release(&inv);
+	bars = kalloc(f, n, sizeof(*bars));
+	for (i = 0; i < n; i++) {
+		bars[i].system = pick[i]->system;
+		bars[i].vendor = pick[i]->vendor;
+		/* one performance run is the result; several (re-runs, rounds):
+		 * their median, flagged */
+		bars[i].value = stats_median(pick[i]->values, pick[i]->n);
+		bars[i].lo = bars[i].hi = NAN;
+		bars[i].n = (int)pick[i]->n;
+		bars[i].incomplete = pick[i]->n > 1;
+		nmulti += pick[i]->n > 1;
+		bars[i].devices = pick[i]->devices;
+		bars[i].config = config_label(f, pick[i]);
+	}
+	if (nmulti)
+		strbuf_addf(&cap, " Hatched (%zu): more than one performance run stored; the bar is "
+				  "their median, not one official result.", nmulti);
+	note = bars_finish(f, o, sp, bars, &n, c0, &refused, err);
+	if (!note) {
+		strbuf_release(&cap);
+		strbuf_release(&model);
+		return -AB_EDATA;
+	}
+	sp->bars = bars;
+	sp->n_bars = n;
+	sp->baseline = o->baseline;
+	sp->lower_is_better = c0->lower_is_better;
+	sp->palette = palette(f, o, &f->cs);
+	sp->labels.title = o->title ? o->title
+				    : kstr(f, "%s %s: official MLPerf inference result (%s is better)",
+					   model.buf, scenario, c0->lower_is_better ? "lower" : "higher");
+	sp->labels.subtitle = kstr(f, "%s · %s · one result per system · %s", c0->suite,
+				   what ? what : kstr(f, "%s (%s)", c0->metric, c0->unit), note);
+	sp->labels.caption = keep(f, strbuf_detach(&cap, NULL));
+	sp->labels.y_title = what ? (c0->lower_is_better ? "Latency" : pretty_metric(f, c0->metric))
+				  : pretty_metric(f, c0->metric);
+	if (o->per_device)
+		sp->labels.y_title = kstr(f, "%s per accelerator", sp->labels.y_title);
+	sp->labels.y_unit = c0->unit;
+	f->chart.kind = PLOT_BAR;
+	f->chart.u.bar = sp;
+	strbuf_release(&model);
+	return 0;
+}
+
 static int build_bar(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
 		     struct strbuf *err)
 {
@@ -430,6 +539,8 @@ static int build_bar(struct views_chart *f, struct db *db, const struct views_ch
 	if (!o->metric && !strcmp(f->cs.v[0].suite, "mlperf-training") && o->batch <= 0 &&
 	    o->devices <= 0)
 		return bar_mlperf(f, db, o, sp, err);
+	if (!o->metric && !strcmp(f->cs.v[0].suite, "mlperf-inference"))
+		return bar_inference(f, o, sp, err);
 	pick = kalloc(f, f->cs.n, sizeof(*pick));
 	n = pick_best(&f->cs, o, NULL, pick);
 	if (!n)
@@ -763,81 +874,297 @@ static int build_scaling(struct views_chart *f, struct db *db, const struct view
 	return 0;
 }
 
+/* The official score of an MLPerf training system (the first run set of
+ * it in f->json), NAN when it has none. */
+static double official_score(const struct views_chart *f, const char *system)
+{
+	size_t i;
+	json_t *g;
+
+	json_array_foreach(f->json, i, g) {
+		const char *sys = json_string_value(json_object_get(g, "system"));
+		json_t *score = json_object_get(g, "official_score");
+		if (sys && !strcmp(sys, system))
+			return json_is_number(score) ? json_number_value(score) : NAN;
+	}
+	return NAN;
+}
+
+/* How many series of the chart show system (weak and strong together). */
+static size_t series_of_system(const struct series_set *a, const struct series_set *b,
+			       const char *system)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < a->n; i++)
+		n += a->v[i].n > 1 && !strcmp(a->v[i].first->system, system);
+	for (i = 0; b && i < b->n; i++)
+		n += b->v[i].n > 1 && !strcmp(b->v[i].first->system, system);
+	return n;
+}
+
+/* The legend name of one devices series. */
+static const char *devices_series_name(struct views_chart *f, const struct series *s,
+				       size_t nsys, int both)
+{
+	const struct db_config *c = s->first;
+	size_t k, nnames = 0;
+
+	if (s->mode == SERIES_FAMILY) {
+		for (k = 0; k < s->n; k++)
+			nnames += !k || strcmp(s->pts[k].config->system, s->pts[k - 1].config->system);
+		if (nnames < 2)
+			return c->system;
+		return kstr(f, "%s (%zu systems, %s%s%s)", s->family, nnames,
+			    c->accelerator ? c->accelerator : "accelerator unknown",
+			    c->nodes > 0 && c->devices > 0 ? kstr(f, " × %ld per node",
+								   c->devices / c->nodes)
+							   : "",
+			    c->precision ? kstr(f, ", %s", c->precision) : "");
+	}
+	if (s->mode == SERIES_STRONG)
+		return kstr(f, "%s (strong: global batch %ld%s%s)", c->system, s->global_batch,
+			    c->precision ? ", " : "", c->precision ? c->precision : "");
+	if (nsys < 2 && !both)
+		return c->system;
+	if (s->per_device_batch > 0)
+		return kstr(f, "%s (weak: %ld per device%s%s)", c->system, s->per_device_batch,
+			    c->precision ? ", " : "", c->precision ? c->precision : "");
+	return kstr(f, "%s (weak%s%s)", c->system, c->precision ? ", " : "",
+		    c->precision ? c->precision : "");
+}
+
+/* Whether token t (length n) is one of the '_'/'-' separated tokens of s. */
+static int has_token(const char *s, const char *t, size_t n)
+{
+	const char *p = s, *q;
+
+	for (;;) {
+		q = p + strcspn(p, "_-");
+		if ((size_t)(q - p) == n && !memcmp(p, t, n))
+			return 1;
+		if (!*q)
+			return 0;
+		p = q + 1;
+	}
+}
+
+/* What sets a family's system apart from the others of its series: its
+ * name after the family, without the tokens every one of them shares
+ * ("eos_n64_ngc24.04_nemo" among eos_n1_ngc24.04_pytorch ... -> "n64 nemo"). */
+static const char *family_point_label(struct views_chart *f, const struct series *s, size_t k)
+{
+	const char *sys = s->pts[k].config->system, *rest, *p, *q;
+	size_t flen = strlen(s->family), j;
+	struct strbuf sb = STRBUF_INIT;
+	int first = 1;
+
+	if (strncmp(sys, s->family, flen) || !sys[flen])
+		return keep(f, ab_strdup(strrchr(sys, '/') ? strrchr(sys, '/') + 1 : sys));
+	rest = sys + flen + 1;
+	for (p = rest;; p = q + 1) {
+		int common = !first;
+		q = p + strcspn(p, "_-");
+		for (j = 0; common && j < s->n; j++) {
+			const char *o = s->pts[j].config->system;
+			common = strlen(o) > flen && !strncmp(o, s->family, flen) &&
+				 has_token(o + flen + 1, p, (size_t)(q - p));
+		}
+		if (!common && q > p) {
+			if (sb.len)
+				strbuf_addch(&sb, ' ');
+			strbuf_add(&sb, p, (size_t)(q - p));
+		}
+		first = 0;
+		if (!*q)
+			break;
+	}
+	return keep(f, strbuf_detach(&sb, NULL));
+}
+
+/* One series of a devices chart into ser (0: added, 1: too few points). */
+static int devices_series(struct views_chart *f, const struct views_chart_opts *o,
+			  const struct series *s, const char *name, int official,
+			  struct plot_devices_series *ser, size_t *nlab, size_t *nmedian,
+			  struct strbuf *err)
+{
+	struct scaling_dev_point *dp;
+	struct scaling_dev fit;
+	struct plot_point *pts;
+	const char **labels;
+	double *cnt, *val;
+	unsigned char *cens;
+	size_t k, np = 0, nm = 0;
+	int rc;
+
+	cnt = kalloc(f, s->n, sizeof(double));
+	val = kalloc(f, s->n, sizeof(double));
+	cens = kalloc(f, s->n, 1);
+	dp = kalloc(f, s->n, sizeof(*dp));
+	pts = kalloc(f, s->n, sizeof(*pts));
+	labels = kalloc(f, s->n, sizeof(*labels));
+	for (k = 0; k < s->n; k++) {
+		double v = official && !s->pts[k].censored
+				   ? official_score(f, s->pts[k].config->system)
+				   : NAN;
+		cnt[k] = s->pts[k].x;
+		val[k] = isfinite(v) ? v : s->pts[k].median;
+		nm += official && !s->pts[k].censored && !isfinite(v);
+		cens[k] = (unsigned char)s->pts[k].censored;
+	}
+	rc = scaling_devices(cnt, val, cens, s->n,
+			     s->first->lower_is_better ? STATS_LOWER_IS_BETTER : STATS_HIGHER_IS_BETTER,
+			     &fit, dp, err);
+	if (rc < 0)
+		return rc;
+	for (k = 0; k < s->n; k++) {
+		const struct db_config *c = s->pts[k].config;
+		if (dp[k].censored || !isfinite(dp[k].speedup))
+			continue;
+		pts[np].x = dp[k].count;
+		pts[np].y = dp[k].speedup;
+		pts[np].lo = pts[np].hi = NAN;
+		/* which configuration each point stands for: the shape that
+		 * varies along the series (the system, in a family) */
+		labels[np] = s->mode == SERIES_FAMILY
+				     ? kstr(f, "%s%s", family_point_label(f, s, k),
+					    official && !isfinite(official_score(f, c->system)) ? " *" : "")
+			     : s->mode == SERIES_STRONG
+				     ? kstr(f, "%ld per device", c->devices > 0 ? c->global_batch / c->devices : 0)
+				     : c->global_batch > 0 ? kstr(f, "b%ld", c->global_batch) : NULL;
+		np++;
+	}
+	(void)o;
+	if (np < 2)
+		return 1;
+	ser->system = name;
+	ser->vendor = s->first->vendor;
+	ser->points = pts;
+	ser->labels = labels;
+	ser->n_points = np;
+	*nlab += np;
+	*nmedian += nm;
+	return 0;
+}
+
 static int build_devices(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
 			 struct strbuf *err)
 {
 	enum series_axis axis = o->by_nodes ? SERIES_NODES : SERIES_DEVICES;
 	struct plot_devices_spec *sp = kalloc(f, 1, sizeof(*sp));
 	struct plot_devices_series *ser;
-	size_t i, k, n = 0;
-	int rc = load(f, db, o, o->metric, &f->cs, err);
+	const struct series_set *sets[2];
+	struct strbuf cap = STRBUF_INIT;
+	const char *unit = o->by_nodes ? "node" : "device", *metric;
+	size_t i, j, n = 0, nlab = 0, nmedian = 0, nweak = 0, nstrong = 0;
+	int rc = load(f, db, o, o->metric, &f->cs, err), mlperf, official = 0;
 
 	if (rc < 0)
 		return rc;
-	series_build(&f->cs, axis, &f->ss);
-	ser = kalloc(f, f->ss.n, sizeof(*ser));
-	for (i = 0; i < f->ss.n; i++) {
-		const struct series *s = &f->ss.v[i];
-		struct plot_point *pts;
-		struct scaling_dev_point *dp;
-		struct scaling_dev fit;
-		double *cnt, *val;
-		unsigned char *cens;
-		size_t np = 0;
-
-		if (!series_wanted(o, s) || s->n < 2)
-			continue;
-		cnt = kalloc(f, s->n, sizeof(double));
-		val = kalloc(f, s->n, sizeof(double));
-		cens = kalloc(f, s->n, 1);
-		dp = kalloc(f, s->n, sizeof(*dp));
-		pts = kalloc(f, s->n, sizeof(*pts));
-		for (k = 0; k < s->n; k++) {
-			cnt[k] = s->pts[k].x;
-			val[k] = s->pts[k].median;
-			cens[k] = (unsigned char)s->pts[k].censored;
+	metric = f->cs.v[0].metric;
+	/* MLPerf submits each scale as a system of its own: series are
+	 * families of systems; elsewhere one system at several counts, with
+	 * the same per-device batch (weak) or the same global batch (strong) */
+	mlperf = !strncmp(f->cs.v[0].suite, "mlperf", 6);
+	if (mlperf) {
+		struct db_filter flt = { "mlperf-training", o->benchmark, NULL };
+		series_build_mode(&f->cs, axis, SERIES_FAMILY, &f->ss);
+		if (!o->metric && !strcmp(f->cs.v[0].suite, "mlperf-training")) {
+			rc = mlperf_score(db, &flt, &f->json, err);
+			if (rc < 0)
+				return rc;
+			official = 1;
 		}
-		rc = scaling_devices(cnt, val, cens, s->n,
-				     s->first->lower_is_better ? STATS_LOWER_IS_BETTER
-							       : STATS_HIGHER_IS_BETTER,
-				     &fit, dp, err);
-		if (rc < 0)
-			return rc;
-		for (k = 0; k < s->n; k++) {
-			if (dp[k].censored || !isfinite(dp[k].speedup))
+	} else {
+		series_build_mode(&f->cs, axis, SERIES_WEAK, &f->ss);
+		series_build_mode(&f->cs, axis, SERIES_STRONG, &f->ss2);
+	}
+	sets[0] = &f->ss;
+	sets[1] = mlperf ? NULL : &f->ss2;
+	ser = kalloc(f, f->ss.n + f->ss2.n, sizeof(*ser));
+	for (j = 0; j < 2; j++) {
+		for (i = 0; sets[j] && i < sets[j]->n; i++) {
+			const struct series *s = &sets[j]->v[i];
+			struct series_set none = { NULL, 0 };
+			size_t nsys;
+			if (!series_wanted(o, s) || s->n < 2)
 				continue;
-			pts[np].x = dp[k].count;
-			pts[np].y = dp[k].speedup;
-			pts[np].lo = pts[np].hi = NAN;
-			np++;
+			/* a strong series of one global batch that is also a weak
+			 * series (one device count each) cannot happen: both need
+			 * two counts; keep both kinds */
+			nsys = series_of_system(&f->ss, mlperf ? &none : &f->ss2, s->first->system);
+			rc = devices_series(f, o, s, devices_series_name(f, s, nsys, 0), official,
+					    &ser[n], &nlab, &nmedian, err);
+			if (rc < 0)
+				return rc;
+			if (rc == 0) {
+				nweak += s->mode == SERIES_WEAK;
+				nstrong += s->mode == SERIES_STRONG;
+				n++;
+			}
 		}
-		if (np < 2)
-			continue;
-		ser[n].system = series_name(f, s, axis);
-		ser[n].vendor = s->first->vendor;
-		ser[n].points = pts;
-		ser[n].n_points = np;
-		n++;
 	}
 	if (!n)
 		return ab_fail(err, AB_EDATA, "nothing to plot: '%s' has no system measured at two or "
-					      "more %s counts", o->benchmark,
-			       o->by_nodes ? "node" : "device");
+					      "more %s counts%s", o->benchmark, unit,
+			       mlperf ? " (nor a family of systems, e.g. NAME_n8 and NAME_n64, at "
+					"two or more sizes)"
+				      : " with the same global batch (strong scaling) or the same "
+					"batch per device (weak scaling)");
 	sp->series = ser;
 	sp->n_series = n;
-	sp->palette = palette(f, o, &f->cs);
-	sp->labels.title = o->title ? o->title : kstr(f, "%s: scaling with %s", f->cs.v[0].benchmark,
-						       o->by_nodes ? "nodes" : "devices");
-	sp->labels.subtitle = kstr(f, "%s · speedup of the median %s relative to the smallest "
-				      "count, same per-device batch", f->cs.v[0].suite,
-				   f->cs.v[0].metric);
-	sp->labels.caption = kstr(f, "Points: speedup of the median %s over the smallest %s count "
-				     "of each system (same per-device batch). Ideal: linear scaling. "
-				     "Efficiency = speedup / ideal speedup.", f->cs.v[0].metric,
-				  o->by_nodes ? "node" : "device");
+	if (o->palette) {
+		sp->palette = o->palette;
+	} else {
+		/* every series its own style, the systems' first */
+		f->own_palette = plot_palette_new();
+		for (i = 0; i < f->cs.n; i++)
+			plot_palette_add(f->own_palette, f->cs.v[i].system, f->cs.v[i].vendor);
+		for (i = 0; i < n; i++)
+			plot_palette_add(f->own_palette, ser[i].system, ser[i].vendor);
+		sp->palette = f->own_palette;
+	}
+	sp->labels.title = o->title ? o->title
+				    : kstr(f, "%s: %s with %s (higher speedup is better)",
+					   f->cs.v[0].benchmark,
+					   mlperf ? "scaling of time to train" : "scaling",
+					   o->by_nodes ? "nodes" : "devices");
+	if (mlperf) {
+		sp->labels.subtitle =
+			kstr(f, "%s · %s · speedup over the smallest size of each family · "
+				"not normalised (whole system)", f->cs.v[0].suite,
+			     official ? "official scores" : kstr(f, "median %s", metric));
+		strbuf_addf(&cap, "Series: one system family (submitter, name up to its scale, "
+				  "accelerator, %ss per node) submitted at several sizes, each "
+				  "with its own batch; points name the system. Speedup = %s at the "
+				  "smallest size / %s. Ideal: linear scaling. Efficiency = speedup "
+				  "/ ideal speedup.", "device", official ? "official score" : metric,
+			    official ? "official score" : metric);
+		if (nmedian)
+			strbuf_addf(&cap, " *: no official score (not a complete valid run set): "
+					  "the median of its valid runs (%zu point%s).", nmedian,
+				    nmedian == 1 ? "" : "s");
+	} else {
+		sp->labels.subtitle =
+			kstr(f, "%s · speedup of the median %s over the smallest %s count · %s",
+			     f->cs.v[0].suite, metric, unit,
+			     nstrong && nweak ? "strong (same global batch) and weak (same batch "
+						"per device) scaling"
+			     : nstrong ? "strong scaling (same global batch)"
+				       : "weak scaling (same batch per device)");
+		strbuf_addf(&cap, "Points: speedup of the median %s over the smallest %s count of "
+				  "each series; labels: %s. Strong scaling: the same global batch "
+				  "on more %ss; weak: the same batch per %s. Ideal: linear scaling. "
+				  "Efficiency = speedup / ideal speedup.", metric, unit,
+			    nstrong && nweak ? "the batch per device (strong) or the global batch (weak)"
+			    : nstrong	     ? "the batch per device"
+					     : "the global batch", unit, unit);
+	}
+	sp->labels.caption = keep(f, strbuf_detach(&cap, NULL));
 	sp->labels.x_title = o->by_nodes ? "Nodes" : "Devices";
 	sp->labels.y_title = "Speedup";
 	sp->labels.y_unit = "×";
+	(void)nlab;
 	f->chart.kind = PLOT_DEVICES;
 	f->chart.u.devices = sp;
 	return 0;

@@ -499,6 +499,8 @@ struct plot_devices_series {
 	const struct plot_point *points; /* x = devices or nodes, y = speedup (or
 					  * throughput); sorted by x or not */
 	size_t n_points;
+	const char *const *labels;       /* per point, what it stands for ("b256",
+					  * "n64 nemo"); NULL or a NULL entry: none */
 };
 
 struct plot_devices_spec {

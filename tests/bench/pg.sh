@@ -9,7 +9,11 @@
 #            (gen_reframe; header and duplicate lines make no run)
 # For each: push into an empty store, push again (nothing to send), pull into
 # a new SQLite file.  rows = runs + metrics + power samples moved.
-# Databases are cached in $BENCH_DIR while the generators are unchanged.
+# The machine may be shared: next to wall seconds, each line gives the CPU
+# seconds (user+sys) of accelbench and of the server's backends (their
+# times as the postmaster collected them when they ended).
+# Databases are cached in $BENCH_DIR while the generators' sources are
+# unchanged (the binaries relink whenever the library changes).
 set -u
 BENCH_DIR=${BENCH_DIR:-/tmp/accelbench-bench}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,16 +27,35 @@ if ! pg_start; then
 	exit 0
 fi
 
-now() { date +%s.%N; }
+TCK=$(getconf CLK_TCK)
+# CPU seconds the postmaster collected from its ended children (the backends)
+server_cpu() {
+	pid=$(head -1 "$PG_DIR/data/postmaster.pid")
+	awk -v t="$TCK" '{ sub(/^.*\) /, ""); printf "%.2f\n", ($14 + $15) / t }' "/proc/$pid/stat"
+}
 # rows moved, from a push/pull summary line
 rows() { sed -n 's/.*; added \([^;]*\).*$/\1/p' "$1" | tr ',' '\n' | awk '{ s += $1 } END { print s + 0 }'; }
-line() { # corpus what rows seconds
-	awk -v c="$1" -v w="$2" -v r="$3" -v s="$4" 'BEGIN {
+TF=$BENCH_DIR/pg-time
+# timed CMD...: runs it, sets WALL, CPU (accelbench user+sys) and SCPU (server)
+timed() {
+	s0=$(server_cpu)
+	/usr/bin/time -f '%e %U %S' -o "$TF" "$@" || return 1
+	sleep 1 # the postmaster collects the ended backends' times
+	s1=$(server_cpu)
+	WALL=$(awk '{ print $1 }' "$TF"); CPU=$(awk '{ print $2 + $3 }' "$TF")
+	SCPU=$(awk -v a="$s0" -v b="$s1" 'BEGIN { print b - a }')
+}
+line() { # corpus what rows
+	awk -v c="$1" -v w="$2" -v r="$3" -v s="$WALL" -v u="$CPU" -v v="$SCPU" 'BEGIN {
 		if (s <= 0) s = 0.001
-		printf "%-12s %-8s %10d %9.2f %12.0f\n", c, w, r, s, r / s }'
+		printf "%-12s %-8s %10d %9.2f %12.0f %8.2f %8.2f\n", c, w, r, s, r / s, u, v }'
 }
 
 corpus_db() { # name -> path of a cached local database
+	# a cache this binary cannot read (an older schema) is built again
+	for c in "$BENCH_DIR/pg-caraml100k.db" "$BENCH_DIR/pg-caraml.db" "$BENCH_DIR/pg-reframe.db"; do
+		[ ! -f "$c" ] || "$AB" --db "$c" ls sources >/dev/null 2>&1 || rm -f "$c" "$c-wal" "$c-shm"
+	done
 	case $1 in
 	caraml)
 		dir=$BENCH_DIR/report-caraml; db=$BENCH_DIR/pg-caraml100k.db
@@ -47,13 +70,13 @@ corpus_db() { # name -> path of a cached local database
 		fi ;;
 	caraml-small)
 		gen=$AB_BUILD/helpers/gen_pgcaraml; db=$BENCH_DIR/pg-caraml.db
-		if [ ! -f "$db" ] || [ "$gen" -nt "$db" ]; then
+		if [ ! -f "$db" ] || [ "$ROOT/tests/helpers/gen_pgcaraml.c" -nt "$db" ]; then
 			rm -f "$db" "$db-wal" "$db-shm"
 			"$gen" "$db" 100000 >/dev/null || return 1
 		fi ;;
 	reframe)
 		gen=$AB_BUILD/helpers/gen_reframe; db=$BENCH_DIR/pg-reframe.db; dir=$BENCH_DIR/pg-reframe
-		if [ ! -f "$db" ] || [ "$gen" -nt "$db" ]; then
+		if [ ! -f "$db" ] || [ "$ROOT/tests/helpers/gen_reframe.c" -nt "$db" ]; then
 			rm -rf "$db" "$db-wal" "$db-shm" "$dir"
 			"$gen" "$dir" 1290400 >/dev/null && "$AB" --db "$db" ingest "$dir" >/dev/null 2>&1 ||
 				return 1
@@ -63,19 +86,19 @@ corpus_db() { # name -> path of a cached local database
 	echo "$db"
 }
 
-printf '%-12s %-8s %10s %9s %12s\n' corpus transfer rows seconds rows/s
-for name in caraml caraml-small reframe; do
+printf '%-12s %-8s %10s %9s %12s %8s %8s\n' corpus transfer rows seconds rows/s cpu-ab cpu-pg
+for name in ${PG_BENCH:-caraml caraml-small reframe}; do
 	db=$(corpus_db $name) || { echo "$name: cannot build the corpus"; continue; }
 	"$PG_BIN/psql" -X -q -d "$PG_URL" -c "CREATE DATABASE \"bench_$name\"" || continue
 	url="host=$PG_DIR user=ab dbname=bench_$name"
 	"$AB" pg init --url "$url" --no-reader >/dev/null || continue
-	t0=$(now); "$AB" --db "$db" push --to "$url" >"$BENCH_DIR/pg-$name.push" || continue; t1=$(now)
-	line $name push "$(rows "$BENCH_DIR/pg-$name.push")" "$(awk -v a="$t0" -v b="$t1" "BEGIN { print b - a }")"
-	t0=$(now); "$AB" --db "$db" push --to "$url" >/dev/null || continue; t1=$(now)
-	line $name re-push 0 "$(awk -v a="$t0" -v b="$t1" "BEGIN { print b - a }")"
+	timed sh -c '"$0" --db "$1" push --to "$2" >"$3"' "$AB" "$db" "$url" "$BENCH_DIR/pg-$name.push" || continue
+	line $name push "$(rows "$BENCH_DIR/pg-$name.push")"
+	timed "$AB" --db "$db" push --to "$url" >/dev/null || continue
+	line $name re-push 0
 	new=$BENCH_DIR/pg-$name-pulled.db; rm -f "$new" "$new-wal" "$new-shm"
-	t0=$(now); "$AB" --db "$new" pull --from "$url" >"$BENCH_DIR/pg-$name.pull" || continue; t1=$(now)
-	line $name pull "$(rows "$BENCH_DIR/pg-$name.pull")" "$(awk -v a="$t0" -v b="$t1" "BEGIN { print b - a }")"
+	timed sh -c '"$0" --db "$1" pull --from "$2" >"$3"' "$AB" "$new" "$url" "$BENCH_DIR/pg-$name.pull" || continue
+	line $name pull "$(rows "$BENCH_DIR/pg-$name.pull")"
 	sed 's/^/         /' "$BENCH_DIR/pg-$name.push" "$BENCH_DIR/pg-$name.pull"
 	rm -f "$new" "$new-wal" "$new-shm"
 	"$PG_BIN/psql" -X -q -d "$PG_URL" -c "DROP DATABASE \"bench_$name\""

@@ -54,7 +54,7 @@ static const struct plot_batch_spec batch_spec = {
 
 static const struct plot_point dpts[] = { { 1, 1, NAN, NAN }, { 2, 1.9, 1.85, 1.95 },
 					  { 4, 3.6, 3.5, 3.7 }, { 8, 6.5, 6.3, 6.7 } };
-static const struct plot_devices_series dser[] = { { "MI250", "AMD", dpts, 4 } };
+static const struct plot_devices_series dser[] = { { "MI250", "AMD", dpts, 4, NULL } };
 static const struct plot_devices_spec devices_spec = {
 	.labels = { .title = "Device scaling", .x_title = "Devices", .x_unit = "GCDs",
 		    .y_title = "Speedup", .y_unit = "×" },
