@@ -25,11 +25,11 @@ PREFIX ?= /usr/local
 CC ?= cc
 SHARED ?= ../shared
 
-PKGS := sqlite3 jansson gsl cairo pangocairo xlsxwriter libpq
+PKGS := sqlite3 jansson gsl cairo pangocairo xlsxwriter libpq zlib
 DEB_PKGS := gcc make pkg-config libc6-dev libsqlite3-dev libjansson-dev libgsl-dev \
 	libcairo2-dev libpango1.0-dev libxlsxwriter-dev libcmocka-dev sqlite3 \
 	poppler-utils python3-openpyxl python3 fonts-dejavu-core time \
-	procps hostname libpq-dev
+	procps hostname libpq-dev zlib1g-dev
 # only the tests need these: a throwaway PostgreSQL server (t09xx), the real
 # JUBE and a single-node Slurm cluster for `run jube` / `--slurm` (t50xx),
 # a spreadsheet application that recalculates the workbook (t4505)

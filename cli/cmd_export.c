@@ -17,26 +17,6 @@ static int spec_keep(const char *suite, const char *name, void *ctx)
 	return report_spec_has_suite(s, suite) && (!s->nbenchmarks || report_spec_bench(s, name));
 }
 
-/* What the workbook can take from a report spec; the rest is refused
- * rather than silently ignored. */
-static int spec_unsupported(const struct report_spec *s)
-{
-	size_t i;
-
-	if (s->nsystems)
-		return cli_error(AB_EUSAGE, "export: the workbook cannot honour the spec's "
-				 "\"systems\" selection yet; remove it or use 'accelbench report'");
-	if (s->level != 0.95)
-		return cli_error(AB_EUSAGE, "export: the workbook shows 95%% intervals; the spec's "
-				 "\"confidence_level\" is not honoured yet");
-	for (i = 0; i < s->nbenchmarks; i++)
-		if (s->benchmarks[i].metric || s->benchmarks[i].norm != REPORT_NORM_SYSTEM)
-			return cli_error(AB_EUSAGE, "export: the workbook shows headline metrics as "
-					 "measured; the spec's \"metric\"/\"normalise\" for '%s' is not "
-					 "honoured yet", s->benchmarks[i].name);
-	return AB_OK;
-}
-
 static int export_workbook(struct ctx *ctx, const char *output, const char *prices,
 			   const char *spec_path, const struct export_opts *eo, long seed,
 			   long resamples)
@@ -56,8 +36,7 @@ static int export_workbook(struct ctx *ctx, const char *output, const char *pric
 			rc = cli_status(rc, &err);
 			goto out;
 		}
-		if ((rc = spec_unsupported(&spec)) != AB_OK)
-			goto out;
+		xo.spec = &spec;
 		xo.title = spec.title;
 		xo.author = spec.author;
 		xo.company = spec.organisation;
@@ -78,6 +57,7 @@ static int export_workbook(struct ctx *ctx, const char *output, const char *pric
 	compare_opts_init(&copts);
 	copts.seed = (unsigned long)seed;
 	copts.resamples = (size_t)resamples;
+	copts.level = spec.level;   /* 0.95 unless the spec says otherwise */
 	xo.copts = &copts;
 	rc = xlsx_write(ctx->db, &xo, output, &err);
 	if (rc == 0)
@@ -100,7 +80,8 @@ int cmd_export(int argc, char **argv, struct ctx *ctx)
 		{ 0, "format", OPT_STRING, &format, "F", "csv, json or xlsx (default: from FILE)" },
 		{ 0, "prices", OPT_STRING, &prices, "FILE", "xlsx: prices file for the Cost sheet" },
 		{ 0, "spec", OPT_STRING, &spec_path, "FILE",
-		  "xlsx: a report spec (title, author, organisation, baseline, suites, benchmarks, cost)" },
+		  "xlsx: a report spec (title, author, organisation, baseline, suites, systems, "
+		  "benchmarks with metric and normalise, confidence_level, cost)" },
 		{ 0, "what", OPT_STRING, &what, "W", "runs (default), stats, compare or scores" },
 		{ 0, "suite", OPT_STRING, &eo.q.suite, "S", "only this suite" },
 		{ 'b', "benchmark", OPT_STRING, &eo.q.benchmark, "B", "only this benchmark" },

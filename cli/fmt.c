@@ -6,6 +6,7 @@
  */
 #include "core/compat.h"
 #include "cli.h"
+#include "reports/export.h"
 
 #include <math.h>
 
@@ -149,6 +150,14 @@ static void csv_set(struct csv_rows *c, size_t r, const char *prefix, json_t *o,
 		}
 		col = csv_column(c, key.buf);
 		strbuf_reset(&val);
+		/* text a spreadsheet would run as a formula (a system called
+		 * "=HYPERLINK(...)") gets an apostrophe first; numbers stay raw */
+		if ((json_is_string(v) && export_formula_like(json_string_value(v),
+							       json_string_length(v))) ||
+		    (json_is_array(v) && json_array_size(v) && json_is_string(json_array_get(v, 0)) &&
+		     export_formula_like(json_string_value(json_array_get(v, 0)),
+					 json_string_length(json_array_get(v, 0)))))
+			strbuf_addch(&val, '\'');
 		csv_scalar(&val, v);
 		free(c->cells[r][col]);
 		c->cells[r][col] = json_is_null(v) ? NULL : ab_strdup(val.buf);

@@ -76,29 +76,36 @@ FILE *ab_fopen_input(const char *path, struct strbuf *err)
 {
 	struct stat st;
 	FILE *fp;
-	int fd, fl;
+	int fd, fl, e;
 
 	/* O_NONBLOCK: opening a FIFO without a writer must not wait */
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
-		ab_fail(err, AB_EIO, "cannot open '%s': %s", path, strerror(errno));
+		e = errno;
+		ab_fail(err, AB_EIO, "cannot open '%s': %s", path, strerror(e));
+		errno = e;
 		return NULL;
 	}
 	if (fstat(fd, &st) < 0) {
-		ab_fail(err, AB_EIO, "cannot read '%s': %s", path, strerror(errno));
+		e = errno;
+		ab_fail(err, AB_EIO, "cannot read '%s': %s", path, strerror(e));
 		close(fd);
+		errno = e;
 		return NULL;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		ab_fail(err, AB_EIO, "cannot read '%s': not a regular file (%s)", path,
 			ab_file_kind((unsigned)st.st_mode));
 		close(fd);
+		errno = EINVAL;
 		return NULL;
 	}
 	if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 ||
 	    !(fp = fdopen(fd, "rb"))) {
-		ab_fail(err, AB_EIO, "cannot open '%s': %s", path, strerror(errno));
+		e = errno;
+		ab_fail(err, AB_EIO, "cannot open '%s': %s", path, strerror(e));
 		close(fd);
+		errno = e;
 		return NULL;
 	}
 	return fp;

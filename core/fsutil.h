@@ -18,7 +18,8 @@ int ab_write_file(const char *path, const void *data, size_t len, struct strbuf 
  * FIFO would block, /dev/zero never ends) without blocking on it; the check
  * is on the opened file, so a swap after a stat() cannot slip through.
  * NULL with err set ("cannot open 'p': ...", "cannot read 'p': not a
- * regular file (a FIFO)"); the FILE * is the caller's to fclose(). */
+ * regular file (a FIFO)"); errno is then open()'s (ENOENT: absent) or
+ * EINVAL (not a regular file).  The FILE * is the caller's to fclose(). */
 FILE *ab_fopen_input(const char *path, struct strbuf *err);
 /* What kind of file mode is, for messages: "a FIFO", "a directory", ... */
 const char *ab_file_kind(unsigned mode);

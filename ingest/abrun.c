@@ -65,8 +65,8 @@ static int emit_power_csv(struct ingest_file *f, int64_t run_id, const char *pat
 			  const char *node, struct strbuf *err)
 {
 	struct strbuf dev = STRBUF_INIT;
-	FILE *fp = fopen(path, "rb");
 	struct strbuf lerr = STRBUF_INIT;
+	FILE *fp = ab_fopen_input(path, &lerr);
 	struct fields fl;
 	struct lines lr;
 	char **cols = NULL;
@@ -74,7 +74,8 @@ static int emit_power_csv(struct ingest_file *f, int64_t run_id, const char *pat
 	int rc = 0, lrc;
 
 	if (!fp) {
-		ingest_warn(f, 0, "power samples '%s' not readable: %s", path, strerror(errno));
+		ingest_warn(f, 0, "power samples not read: %s", lerr.buf);
+		strbuf_release(&lerr);
 		return 0;
 	}
 	lines_init(&lr, fp, LINES_DEFAULT_MAX, 0);

@@ -998,7 +998,7 @@ static void site_jube_name(const char *path, struct strbuf *out)
 {
 	static const char *const caraml[] = { "llm_benchmark", "resnet50", "image_classification",
 					      "fno", "operator" };
-	struct strbuf dir = STRBUF_INIT, conf = STRBUF_INIT;
+	struct strbuf dir = STRBUF_INIT, conf = STRBUF_INIT, why = STRBUF_INIT;
 	char buf[65536];
 	const char *p, *q;
 	size_t n = 0, i;
@@ -1009,7 +1009,7 @@ static void site_jube_name(const char *path, struct strbuf *out)
 		goto out;
 	ingest_dirname(&conf, dir.buf);
 	strbuf_addstr(&conf, "/configuration.xml");
-	fp = fopen(conf.buf, "rb");
+	fp = ab_fopen_input(conf.buf, &why);
 	if (!fp)
 		goto out;
 	n = fread(buf, 1, sizeof(buf) - 1, fp);
@@ -1026,6 +1026,7 @@ static void site_jube_name(const char *path, struct strbuf *out)
 out:
 	strbuf_release(&dir);
 	strbuf_release(&conf);
+	strbuf_release(&why);
 }
 
 static int caraml_detect(const char *path, const unsigned char *head, size_t len)

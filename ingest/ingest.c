@@ -171,7 +171,11 @@ int ingest_emit_run(struct ingest_file *f, const struct ingest_run *run, int64_t
 	if (f->opts && f->opts->provenance) {
 		/* a runner ran this: what it knows travels with every run */
 		struct ingest_run r = *run;
-		r.params = run->params ? json_deep_copy(run->params) : json_object();
+		r.params = run->params_json ? json_loads(run->params_json, 0, NULL)
+			   : run->params ? json_deep_copy(run->params) : NULL;
+		if (!r.params)
+			r.params = json_object();
+		r.params_json = NULL;
 		json_object_set(r.params, "provenance", f->opts->provenance);
 		rc = f->sink->run(f->sink->self, &r, run_id ? run_id : &dummy, err);
 		json_decref(r.params);

@@ -31,7 +31,7 @@ struct ingest_system {
 	double tdp_w;              /* 0 = unknown */
 	json_t *meta;              /* optional JSON object (borrowed) */
 	const char *meta_json;     /* or meta already as compact JSON text (the ingest
-				    * pipeline sets it; parsers leave it NULL) */
+				    * pipeline sets it; a parser may, instead of meta) */
 };
 
 struct ingest_metric {
@@ -64,13 +64,15 @@ struct ingest_run {
 	const char *precision;
 	const char *framework;
 	json_t *params;            /* optional JSON object: everything else the tool said */
-	const char *params_json;   /* or params as compact JSON text (the pipeline's) */
+	const char *params_json;   /* or params as compact JSON text (the pipeline's, or a
+				    * parser's instead of params: the bytes json_dumps
+				    * (JSON_COMPACT | JSON_ENSURE_ASCII) would give) */
 	const char *excluded_reason; /* why the run is failed/invalid, NULL if ok */
 	const char *dedupe_key;    /* optional: the same key from any source is stored once */
 	const struct ingest_metric *metrics;
 	size_t nmetrics;
 	/* or, parallel to metrics, each meta as compact JSON text or NULL (the
-	 * pipeline's; parsers leave it NULL) */
+	 * pipeline's, or a parser's instead of metrics[i].meta) */
 	const char *const *metrics_meta_json;
 };
 

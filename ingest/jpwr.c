@@ -395,11 +395,11 @@ int jpwr_energy_read_fp(FILE *fp, const char *path, struct jpwr_energy *e, struc
 
 int jpwr_energy_read(const char *path, struct jpwr_energy *e, struct strbuf *err)
 {
-	FILE *fp = fopen(path, "rb");
+	FILE *fp = ab_fopen_input(path, err);
 	int rc;
 
 	if (!fp)
-		return ab_fail(err, AB_EIO, "cannot open '%s': %s", path, strerror(errno));
+		return -AB_EIO;
 	rc = jpwr_energy_read_fp(fp, path, e, err);
 	fclose(fp);
 	return rc;
@@ -648,7 +648,7 @@ static void scan_dir(const char *dir, int depth, struct cand **c, size_t *n)
 /* nodename of the first data row ("" when the file has none) */
 static int first_node(const char *path, struct strbuf *node, struct strbuf *err)
 {
-	FILE *fp = fopen(path, "rb");
+	FILE *fp = ab_fopen_input(path, err);
 	struct lines lr;
 	struct fields fl;
 	long node_col = -1;
@@ -657,7 +657,7 @@ static int first_node(const char *path, struct strbuf *node, struct strbuf *err)
 
 	strbuf_reset(node);
 	if (!fp)
-		return ab_fail(err, AB_EDATA, "cannot open '%s': %s", path, strerror(errno));
+		return -AB_EDATA;
 	lines_init(&lr, fp, LINES_DEFAULT_MAX, 0);
 	fields_init(&fl);
 	rc = next_line(&lr, path, err);
@@ -706,11 +706,10 @@ int jpwr_power_find(const char *energy_path, struct jpwr_power *p, struct strbuf
 	/* validate and integrate everything before anything is emitted */
 	for (i = 0; i < p->n && rc == 0; i++) {
 		struct jpwr_series st;
-		FILE *fp = fopen(p->paths[i], "rb");
+		FILE *fp = ab_fopen_input(p->paths[i], err);
 
 		if (!fp) {
-			rc = ab_fail(err, AB_EDATA, "cannot open '%s': %s", p->paths[i],
-				     strerror(errno));
+			rc = -AB_EDATA;
 			break;
 		}
 		jpwr_series_init(&st);
@@ -748,11 +747,10 @@ int jpwr_power_emit(struct ingest_file *f, int64_t run_id, const struct jpwr_pow
 
 	for (i = 0; i < p->n && rc == 0; i++) {
 		struct jpwr_series st;
-		FILE *fp = fopen(p->paths[i], "rb");
+		FILE *fp = ab_fopen_input(p->paths[i], err);
 
 		if (!fp)
-			return ab_fail(err, AB_EIO, "cannot open '%s': %s", p->paths[i],
-				       strerror(errno));
+			return -AB_EIO;
 		jpwr_series_init(&st);
 		rc = jpwr_series_pass(fp, p->paths[i], f, run_id, &st, err);
 		jpwr_series_release(&st);

@@ -244,10 +244,18 @@ static int read_spl(const char *dir, long long begin, long long end, struct spl_
 
 	memset(out, 0, sizeof(*out));
 	strbuf_addf(&path, "%s/spl.txt", dir);
-	fp = fopen(path.buf, "rb");
+	fp = ab_fopen_input(path.buf, &err);
 	strbuf_release(&path);
-	if (!fp)
-		return 0;
+	if (!fp) {
+		int absent = errno == ENOENT;
+		/* a FIFO or directory named spl.txt is no power log, and says so */
+		if (!absent) {
+			strbuf_reset(why);
+			strbuf_addf(why, "spl.txt: %s", err.buf);
+		}
+		strbuf_release(&err);
+		return absent ? 0 : -AB_EDATA;
+	}
 	fields_init(&fl);
 	lines_init(&lr, fp, 0, LINES_CR);
 	while ((rc = lines_next(&lr, &err)) == 1) {
@@ -343,21 +351,27 @@ static const struct {
  */
 static void mapped_model(const struct mlperf_layout *l, struct strbuf *out)
 {
-	struct strbuf path = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, e = STRBUF_INIT;
 	json_error_t je;
 	json_t *j;
 	struct stat st;
+	FILE *fp;
 
 	strbuf_reset(out);
 	strbuf_addf(&path, "%s/model_mapping.json", l->root.buf);
 	if (stat(path.buf, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= MODEL_MAPPING_MAX &&
-	    (j = json_load_file(path.buf, 0, &je))) {
-		const char *m = json_string_value(json_object_get(j, l->bench.buf));
-		if (m && *m)
-			strbuf_setstr(out, m);
-		json_decref(j);
+	    (fp = ab_fopen_input(path.buf, &e))) {
+		j = json_loadf(fp, 0, &je);
+		fclose(fp);
+		if (j) {
+			const char *m = json_string_value(json_object_get(j, l->bench.buf));
+			if (m && *m)
+				strbuf_setstr(out, m);
+			json_decref(j);
+		}
 	}
 	strbuf_release(&path);
+	strbuf_release(&e);
 }
 
 /* N of a .../performance/run_N/ directory; 0 when the result has no run_ folder. */
@@ -427,6 +441,8 @@ static int emit_infer(struct ingest_file *f, struct infer *in, struct strbuf *er
 		run.status = RUN_INVALID;
 		strbuf_addf(&reason, "%s:%ld: unparsable :::MLLOG record (%s)",
 			    ingest_basename(f->path), in->bad_line, in->bad_why.buf);
+		ingest_warn(f, in->bad_line, "unparsable :::MLLOG record (%s); the run is stored "
+			    "as invalid", in->bad_why.buf);
 	}
 	if (!have_head) {
 		if (!reason.len)

@@ -75,21 +75,28 @@ static int read_power_log(const char *path, const char *rel, struct plines *pl,
 	struct mllog_reader r;
 	struct mllog_rec rec;
 	struct strbuf err = STRBUF_INIT;
-	FILE *fp = fopen(path, "rb");
+	FILE *fp = ab_fopen_input(path, &err);
 	int rc;
 
 	pl->n = 0;
 	if (!fp) {
 		strbuf_reset(why);
-		strbuf_addf(why, "%s: cannot open: %s", rel, strerror(errno));
+		strbuf_addbuf(why, &err);
+		strbuf_release(&err);
 		return -AB_EDATA;
 	}
 	mllog_init(&r, fp, 0);
 	while ((rc = mllog_next(&r, &rec, &err)) == 1) {
 		struct pline p = { 0, 0, 0, P_OTHER, 0 };
 
-		if (!rec.ok)
-			continue;
+		if (!rec.ok) {
+			/* a reading lost in silence would change the energy */
+			strbuf_reset(why);
+			strbuf_addf(why, "%s:%ld: unparsable :::MLLOG record (%s)", rel, rec.line,
+				    rec.why);
+			rc = -AB_EDATA;
+			break;
+		}
 		if (mllog_key_is(&rec, "power_reading"))
 			p.kind = P_READING;
 		else if (mllog_key_is(&rec, "power_measurement_start"))

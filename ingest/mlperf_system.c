@@ -277,12 +277,15 @@ static json_t *load_json_file(const char *path, struct strbuf *why)
 	struct strbuf raw = STRBUF_INIT, utf = STRBUF_INIT;
 	json_error_t je;
 	json_t *j = NULL;
-	FILE *fp = fopen(path, "rb");
+	FILE *fp = ab_fopen_input(path, why);
 	char blk[8192];
 	size_t n, i;
 
 	if (!fp) {
-		strbuf_setstr(why, strerror(errno));
+		/* "cannot open 'PATH': reason": the caller names the file */
+		const char *colon = strstr(why->buf, "': ");
+		if (colon)
+			strbuf_setstr(why, colon + 3);
 		return NULL;
 	}
 	while ((n = fread(blk, 1, sizeof(blk), fp)) > 0) {

@@ -37,6 +37,8 @@ struct train {
 	double run_start, run_stop;
 	int have_start, have_stop, frozen;
 	long start_line, stop_line;
+	long first_start_line;       /* the first run_start, for the warning on a second */
+	int start_warned;
 	/* validity */
 	int stop_seen;               /* a run_stop was read (the first decides) */
 	struct strbuf stop_status;   /* its metadata.status, "" if none */
@@ -149,6 +151,17 @@ static void on_record(struct train *t, const struct mllog_rec *rec)
 	if (!rec->key)
 		return;
 	if (MLLOG_KEY_IS(rec, "run_start")) {
+		/* one run, one run_start: a second one is said, not guessed at */
+		if (t->first_start_line && !t->start_warned) {
+			t->start_warned = 1;
+			ingest_warn(t->f, rec->line, "run_start again (the first is at line %ld); %s",
+				    t->first_start_line,
+				    t->frozen ? "after run_stop: ignored, as the official summarizer does"
+					      : "time to train counts from this one, as the official "
+						"summarizer does");
+		}
+		if (!t->first_start_line)
+			t->first_start_line = rec->line;
 		if (!t->frozen) {
 			t->run_start = rec->time_ms;
 			t->have_start = 1;
@@ -255,16 +268,21 @@ static int read_scaling(const char *bench_dir, double *factor, struct strbuf *wh
 	struct strbuf path = STRBUF_INIT;
 	json_error_t je;
 	json_t *j, *v;
+	FILE *fp;
 	int rc = 0;
 
 	strbuf_addf(&path, "%s/scaling.json", bench_dir);
-	j = json_load_file(path.buf, 0, &je);
+	fp = ab_fopen_input(path.buf, why);
+	if (!fp) {
+		rc = errno == ENOENT ? 0 : -1;
+		goto out;
+	}
+	j = json_loadf(fp, 0, &je);
+	fclose(fp);
 	if (!j) {
-		if (access(path.buf, F_OK) == 0) {
-			strbuf_reset(why);
-			strbuf_addf(why, "scaling.json:%d: %s", je.line, je.text);
-			rc = -1;
-		}
+		strbuf_reset(why);
+		strbuf_addf(why, "scaling.json:%d: %s", je.line, je.text);
+		rc = -1;
 		goto out;
 	}
 	v = json_object_get(j, "scaling_factor");
@@ -360,6 +378,15 @@ static int parse_train(struct ingest_file *f, struct strbuf *err)
 	if (rc < 0) {
 		ab_error_prefix(err, f->path, 0);
 		goto out;
+	}
+	if (t.bad_line) {
+		/* the run is kept as invalid (its reason says why), and that is said now */
+		if (r.failed > 1)
+			ingest_warn(f, t.bad_line, "unparsable :::MLLOG record (%s), and %ld more; "
+				    "the run is stored as invalid", t.bad_why.buf, r.failed - 1);
+		else
+			ingest_warn(f, t.bad_line, "unparsable :::MLLOG record (%s); the run is "
+				    "stored as invalid", t.bad_why.buf);
 	}
 
 	/* where it sits: folder names first, the log's own names as fallback */

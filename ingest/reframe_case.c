@@ -51,6 +51,7 @@ void rfm_case_init(struct rfm_case *c)
 	c->completion = NAN;
 	c->submit = NAN;
 	c->params = json_object();
+	jtext_obj_init(&c->kv);
 }
 
 static void perf_free(struct rfm_perf *p)
@@ -83,6 +84,7 @@ void rfm_case_reset(struct rfm_case *c)
 		perf_free(&c->perf[i]);
 	c->nperf = 0;
 	json_object_clear(c->params);
+	jtext_obj_clear(&c->kv);
 	c->line = 0;
 }
 
@@ -104,6 +106,7 @@ void rfm_case_release(struct rfm_case *c)
 	c->perf_cap = 0;
 	json_decref(c->params);
 	c->params = NULL;
+	jtext_obj_release(&c->kv);
 }
 
 struct rfm_perf *rfm_case_perf(struct rfm_case *c, const char *name, size_t len)
@@ -228,25 +231,26 @@ static int is_ident_char(int c)
 	return isalnum(c) || c == '_';
 }
 
-static json_t *number_or_string(const char *s, size_t len)
+static void number_or_string(struct strbuf *out, const char *s, size_t len)
 {
 	long long ll;
 	double d;
 
 	if (num_parse_ll(s, len, &ll) == NUM_OK)
-		return json_integer(ll);
-	if (num_parse_double(s, len, &d) == NUM_OK)
-		return json_real(d);
-	return json_stringn(s, len);
+		jtext_int(out, ll);
+	else if (num_parse_double(s, len, &d) == NUM_OK && isfinite(d))
+		jtext_real(out, d);
+	else
+		jtext_str(out, s, len);
 }
 
-void rfm_display_params(const char *display, json_t *params)
+void rfm_display_params(const char *display, struct jtext_obj *kv)
 {
 	const char *p = strstr(display, " %");
 
 	while (p) {
 		const char *k = p + 2, *eq = k, *next, *v;
-		struct strbuf key = STRBUF_INIT;
+		size_t mark;
 
 		while (is_ident_char((unsigned char)*eq))
 			eq++;
@@ -265,42 +269,39 @@ void rfm_display_params(const char *display, json_t *params)
 				break;
 			next = strstr(next + 1, " %");
 		}
-		strbuf_add(&key, k, (size_t)(eq - k));
-		json_object_set_new(params, key.buf,
-				    number_or_string(v, next ? (size_t)(next - v) : strlen(v)));
-		strbuf_release(&key);
+		mark = kv->vals.len;
+		number_or_string(&kv->vals, v, next ? (size_t)(next - v) : strlen(v));
+		jtext_obj_put(kv, k, (size_t)(eq - k), mark);
 		p = next;
 	}
 }
 
-void rfm_param_text(json_t *params, const char *key, const char *s, size_t len)
+int rfm_param_value(struct strbuf *out, const char *s, size_t len)
 {
-	json_t *j;
-
 	if (!len || (len == 4 && !memcmp(s, "null", 4)) || (len == 4 && !memcmp(s, "None", 4)) ||
 	    (len == 11 && !memcmp(s, "<undefined>", 11)))
-		return;
-	if (len == 4 && !memcmp(s, "true", 4)) {
-		json_object_set_new(params, key, json_true());
-		return;
-	}
-	if (len == 5 && !memcmp(s, "false", 5)) {
-		json_object_set_new(params, key, json_false());
-		return;
+		return 0;
+	if ((len == 4 && !memcmp(s, "true", 4)) || (len == 5 && !memcmp(s, "false", 5))) {
+		strbuf_add(out, s, len);
+		return 1;
 	}
 	if (s[0] == '{' || s[0] == '[') {
-		j = json_loadb(s, len, JSON_DECODE_ANY, NULL);
-		if (j) {
-			json_object_set_new(params, key, j);
-			return;
-		}
-	}
-	j = number_or_string(s, len);
-	if (json_is_real(j) && !isfinite(json_real_value(j))) {
+		json_t *j = json_loadb(s, len, JSON_DECODE_ANY, NULL);
+		int rc = j ? jtext_json(out, j) : -1;
 		json_decref(j);
-		j = json_stringn(s, len);
+		if (rc == 0)
+			return 1;
 	}
-	json_object_set_new(params, key, j);
+	number_or_string(out, s, len);
+	return 1;
+}
+
+void rfm_param_text(struct jtext_obj *kv, const char *key, const char *s, size_t len)
+{
+	size_t mark = kv->vals.len;
+
+	if (rfm_param_value(&kv->vals, s, len))
+		jtext_obj_put(kv, key, strlen(key), mark);
 }
 
 int rfm_unit_is_time(const char *unit)
@@ -512,11 +513,6 @@ static void perf_bounds(const struct rfm_perf *p, double *lo, double *hi)
 	}
 }
 
-static json_t *num_or_null(int has, double v)
-{
-	return has && isfinite(v) ? json_real(v) : json_null();
-}
-
 /* Long json params are fine, but a failure reason is shown in tables: one line, bounded. */
 static void short_reason(struct strbuf *out, const char *s)
 {
@@ -528,7 +524,7 @@ static void short_reason(struct strbuf *out, const char *s)
 	strbuf_rtrim(out);
 }
 
-static long param_long(json_t *params, const char *key)
+static long param_long_json(json_t *params, const char *key)
 {
 	json_t *v = json_object_get(params, key);
 	long long ll;
@@ -539,6 +535,53 @@ static long param_long(json_t *params, const char *key)
 	    num_parse_ll(json_string_value(v), strlen(json_string_value(v)), &ll) == NUM_OK &&
 	    ll > 0)
 		return (long)ll;
+	return 0;
+}
+
+/* The text of a string value of kv (unescaped into tmp when it has escapes), or NULL. */
+static const char *kv_string(const struct jtext_obj *kv, const char *key, struct strbuf *tmp)
+{
+	size_t n;
+	const char *v = jtext_obj_get(kv, key, &n);
+	json_t *j;
+	int ok;
+
+	if (!v || n < 2 || v[0] != '"')
+		return NULL;
+	strbuf_reset(tmp);
+	if (!memchr(v, '\\', n)) {
+		strbuf_add(tmp, v + 1, n - 2);
+		return tmp->buf;
+	}
+	j = json_loadb(v, n, JSON_DECODE_ANY, NULL);
+	ok = json_is_string(j);
+	if (ok)
+		strbuf_add(tmp, json_string_value(j), json_string_length(j));
+	json_decref(j);
+	return ok ? tmp->buf : NULL;
+}
+
+/* A positive integer param (integer, or a string of one); 0 when none. */
+static long param_long(const struct jtext_obj *kv, const char *key)
+{
+	size_t n;
+	const char *v = jtext_obj_get(kv, key, &n);
+	long long ll;
+
+	if (!v || !n)
+		return 0;
+	if (v[0] == '"') {
+		/* digits need no escapes: a string with any is not a number */
+		if (n < 2 || memchr(v, '\\', n))
+			return 0;
+		v++;
+		n -= 2;
+	} else if (!(v[0] == '-' || (v[0] >= '0' && v[0] <= '9')) || memchr(v, '.', n) ||
+		   memchr(v, 'e', n) || memchr(v, 'E', n)) {
+		return 0; /* a real, true, an object: not an integer */
+	}
+	if (num_parse_ll(v, n, &ll) == NUM_OK && ll > 0)
+		return ll > LONG_MAX ? 0 : (long)ll;
 	return 0;
 }
 
@@ -576,17 +619,26 @@ static long host_range_count(const char *s, size_t n)
 }
 
 /* Hosts in a node list: a JSON array, or ReFrame's comma-joined text. */
-static long nodelist_count(json_t *v)
+static long nodelist_count(const struct jtext_obj *kv, const char *key)
 {
 	const char *s, *start;
 	long total = 0;
 	int depth = 0;
+	size_t n;
+	const char *v = jtext_obj_get(kv, key, &n);
+	struct strbuf tmp = STRBUF_INIT;
 
-	if (json_is_array(v))
-		return (long)json_array_size(v);
-	if (!json_is_string(v))
+	if (v && n && v[0] == '[') {
+		json_t *a = json_loadb(v, n, JSON_DECODE_ANY, NULL);
+		total = json_is_array(a) ? (long)json_array_size(a) : 0;
+		json_decref(a);
+		return total;
+	}
+	s = start = kv_string(kv, key, &tmp);
+	if (!s) {
+		strbuf_release(&tmp);
 		return 0;
-	s = start = json_string_value(v);
+	}
 	for (;; s++) {
 		if (*s == '[')
 			depth++;
@@ -594,27 +646,31 @@ static long nodelist_count(json_t *v)
 			depth--;
 		if (!*s || (*s == ',' && !depth)) {
 			long c = host_range_count(start, (size_t)(s - start));
-			if (s > start && c <= 0)
-				return 0;
+			if (s > start && c <= 0) {
+				total = 0;
+				break;
+			}
 			total += c;
 			if (!*s)
 				break;
 			start = s + 1;
 		}
 	}
+	strbuf_release(&tmp);
 	return total;
 }
 
-static void add_key_text(json_t *arr, const struct strbuf *sb)
+static void add_key_text(struct strbuf *key, const struct strbuf *sb)
 {
-	json_array_append_new(arr, json_stringn(sb->buf, sb->len));
+	strbuf_addch(key, ',');
+	jtext_str(key, sb->buf, sb->len);
 }
 
+/* The key as the JSON array text jansson printed before (its hash is the
+ * stored key, so the bytes must not change). */
 static char *dedupe_key(const struct rfm_case *c)
 {
-	struct strbuf t = STRBUF_INIT;
-	json_t *arr;
-	char *s;
+	struct strbuf t = STRBUF_INIT, key = STRBUF_INIT;
 
 	if (c->old_era && c->jobid.len)
 		strbuf_addf(&t, "job:%s", c->jobid.buf);
@@ -626,17 +682,15 @@ static char *dedupe_key(const struct rfm_case *c)
 		strbuf_addbuf(&t, &c->key_extra);
 	else
 		return NULL;
-	arr = json_array();
-	json_array_append_new(arr, json_string("reframe"));
-	add_key_text(arr, &c->display);
-	add_key_text(arr, &c->system);
-	add_key_text(arr, &c->partition);
-	add_key_text(arr, &c->environ);
-	add_key_text(arr, &t);
-	s = json_dumps(arr, JSON_COMPACT | JSON_ENSURE_ASCII);
-	json_decref(arr);
+	strbuf_addstr(&key, "[\"reframe\"");
+	add_key_text(&key, &c->display);
+	add_key_text(&key, &c->system);
+	add_key_text(&key, &c->partition);
+	add_key_text(&key, &c->environ);
+	add_key_text(&key, &t);
+	strbuf_addch(&key, ']');
 	strbuf_release(&t);
-	return s;
+	return strbuf_detach(&key, NULL);
 }
 
 enum verdict { V_OK, V_FAILED, V_ABORTED, V_INVALID, V_COMPUTE };
@@ -654,14 +708,59 @@ static enum verdict result_verdict(const struct strbuf *r)
 	return V_INVALID;
 }
 
+/* {"reference":..,"lower_thres":..,...} of one perf variable, as the jansson object was */
+static void perf_meta(struct jtext_obj *kv, struct strbuf *o, const struct rfm_perf *p,
+		      double lo, double hi, const char *res, int computed)
+{
+	strbuf_addstr(o, "{\"reference\":");
+	if (p->has_ref && isfinite(p->ref))
+		jtext_real_cached(kv, o, p->ref);
+	else
+		strbuf_addstr(o, "null");
+	strbuf_addstr(o, ",\"lower_thres\":");
+	if (p->has_lower && isfinite(p->lower))
+		jtext_real_cached(kv, o, p->lower);
+	else
+		strbuf_addstr(o, "null");
+	strbuf_addstr(o, ",\"upper_thres\":");
+	if (p->has_upper && isfinite(p->upper))
+		jtext_real_cached(kv, o, p->upper);
+	else
+		strbuf_addstr(o, "null");
+	if (p->has_ref && p->ref == 0 && (p->has_lower || p->has_upper))
+		strbuf_addstr(o, ",\"thresholds\":\"absolute\"");
+	if (isfinite(lo)) {
+		strbuf_addstr(o, ",\"lower_bound\":");
+		jtext_real_cached(kv, o, lo);
+	}
+	if (isfinite(hi)) {
+		strbuf_addstr(o, ",\"upper_bound\":");
+		jtext_real_cached(kv, o, hi);
+	}
+	strbuf_addstr(o, ",\"result\":");
+	jtext_str(o, res, strlen(res));
+	if (computed)
+		strbuf_addstr(o, ",\"result_computed\":true");
+	strbuf_addch(o, '}');
+}
+
+static void kv_set_buf(struct jtext_obj *kv, const char *key, const struct strbuf *sb)
+{
+	jtext_obj_set_str(kv, key, sb->buf, sb->len);
+}
+
 int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *sk,
 		  struct strbuf *err)
 {
 	struct strbuf sysname = STRBUF_INIT, cls = STRBUF_INIT, reason = STRBUF_INIT;
-	struct strbuf finished = STRBUF_INIT, started = STRBUF_INIT;
+	struct strbuf finished = STRBUF_INIT, started = STRBUF_INIT, sysmeta = STRBUF_INIT;
+	struct strbuf missing = STRBUF_INIT, metas = STRBUF_INIT, ptext = STRBUF_INIT;
+	struct strbuf accel_buf = STRBUF_INIT;
 	struct ingest_metric *m = NULL;
+	const char **mj = NULL;
+	size_t *moff = NULL;
 	struct ingest_run run = { 0 };
-	json_t *sysmeta = NULL, *missing = NULL, *v;
+	struct jtext_obj *kv = &c->kv;
 	enum verdict verdict;
 	const char *accel = NULL, *bad_var = NULL;
 	double bad_lo = 0, bad_hi = 0, bad_val = 0;
@@ -688,43 +787,54 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 		return ingest_fail_at(f, err, c->line, "test case '%s' has no system:partition",
 				      c->display.buf);
 
-	strbuf_addf(&sysname, "%s:%s", c->system.buf, c->partition.buf);
+	strbuf_addbuf(&sysname, &c->system);
+	strbuf_addch(&sysname, ':');
+	strbuf_addbuf(&sysname, &c->partition);
 	strbuf_add(&cls, c->display.buf, strcspn(c->display.buf, " "));
-	sysmeta = json_pack("{s:s, s:s}", "site", c->system.buf, "partition", c->partition.buf);
+	strbuf_addstr(&sysmeta, "{\"site\":");
+	jtext_str(&sysmeta, c->system.buf, c->system.len);
+	strbuf_addstr(&sysmeta, ",\"partition\":");
+	jtext_str(&sysmeta, c->partition.buf, c->partition.len);
+	strbuf_addch(&sysmeta, '}');
 
-	rfm_display_params(c->display.buf, c->params);
-	json_object_set_new(c->params, "display_name", json_string(c->display.buf));
+	/* a run report's attributes come first, in its order */
+	if (json_object_size(c->params))
+		jtext_obj_add_json(kv, c->params);
+	rfm_display_params(c->display.buf, kv);
+	kv_set_buf(kv, "display_name", &c->display);
 	if (c->environ.len)
-		json_object_set_new(c->params, "environ", json_string(c->environ.buf));
+		kv_set_buf(kv, "environ", &c->environ);
 	if (c->result.len)
-		json_object_set_new(c->params, "result", json_string(c->result.buf));
+		kv_set_buf(kv, "result", &c->result);
 	if (c->fail_phase.len)
-		json_object_set_new(c->params, "fail_phase", json_string(c->fail_phase.buf));
+		kv_set_buf(kv, "fail_phase", &c->fail_phase);
 	if (c->fail_reason.len)
-		json_object_set_new(c->params, "fail_reason", json_string(c->fail_reason.buf));
+		kv_set_buf(kv, "fail_reason", &c->fail_reason);
 	if (c->time_basis)
-		json_object_set_new(c->params, "time_basis", json_string(c->time_basis));
+		jtext_obj_set_str(kv, "time_basis", c->time_basis, strlen(c->time_basis));
 	/* the text is worth keeping when the instant was read from it */
 	if (c->time_raw.len && c->time_basis && strcmp(c->time_basis, "job_completion_time_unix"))
-		json_object_set_new(c->params, "time_as_written", json_string(c->time_raw.buf));
-	v = json_object_get(c->params, "node_type");
-	if (json_is_string(v))
-		accel = json_string_value(v);
+		kv_set_buf(kv, "time_as_written", &c->time_raw);
+	accel = kv_string(kv, "node_type", &accel_buf);
 
 	m = ab_calloc(c->nperf ? c->nperf : 1, sizeof(*m));
+	mj = ab_calloc(c->nperf ? c->nperf : 1, sizeof(*mj));
+	moff = ab_calloc(c->nperf ? c->nperf : 1, sizeof(*moff));
 	for (i = 0; i < c->nperf; i++) {
 		struct rfm_perf *p = &c->perf[i];
-		json_t *meta;
 		double lo, hi;
 		const char *res = p->result;
 		int computed = 0;
 
 		perf_bounds(p, &lo, &hi);
 		if (!p->has_value) {
-			if (!missing)
-				missing = json_object();
-			json_object_set_new(missing, p->name,
-					    p->raw ? json_string(p->raw) : json_null());
+			strbuf_addch(&missing, missing.len ? ',' : '{');
+			jtext_str(&missing, p->name, strlen(p->name));
+			strbuf_addch(&missing, ':');
+			if (p->raw)
+				jtext_str(&missing, p->raw, strlen(p->raw));
+			else
+				strbuf_addstr(&missing, "null");
 			continue;
 		}
 		nvalues++;
@@ -740,27 +850,21 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 			bad_lo = lo;
 			bad_hi = hi;
 		}
-		meta = json_object();
-		json_object_set_new(meta, "reference", num_or_null(p->has_ref, p->ref));
-		json_object_set_new(meta, "lower_thres", num_or_null(p->has_lower, p->lower));
-		json_object_set_new(meta, "upper_thres", num_or_null(p->has_upper, p->upper));
-		if (p->has_ref && p->ref == 0 && (p->has_lower || p->has_upper))
-			json_object_set_new(meta, "thresholds", json_string("absolute"));
-		if (isfinite(lo))
-			json_object_set_new(meta, "lower_bound", json_real(lo));
-		if (isfinite(hi))
-			json_object_set_new(meta, "upper_bound", json_real(hi));
-		json_object_set_new(meta, "result", json_string(res));
-		if (computed)
-			json_object_set_new(meta, "result_computed", json_true());
+		moff[nm] = metas.len;
+		perf_meta(kv, &metas, p, lo, hi, res, computed);
+		strbuf_addch(&metas, '\0');
 		m[nm].name = p->name;
 		m[nm].value = p->value;
 		m[nm].unit = p->unit ? p->unit : "";
-		m[nm].meta = meta;
+		m[nm].meta = NULL;
 		nm++;
 	}
-	if (missing)
-		json_object_set_new(c->params, "perf_missing", missing);
+	for (i = 0; i < nm; i++)
+		mj[i] = metas.buf + moff[i];
+	if (missing.len) {
+		strbuf_addch(&missing, '}');
+		jtext_obj_set_raw(kv, "perf_missing", missing.buf, missing.len);
+	}
 
 	run.status = RUN_OK;
 	switch (verdict) {
@@ -785,7 +889,7 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 		strbuf_addf(&reason, "unknown ReFrame result '%s'", c->result.buf);
 		break;
 	case V_COMPUTE:
-		json_object_set_new(c->params, "result_computed", json_true());
+		jtext_obj_set_raw(kv, "result_computed", "true", 4);
 		if (bad_var) {
 			run.status = RUN_FAILED;
 		} else if (!nvalues) {
@@ -825,7 +929,7 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 	 * submit time is kept in params, `started` stays unknown */
 	if (isfinite(c->submit)) {
 		ingest_iso8601(&started, c->submit);
-		json_object_set_new(c->params, "job_submit_time", json_string(started.buf));
+		kv_set_buf(kv, "job_submit_time", &started);
 		strbuf_reset(&started);
 	}
 	key = dedupe_key(c);
@@ -835,7 +939,7 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 	run.system.display_name = sysname.buf;
 	run.system.accelerator = accel;
 	run.system.site = c->system.buf;
-	run.system.meta = sysmeta;
+	run.system.meta_json = sysmeta.buf;
 	run.suite = "reframe";
 	run.benchmark = cls.buf;
 	run.bench_metric = c->nperf ? c->perf[0].name : "";
@@ -844,56 +948,64 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 	run.job_id = c->jobid.len ? c->jobid.buf : NULL;
 	run.started = started.len ? started.buf : NULL;
 	run.finished = finished.len ? finished.buf : NULL;
-	run.nodes = param_long(c->params, "num_nodes");
+	run.nodes = param_long(kv, "num_nodes");
 	if (!run.nodes)
-		run.nodes = param_long(c->params, "nodes");
+		run.nodes = param_long(kv, "nodes");
 	if (!run.nodes)
-		run.nodes = param_long(c->params, "n_nodes");
-	if (!run.nodes && param_long(c->params, "num_tasks") &&
-	    param_long(c->params, "num_tasks_per_node")) {
-		long t = param_long(c->params, "num_tasks"), tpn = param_long(c->params, "num_tasks_per_node");
+		run.nodes = param_long(kv, "n_nodes");
+	if (!run.nodes && param_long(kv, "num_tasks") && param_long(kv, "num_tasks_per_node")) {
+		long t = param_long(kv, "num_tasks"), tpn = param_long(kv, "num_tasks_per_node");
 		run.nodes = (t + tpn - 1) / tpn;
 	}
 	if (!run.nodes)
-		run.nodes = nodelist_count(json_object_get(c->params, "job_nodelist"));
+		run.nodes = nodelist_count(kv, "job_nodelist");
 	if (!run.nodes)
-		run.nodes = nodelist_count(json_object_get(c->params, "nodelist"));
-	run.devices = param_long(c->params, "num_gpus");
+		run.nodes = nodelist_count(kv, "nodelist");
+	run.devices = param_long(kv, "num_gpus");
 	if (!run.devices)
-		run.devices = param_long(c->params, "num_ipus");
+		run.devices = param_long(kv, "num_ipus");
 	if (!run.devices)
-		run.devices = param_long(c->params, "num_csx");
+		run.devices = param_long(kv, "num_csx");
 	if (!run.devices)
-		run.devices = param_long(c->params, "num_devices");
-	if (!run.devices && run.nodes && param_long(c->params, "num_gpus_per_node"))
-		run.devices = run.nodes * param_long(c->params, "num_gpus_per_node");
-	run.local_batch = param_long(c->params, "lbs");
+		run.devices = param_long(kv, "num_devices");
+	if (!run.devices && run.nodes && param_long(kv, "num_gpus_per_node"))
+		run.devices = run.nodes * param_long(kv, "num_gpus_per_node");
+	run.local_batch = param_long(kv, "lbs");
 	if (!run.local_batch)
-		run.local_batch = param_long(c->params, "local_batch_size");
-	run.global_batch = param_long(c->params, "gbs");
+		run.local_batch = param_long(kv, "local_batch_size");
+	run.global_batch = param_long(kv, "gbs");
 	if (!run.global_batch)
-		run.global_batch = param_long(c->params, "global_batch_size");
-	if (!run.global_batch)
-		run.global_batch = param_long(json_object_get(c->params, "session_extras"), "gbs");
-	run.params = c->params;
+		run.global_batch = param_long(kv, "global_batch_size");
+	if (!run.global_batch) {
+		json_t *extras = jtext_obj_value(kv, "session_extras");
+		run.global_batch = param_long_json(extras, "gbs");
+		json_decref(extras);
+	}
+	jtext_obj_dump(kv, &ptext);
+	run.params_json = ptext.buf;
 	run.excluded_reason = reason.len ? reason.buf : NULL;
 	run.dedupe_key = key;
 	run.metrics = m;
 	run.nmetrics = nm;
+	run.metrics_meta_json = mj;
 	rc = ingest_emit_run(f, &run, NULL, err);
 	if (rc < 0 && !strstr(err->buf, f->path))
 		ab_error_prefix(err, f->path, c->line);
 
-	for (i = 0; i < nm; i++)
-		json_decref(m[i].meta);
 	free(m);
+	free(mj);
+	free(moff);
 	free(key);
-	json_decref(sysmeta);
 	strbuf_release(&sysname);
 	strbuf_release(&cls);
 	strbuf_release(&reason);
 	strbuf_release(&finished);
 	strbuf_release(&started);
+	strbuf_release(&sysmeta);
+	strbuf_release(&missing);
+	strbuf_release(&metas);
+	strbuf_release(&ptext);
+	strbuf_release(&accel_buf);
 	return rc;
 }
 

@@ -358,6 +358,64 @@ static const char *find_last(const char *s, size_t len, const char *needle)
 	return NULL;
 }
 
+static int word_ci(const char *s, size_t len, const char *w)
+{
+	size_t i;
+
+	if (strlen(w) != len)
+		return 0;
+	for (i = 0; i < len; i++)
+		if (tolower((unsigned char)s[i]) != w[i])
+			return 0;
+	return 1;
+}
+
+/* num_parse_double(s) != NUM_BAD, by the grammar strtod reads (no strtod:
+ * the aligner asks this for every candidate field) */
+static int num_shape_ok(const char *s, size_t len)
+{
+	size_t i = 0, d1 = 0, d2 = 0, de = 0;
+
+	while (len && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')) {
+		s++;
+		len--;
+	}
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r' ||
+		       s[len - 1] == '\n'))
+		len--;
+	if (!len)
+		return 1;
+	if (word_ci(s, len, "nan") || word_ci(s, len, "null") || word_ci(s, len, "none") ||
+	    word_ci(s, len, "-nan"))
+		return 1;
+	if (*s == '+' || *s == '-') {
+		if (word_ci(s + 1, len - 1, "inf") || word_ci(s + 1, len - 1, "infinity"))
+			return 1;
+		i = 1;
+	} else if (word_ci(s, len, "inf") || word_ci(s, len, "infinity")) {
+		return 1;
+	}
+	if (len >= 128)
+		return 0;
+	for (; i < len && isdigit((unsigned char)s[i]); i++)
+		d1++;
+	if (i < len && s[i] == '.')
+		for (i++; i < len && isdigit((unsigned char)s[i]); i++)
+			d2++;
+	if (!d1 && !d2)
+		return 0;
+	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < len && (s[i] == '+' || s[i] == '-'))
+			i++;
+		for (; i < len && isdigit((unsigned char)s[i]); i++)
+			de++;
+		if (!de)
+			return 0;
+	}
+	return i == len;
+}
+
 int rfm_kind_ok(enum rfm_kind kind, const char *s, size_t len)
 {
 	static const char *const results[] = {
@@ -373,7 +431,7 @@ int rfm_kind_ok(enum rfm_kind kind, const char *s, size_t len)
 	case RK_FREE:
 		return 1;
 	case RK_NUM:
-		return num_parse_double(s, len, &d) != NUM_BAD;
+		return num_shape_ok(s, len);
 	case RK_TIME:
 		if (!len || is_word(s, len, "null") || is_word(s, len, "None"))
 			return 1;
@@ -1177,6 +1235,68 @@ static void dp_walk(struct dp *d, int latest, size_t *off, size_t *len)
 }
 
 #define RFM_MEMO_MAX (16u << 20)
+#define RFM_FORCED_MAX 64
+
+/* The last occurrence of lit[0..nl) that starts at or before last, NULL if none. */
+static const char *find_lit_back(const char *s, size_t last, const char *lit, size_t nl)
+{
+	size_t i = last + 1;
+
+	while (i-- > 0)
+		if (s[i] == lit[0] && !memcmp(s + i, lit, nl))
+			return s + i;
+	return NULL;
+}
+
+/*
+ * Every literal placed as early as possible (left to right) and as late
+ * as possible (right to left), column kinds aside: any alignment puts
+ * each literal between the two, so where they agree the line leaves no
+ * choice and the DP is not needed (most lines of formats whose literals
+ * are more than one delimiter: "|jobid=", "=", "|ref=", " (l=").
+ * Returns RFM_MATCH_OK or RFM_MATCH_NONE (kinds checked like the DP), or
+ * 1 when the placement is not forced (the caller runs the DP).
+ */
+static int forced_match(const struct rfm_layout *l, const char *s, size_t len,
+			const size_t *litlen, struct rfm_match *m)
+{
+	size_t e[RFM_FORCED_MAX + 1], n = l->n, k, p;
+	const char *hit;
+
+	if (n > RFM_FORCED_MAX || len < litlen[0] + litlen[n])
+		return 1;
+	e[0] = 0;
+	p = litlen[0];
+	for (k = 1; k < n; k++) {
+		if (!litlen[k])
+			return 1;
+		hit = find_lit(s, len, p, l->lit[k], litlen[k]);
+		if (!hit)
+			return 1;
+		e[k] = (size_t)(hit - s);
+		p = e[k] + litlen[k];
+	}
+	e[n] = len - litlen[n];
+	if (e[n] < p || memcmp(s + e[n], l->lit[n], litlen[n]))
+		return 1;
+	/* right to left: each literal must end before the next one starts */
+	p = e[n];
+	for (k = n; k-- > 1;) {
+		if (p < litlen[k])
+			return 1;
+		hit = find_lit_back(s, p - litlen[k], l->lit[k], litlen[k]);
+		if (!hit || (size_t)(hit - s) != e[k])
+			return 1;
+		p = e[k];
+	}
+	for (k = 0; k < n; k++) {
+		m->off[k] = e[k] + litlen[k];
+		m->len[k] = e[k + 1] - m->off[k];
+		if (!rfm_kind_ok(l->col[k].kind, s + m->off[k], m->len[k]))
+			return RFM_MATCH_NONE;
+	}
+	return RFM_MATCH_OK;
+}
 
 int rfm_layout_match(const struct rfm_layout *l, const char *line, size_t len,
 		     struct rfm_match *m, size_t *col_a, size_t *col_b)
@@ -1240,6 +1360,13 @@ slow:
 		litlen = ab_malloc((n + 1) * sizeof(*litlen));
 	for (i = 0; i <= n; i++)
 		litlen[i] = strlen(l->lit[i]);
+	rc = forced_match(l, line, len, litlen, m);
+	if (rc != 1) {
+		if (litlen != litlen_fixed)
+			free(litlen);
+		return rc;
+	}
+	rc = RFM_MATCH_OK;
 	d.l = l;
 	d.s = line;
 	d.len = len;
@@ -1419,6 +1546,7 @@ int rfm_site_format(const struct ingest_file *f, struct rfm_fmt *fmt, long *utc_
 		if (stat(path.buf, &st) == 0 && S_ISREG(st.st_mode)) {
 			json_error_t je;
 			json_t *cfg;
+			FILE *cfp;
 			long off = 0;
 			int off_set = 0;
 
@@ -1426,7 +1554,14 @@ int rfm_site_format(const struct ingest_file *f, struct rfm_fmt *fmt, long *utc_
 				rc = ab_fail(err, AB_EDATA, "%s: larger than 64 KiB", path.buf);
 				break;
 			}
-			cfg = json_load_file(path.buf, 0, &je);
+			/* checked again on the opened file: it may be swapped for a FIFO */
+			cfp = ab_fopen_input(path.buf, err);
+			if (!cfp) {
+				rc = -AB_EDATA;
+				break;
+			}
+			cfg = json_loadf(cfp, 0, &je);
+			fclose(cfp);
 			if (!cfg) {
 				rc = ab_fail(err, AB_EDATA, "%s:%d: bad JSON: %s", path.buf, je.line,
 					     je.text);

@@ -34,6 +34,14 @@ struct group {
 	int used;
 };
 
+/* The JSON text of a column's last value: site perflogs repeat most of
+ * their columns line after line ({} for env_vars, the same num_tasks...). */
+struct col_cache {
+	struct strbuf raw, text;
+	int set;            /* 0: the value says nothing (null, None, empty) */
+	int valid;
+};
+
 struct perflog {
 	struct ingest_file *f;
 	int perf_out;                 /* the EPCC plain-file handler */
@@ -52,6 +60,8 @@ struct perflog {
 	struct rfm_skips sk;
 	long warned;
 	struct strbuf gkey;
+	struct col_cache *cc;         /* one per layout column */
+	size_t ncc;
 };
 
 /* ---- detection ---------------------------------------------------------- */
@@ -217,8 +227,7 @@ static void parse_info(struct rfm_case *c, const char *s, size_t len)
 			for (p = s + dl - 8; p < s + dl && isxdigit((unsigned char)*p); p++)
 				;
 			if (p == s + dl) {
-				json_object_set_new(c->params, "hashcode",
-						    json_stringn(s + dl - 8, 8));
+				jtext_obj_set_str(&c->kv, "hashcode", s + dl - 8, 8);
 				dl -= 10;
 			}
 		}
@@ -280,7 +289,7 @@ static void set_time(struct perflog *pl, struct rfm_case *c, const char *s, size
 		long a = labs(pl->utc_offset);
 		strbuf_addf(&o, "%c%02ld:%02ld", pl->utc_offset < 0 ? '-' : '+', a / 3600,
 			    (a % 3600) / 60);
-		json_object_set_new(c->params, "utc_offset_assumed", json_string(o.buf));
+		jtext_obj_set_str(&c->kv, "utc_offset_assumed", o.buf, o.len);
 		strbuf_release(&o);
 	}
 	c->time_basis = time_basis[asctime ? 1 : 0][has_offset ? 0 : pl->offset_given ? 1 : 2];
@@ -294,6 +303,37 @@ static void set_name(struct strbuf *sb, const char *v, size_t n)
 		return;
 	strbuf_reset(sb);
 	strbuf_add(sb, v, n);
+}
+
+/* params[column name] = the column's value, from the cache when it repeats */
+static void other_param(struct perflog *pl, struct rfm_case *c, size_t i, const char *v, size_t n)
+{
+	struct col_cache *cc;
+	size_t mark;
+
+	if (pl->ncc < pl->lay.n) {
+		size_t k;
+		pl->cc = ab_realloc(pl->cc, pl->lay.n * sizeof(*pl->cc));
+		for (k = pl->ncc; k < pl->lay.n; k++) {
+			strbuf_init(&pl->cc[k].raw, 0);
+			strbuf_init(&pl->cc[k].text, 0);
+			pl->cc[k].set = pl->cc[k].valid = 0;
+		}
+		pl->ncc = pl->lay.n;
+	}
+	cc = &pl->cc[i];
+	if (!cc->valid || cc->raw.len != n || memcmp(cc->raw.buf, v, n)) {
+		strbuf_reset(&cc->raw);
+		strbuf_add(&cc->raw, v, n);
+		strbuf_reset(&cc->text);
+		cc->set = rfm_param_value(&cc->text, v, n);
+		cc->valid = 1;
+	}
+	if (!cc->set)
+		return;
+	mark = c->kv.vals.len;
+	strbuf_addbuf(&c->kv.vals, &cc->text);
+	jtext_obj_put(&c->kv, pl->lay.col[i].name, strlen(pl->lay.col[i].name), mark);
 }
 
 /*
@@ -331,7 +371,7 @@ static int line_case(struct perflog *pl, const char *line, long lineno, struct r
 
 		switch (col->attr) {
 		case RA_OTHER:
-			rfm_param_text(c->params, col->name, v, n);
+			other_param(pl, c, i, v, n);
 			break;
 		case RA_IGNORE:
 		case RA_PERF_VAR:
@@ -383,11 +423,11 @@ static int line_case(struct perflog *pl, const char *line, long lineno, struct r
 				v += 8;
 				n -= 8;
 			}
-			json_object_set_new(c->params, "reframe_version", json_stringn(v, n));
+			jtext_obj_set_str(&c->kv, "reframe_version", v, n);
 			c->old_era = rfm_version_old_era(v, n);
 			break;
 		case RA_INFO:
-			json_object_set_new(c->params, "info", json_stringn(v, n));
+			jtext_obj_set_str(&c->kv, "info", v, n);
 			parse_info(c, v, n);
 			break;
 		case RA_PERF_VALUE:
@@ -460,9 +500,18 @@ static int line_case(struct perflog *pl, const char *line, long lineno, struct r
 	}
 	if (l->per_var) {
 		strbuf_reset(&pl->gkey);
-		strbuf_addf(&pl->gkey, "%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s", c->display.buf,
-			    c->system.buf, c->partition.buf, c->environ.buf, c->jobid.buf,
-			    asc_s ? "" : c->time_raw.buf);
+		strbuf_addbuf(&pl->gkey, &c->display);
+		strbuf_addch(&pl->gkey, '\x1f');
+		strbuf_addbuf(&pl->gkey, &c->system);
+		strbuf_addch(&pl->gkey, '\x1f');
+		strbuf_addbuf(&pl->gkey, &c->partition);
+		strbuf_addch(&pl->gkey, '\x1f');
+		strbuf_addbuf(&pl->gkey, &c->environ);
+		strbuf_addch(&pl->gkey, '\x1f');
+		strbuf_addbuf(&pl->gkey, &c->jobid);
+		strbuf_addch(&pl->gkey, '\x1f');
+		if (!asc_s)
+			strbuf_addbuf(&pl->gkey, &c->time_raw);
 	}
 	return 0;
 }
@@ -871,6 +920,11 @@ out:
 	strbuf_release(&pl.path_part);
 	strbuf_release(&pl.file_test);
 	strbuf_release(&pl.gkey);
+	for (i = 0; i < pl.ncc; i++) {
+		strbuf_release(&pl.cc[i].raw);
+		strbuf_release(&pl.cc[i].text);
+	}
+	free(pl.cc);
 	strbuf_release(&header);
 	return rc;
 }

@@ -42,7 +42,8 @@ struct rfm_case {
 	int old_era;            /* written by ReFrame < 4.7 (keyed by job id) */
 	struct rfm_perf *perf;
 	size_t nperf, perf_cap;
-	json_t *params;         /* owned; everything else the source said */
+	json_t *params;         /* owned; everything else the source said (run reports) */
+	struct jtext_obj kv;    /* the same as JSON text (perflogs); params goes first */
 	long line;
 	struct strbuf key_extra;/* fallback identity when no time and no job id */
 };
@@ -85,8 +86,8 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 		  struct strbuf *err);
 void rfm_skips_warn(struct ingest_file *f, const struct rfm_skips *sk);
 
-/* Parse "%k=v %k2=v2" parameters of a display name into params (numbers as numbers). */
-void rfm_display_params(const char *display, json_t *params);
+/* Parse "%k=v %k2=v2" parameters of a display name into kv (numbers as numbers). */
+void rfm_display_params(const char *display, struct jtext_obj *kv);
 /* 1 when the unit is a time unit (lower is better). */
 int rfm_unit_is_time(const char *unit);
 /* 1 when a smaller value of variable name in unit is better: time units, time
@@ -95,9 +96,11 @@ int rfm_unit_is_time(const char *unit);
 int rfm_lower_is_better(const char *name, const char *unit);
 /* ReFrame version "3.10.0-dev.2+bf404ae1" -> 1 when older than 4.7. */
 int rfm_version_old_era(const char *v, size_t len);
-/* Set params[key] from a ReFrame text value: numbers, true/false, JSON {..}/[..],
- * else a string; null/None/empty are not set. */
-void rfm_param_text(json_t *params, const char *key, const char *s, size_t len);
+/* The JSON text of a ReFrame text value into out: numbers, true/false, JSON
+ * {..}/[..], else a string.  Returns 0 (nothing added) for null/None/empty. */
+int rfm_param_value(struct strbuf *out, const char *s, size_t len);
+/* kv[key] = rfm_param_value(s) when it has one. */
+void rfm_param_text(struct jtext_obj *kv, const char *key, const char *s, size_t len);
 
 /*
  * Parse a time as ReFrame writes it: "2024-03-18T09:14:07", with optional

@@ -4,6 +4,7 @@
  */
 #include "core/compat.h"
 #include "core/error.h"
+#include "core/fsutil.h"
 #include "model/cost.h"
 
 #include <math.h>
@@ -274,9 +275,9 @@ int cost_prices_load(const char *path, struct cost_prices_file **out, struct str
 	int rc;
 
 	*out = NULL;
-	fp = fopen(path, "rb");
+	fp = ab_fopen_input(path, err); /* a FIFO or a device would block or never end */
 	if (!fp)
-		return ab_fail(err, AB_EIO, "cannot open \"%s\": %s", path, strerror(errno));
+		return -AB_EIO;
 	root = json_loadf(fp, JSON_REJECT_DUPLICATES, &je);
 	if (ferror(fp)) {
 		fclose(fp);

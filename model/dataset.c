@@ -140,6 +140,7 @@ static void push_value(struct db_config *c, double v, int64_t id, size_t *cap)
 
 struct cache_entry {
 	char *suite, *benchmark, *system, *metric;   /* NULL: any / headline */
+	enum db_per per;
 	struct db_configs cs;
 };
 
@@ -172,6 +173,7 @@ static void configs_copy(const struct db_configs *from, struct db_configs *to)
 	size_t i;
 
 	to->n = from->n;
+	to->n_unnormalised = from->n_unnormalised;
 	to->v = ab_calloc(from->n ? from->n : 1, sizeof(*to->v));
 	for (i = 0; i < from->n; i++) {
 		const struct db_config *a = &from->v[i];
@@ -193,10 +195,35 @@ static void configs_copy(const struct db_configs *from, struct db_configs *to)
 	}
 }
 
+/* The configurations of one benchmark, in the set's order: the rows a
+ * query for it alone returns. */
+static void configs_copy_benchmark(const struct db_configs *from, const char *benchmark,
+				   struct db_configs *to)
+{
+	struct db_configs sub;
+	size_t i;
+
+	sub.v = ab_calloc(from->n ? from->n : 1, sizeof(*sub.v));
+	sub.n = 0;
+	for (i = 0; i < from->n; i++)
+		if (!strcmp(from->v[i].benchmark, benchmark))
+			sub.v[sub.n++] = from->v[i];    /* borrowed; configs_copy copies deeply */
+	configs_copy(&sub, to);
+	free(sub.v);
+}
+
 void db_configs_cache_enable(struct db *db)
 {
 	if (!db->configs_cache)
 		db->configs_cache = ab_calloc(1, sizeof(*db->configs_cache));
+}
+
+enum db_per db_configs_set_per(struct db *db, enum db_per per)
+{
+	enum db_per old = (enum db_per)db->configs_per;
+
+	db->configs_per = (int)per;
+	return old;
 }
 
 void db_configs_cache_free(struct db_configs_cache *c)
@@ -219,6 +246,60 @@ void db_configs_cache_free(struct db_configs_cache *c)
 static int load_configs(struct db *db, const struct db_config_query *q, struct db_configs *out,
 			struct strbuf *err);
 
+static void db_configs_release_one(struct db_configs *c);
+
+const char *db_per_name(enum db_per per)
+{
+	return per == DB_PER_DEVICE ? "accelerator" : per == DB_PER_NODE ? "node" : "system";
+}
+
+/* Whether a metric is already per unit of something (efficiency, per
+ * device, per watt): normalising it again would be wrong. */
+static int intensive(const struct db_config *c)
+{
+	return strstr(c->metric, "efficiency") || strstr(c->metric, "per_device") ||
+	       strstr(c->metric, "per_node") || strstr(c->unit, "/W") || strstr(c->unit, "/J") ||
+	       strstr(c->unit, " per ") || !strcmp(c->unit, "%");
+}
+
+/* Normalise every configuration's values as per asks (dataset.h);
+ * configurations without the count are dropped and counted. */
+static void normalise(struct db_configs *cs, enum db_per per)
+{
+	size_t i, j, k = 0;
+
+	for (i = 0; i < cs->n; i++) {
+		struct db_config *c = &cs->v[i];
+		long count = per == DB_PER_DEVICE ? c->devices : c->nodes;
+		struct strbuf u = STRBUF_INIT;
+
+		if (intensive(c)) {
+			cs->v[k++] = *c;
+			continue;
+		}
+		if (count <= 0) {
+			struct db_configs one = { c, 1, 0 };
+
+			db_configs_release_one(&one);
+			cs->n_unnormalised++;
+			continue;
+		}
+		for (j = 0; j < c->n; j++)
+			c->values[j] = c->lower_is_better ? c->values[j] * (double)count
+							  : c->values[j] / (double)count;
+		strbuf_addstr(&u, c->unit);
+		if (c->lower_is_better)
+			strbuf_addf(&u, " \xc3\x97 %ss", db_per_name(per));
+		else
+			strbuf_addf(&u, " per %s", db_per_name(per));
+		free(c->unit);
+		c->unit = strbuf_detach(&u, NULL);
+		c->per = per;
+		cs->v[k++] = *c;
+	}
+	cs->n = k;
+}
+
 int db_load_configs(struct db *db, const struct db_config_query *q, struct db_configs *out,
 		    struct strbuf *err)
 {
@@ -232,8 +313,19 @@ int db_load_configs(struct db *db, const struct db_config_query *q, struct db_co
 	for (i = 0; i < c->n; i++) {
 		e = &c->v[i];
 		if (same_key(e->suite, q->suite) && same_key(e->benchmark, q->benchmark) &&
-		    same_key(e->system, q->system) && same_key(e->metric, q->metric)) {
+		    same_key(e->system, q->system) && same_key(e->metric, q->metric) &&
+		    (int)e->per == db->configs_per) {
 			configs_copy(&e->cs, out);
+			return 0;
+		}
+	}
+	/* one benchmark of a suite already loaded whole (the workbook's
+	 * Summary, then a sheet per benchmark): the same rows, filtered */
+	for (i = 0; q->benchmark && q->suite && i < c->n; i++) {
+		e = &c->v[i];
+		if (same_key(e->suite, q->suite) && !e->benchmark && same_key(e->system, q->system) &&
+		    same_key(e->metric, q->metric)) {
+			configs_copy_benchmark(&e->cs, q->benchmark, out);
 			return 0;
 		}
 	}
@@ -246,6 +338,7 @@ int db_load_configs(struct db *db, const struct db_config_query *q, struct db_co
 	e->benchmark = dup_or_null(q->benchmark);
 	e->system = dup_or_null(q->system);
 	e->metric = dup_or_null(q->metric);
+	e->per = (enum db_per)db->configs_per;
 	configs_copy(out, &e->cs);
 	return rc;
 }
@@ -325,10 +418,13 @@ static int load_configs(struct db *db, const struct db_config_query *q, struct d
 		if (c->lower_is_better < 0)
 			c->lower_is_better = db_metric_lower_is_better(c->metric, c->unit);
 	}
+	if (db->configs_per != DB_PER_SYSTEM)
+		normalise(out, (enum db_per)db->configs_per);
 	return 0;
 }
 
-void db_configs_release(struct db_configs *c)
+/* The strings and arrays of each configuration, not the array itself. */
+static void db_configs_release_one(struct db_configs *c)
 {
 	size_t i;
 
@@ -347,7 +443,13 @@ void db_configs_release(struct db_configs *c)
 		free(x->values);
 		free(x->run_ids);
 	}
+}
+
+void db_configs_release(struct db_configs *c)
+{
+	db_configs_release_one(c);
 	free(c->v);
 	c->v = NULL;
 	c->n = 0;
+	c->n_unnormalised = 0;
 }

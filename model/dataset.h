@@ -11,6 +11,29 @@
 
 #include "db.h"
 
+/*
+ * Normalisation.  Per device (node), a rate is divided by the accelerators
+ * (nodes) of its configuration and a time-like value (lower is better) is
+ * multiplied by them (accelerator-time), so that smaller systems compare
+ * with larger ones on what each unit delivers.  The unit says so:
+ * "tokens/s per accelerator", "min x accelerators".  Metrics that are
+ * already per unit (efficiency, per device, per watt, percentages) are left
+ * as they are.  Within a configuration
+ * the count is fixed, so medians, order-statistic CIs and ratios scale
+ * exactly; rank tests between two configurations do not, and are computed
+ * on the normalised values.  The normalisation is a setting of the
+ * connection (db_configs_set_per), so every view built while it is set
+ * (statistics, comparisons, Pareto) sees the same normalised values.
+ */
+enum db_per {
+	DB_PER_SYSTEM = 0,
+	DB_PER_DEVICE = 1,
+	DB_PER_NODE = 2
+};
+
+/* "system", "accelerator", "node". */
+const char *db_per_name(enum db_per per);
+
 struct db_config {
 	char *suite, *benchmark;
 	char *system, *display_name, *vendor, *accelerator;
@@ -25,11 +48,14 @@ struct db_config {
 	size_t n_failed;                   /* runs failed or aborted */
 	size_t n_invalid;                  /* runs with impossible values: neither */
 	size_t n_missing;                  /* ok runs without this metric */
+	enum db_per per;                   /* how the values are normalised */
 };
 
 struct db_configs {
 	struct db_config *v;
 	size_t n;
+	size_t n_unnormalised;             /* configurations left out: their device or
+					    * node count, needed to normalise, is unknown */
 };
 
 struct db_config_query {
@@ -48,6 +74,9 @@ int db_load_configs(struct db *db, const struct db_config_query *q, struct db_co
  * gets copies.  Only for connections that do not write meanwhile.
  */
 void db_configs_cache_enable(struct db *db);
+/* Normalise what db_load_configs() returns from now on; returns the
+ * previous setting (DB_PER_SYSTEM: as measured, the default). */
+enum db_per db_configs_set_per(struct db *db, enum db_per per);
 void db_configs_release(struct db_configs *c);
 
 /* Whether smaller is better for a metric (by name and unit): times,

@@ -61,6 +61,7 @@ struct db {
 	int immutable;        /* opened read-only as an immutable snapshot */
 	struct db_sink_state sink;
 	struct db_configs_cache *configs_cache; /* dataset.c; NULL: off */
+	int configs_per;                        /* dataset.c: enum db_per, 0: as measured */
 };
 
 struct db_configs_cache;

@@ -24,8 +24,16 @@ static const char sql_systems[] =
 	" count(r.id), max(r.nodes), max(r.devices),"
 	" (SELECT group_concat(f, ', ') FROM (SELECT DISTINCT r2.framework AS f FROM run r2"
 	"   WHERE r2.system_id = y.id AND r2.framework IS NOT NULL ORDER BY r2.framework)),"
-	" (SELECT s.path FROM run r3 JOIN source s ON s.id = r3.source_id"
-	"   WHERE r3.system_id = y.id ORDER BY r3.id LIMIT 1)"
+	" (SELECT s.path FROM run_data r3 JOIN source s ON s.id = r3.source_id"
+	"   WHERE r3.system_id = y.id ORDER BY r3.id LIMIT 1),"
+	" (SELECT s.path FROM run_data r4 JOIN source s ON s.id = r4.source_id"
+	"   WHERE r4.system_id = y.id AND r4.nodes IS NOT NULL ORDER BY r4.nodes DESC, r4.id"
+	"   LIMIT 1),"
+	" (SELECT s.path FROM run_data r5 JOIN source s ON s.id = r5.source_id"
+	"   WHERE r5.system_id = y.id AND r5.framework IS NOT NULL ORDER BY r5.id LIMIT 1),"
+	" (SELECT count(DISTINCT r6.source_id) FROM run_data r6 WHERE r6.system_id = y.id),"
+	" CASE WHEN json_valid(y.meta) THEN json_extract(y.meta, '$.system_name') IS NOT NULL"
+	"  AND json_extract(y.meta, '$.submitter') IS NOT NULL END"
 	" FROM system y JOIN run r ON r.system_id = y.id JOIN benchmark b ON b.id = r.benchmark_id"
 	" WHERE" FILTER_RUN
 	" GROUP BY y.id ORDER BY y.vendor, y.name";
@@ -102,6 +110,35 @@ static int prep(struct db *db, sqlite3_stmt **st, const char *sql, const struct 
 	return 0;
 }
 
+/* Where a system's own facts came from (inventory.h): the user's systems
+ * file, the MLPerf system description of a submission (<submission>/
+ * systems/<folder>.json for results under <submission>/results/<folder>/),
+ * or the first file with a run of it. */
+static char *system_source(const struct db_inv_system *y, int mlperf_desc)
+{
+	const char *res;
+
+	if (y->described_by)
+		return ab_strdup(y->described_by);
+	if (!y->first_source)
+		return NULL;
+	if (mlperf_desc && (res = strstr(y->first_source, "/results/")) != NULL) {
+		const char *folder = res + strlen("/results/");
+		size_t flen = strcspn(folder, "/");
+		struct strbuf sb = STRBUF_INIT;
+
+		if (flen) {
+			strbuf_add(&sb, y->first_source, (size_t)(res - y->first_source));
+			strbuf_addstr(&sb, "/systems/");
+			strbuf_add(&sb, folder, flen);
+			strbuf_addstr(&sb, ".json");
+			return strbuf_detach(&sb, NULL);
+		}
+		strbuf_release(&sb);
+	}
+	return ab_strdup(y->first_source);
+}
+
 static int load_systems(struct db *db, const struct db_inv_query *q, struct db_inventory *inv,
 			struct strbuf *err)
 {
@@ -137,6 +174,10 @@ static int load_systems(struct db *db, const struct db_inv_query *q, struct db_i
 		y->max_devices = col_long(st, 13);
 		y->frameworks = col_str(st, 14);
 		y->first_source = col_str(st, 15);
+		y->src_nodes = col_str(st, 16);
+		y->src_framework = col_str(st, 17);
+		y->nsources = (size_t)col_long(st, 18);
+		y->src_system = system_source(y, col_long(st, 19) != 0);
 		if (y->simulated)
 			inv->simulated = 1;
 	}
@@ -297,6 +338,9 @@ void db_inventory_release(struct db_inventory *inv)
 		free(y->frameworks);
 		free(y->described_by);
 		free(y->first_source);
+		free(y->src_system);
+		free(y->src_nodes);
+		free(y->src_framework);
 	}
 	for (i = 0; i < inv->nruns; i++) {
 		struct db_inv_run *r = &inv->runs[i];
@@ -320,4 +364,176 @@ void db_inventory_release(struct db_inventory *inv)
 	free(inv->systems);
 	free(inv->runs);
 	memset(inv, 0, sizeof(*inv));
+}
+
+/* ---- ReFrame references ----------------------------------------------- */
+
+static const char sql_refs[] =
+	"SELECT r.id, y.name, r.status, r.job_id, md.value,"
+	" json_extract(mk.meta, '$.reference'), json_extract(mk.meta, '$.lower_bound'),"
+	" json_extract(mk.meta, '$.upper_bound'), json_extract(mk.meta, '$.lower_thres'),"
+	" json_extract(mk.meta, '$.upper_thres'), json_extract(mk.meta, '$.result')"
+	" FROM run_data r JOIN benchmark b ON b.id = r.benchmark_id"
+	" JOIN system y ON y.id = r.system_id"
+	" JOIN metric_data md ON md.run_id = r.id"
+	" JOIN metric_kind mk ON mk.id = md.kind_id"
+	" WHERE b.suite = ?1 AND b.name = ?2 AND mk.name = coalesce(?3, b.metric)"
+	"  AND mk.meta <> '' AND json_valid(mk.meta)"
+	"  AND json_type(mk.meta, '$.reference') IN ('integer', 'real')"
+	" ORDER BY y.name, r.id";
+
+int db_ref_runs_load(struct db *db, const char *suite, const char *benchmark,
+		     const char *metric, struct db_ref_run **out, size_t *n, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	size_t alloc = 0;
+	int rc = db_prepare(db, &st, sql_refs, err);
+
+	*out = NULL;
+	*n = 0;
+	if (rc)
+		return rc;
+	db_bind_text(st, 1, suite);
+	db_bind_text(st, 2, benchmark);
+	db_bind_text(st, 3, metric);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_ref_run *x;
+		const unsigned char *res;
+
+		if (*n == alloc) {
+			alloc = alloc ? 2 * alloc : 32;
+			*out = ab_realloc(*out, alloc * sizeof(**out));
+		}
+		x = &(*out)[(*n)++];
+		x->id = sqlite3_column_int64(st, 0);
+		x->system = col_str(st, 1);
+		x->status = col_str(st, 2);
+		x->job_id = col_str(st, 3);
+		x->value = col_num(st, 4);
+		x->reference = col_num(st, 5);
+		x->lower_bound = col_num(st, 6);
+		x->upper_bound = col_num(st, 7);
+		x->lower_thres = col_num(st, 8);
+		x->upper_thres = col_num(st, 9);
+		res = sqlite3_column_text(st, 10);
+		x->result = res && (!strcmp((const char *)res, "pass") ||
+				    !strcmp((const char *)res, "fail"))
+				    ? ab_strdup((const char *)res)
+				    : NULL;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_ref_runs_release(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return db_fail(db, err, "cannot list references");
+	}
+	return 0;
+}
+
+void db_ref_runs_release(struct db_ref_run *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].system);
+		free(v[i].status);
+		free(v[i].job_id);
+		free(v[i].result);
+	}
+	free(v);
+}
+
+/* ---- power trace windows ------------------------------------------------ */
+
+/* ISO 8601 text to Unix seconds (fractions kept); NULL when unparsable */
+#define UNIX_SECONDS(x) "(julianday(" x ") - 2440587.5) * 86400.0"
+
+static const char sql_traces[] =
+	"SELECT r.id, b.suite, b.name, y.name, " UNIX_SECONDS("r.started") ","
+	" " UNIX_SECONDS("r.finished") ", p.device, p.t0, p.t1"
+	" FROM (SELECT run_id, device, min(t) AS t0, max(t) AS t1 FROM power_sample"
+	"  GROUP BY run_id, device) p"
+	" JOIN run_data r ON r.id = p.run_id JOIN benchmark b ON b.id = r.benchmark_id"
+	" JOIN system y ON y.id = r.system_id"
+	" WHERE" FILTER_RUN " ORDER BY b.suite, b.name, y.name, r.id, p.device";
+
+/* Whether one device's trace [t0, t1] is off its run's window (see
+ * inventory.h); *offset says by how much. */
+static int trace_off(const struct db_trace_window *w, double t0, double t1, double *offset)
+{
+	double dur = isfinite(w->finished) ? w->finished - w->started : 0.0;
+	double tol = dur / 10.0 > 120.0 ? dur / 10.0 : 120.0;
+
+	if (t0 > w->started + tol) {
+		*offset = t0 - w->started;
+		return 1;
+	}
+	if (isfinite(w->finished) ? t1 < w->finished - tol : t1 < w->started) {
+		*offset = t1 - (isfinite(w->finished) ? w->finished : w->started);
+		return 1;
+	}
+	return 0;
+}
+
+int db_trace_windows_load(struct db *db, const struct db_inv_query *q,
+			  struct db_trace_window **out, size_t *n, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	size_t alloc = 0;
+	int rc = prep(db, &st, sql_traces, q, err);
+
+	*out = NULL;
+	*n = 0;
+	if (rc)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_trace_window *w = *n ? &(*out)[*n - 1] : NULL;
+		double t0 = col_num(st, 7), t1 = col_num(st, 8), off;
+
+		if (!w || w->id != sqlite3_column_int64(st, 0)) {
+			if (*n == alloc) {
+				alloc = alloc ? 2 * alloc : 32;
+				*out = ab_realloc(*out, alloc * sizeof(**out));
+			}
+			w = &(*out)[(*n)++];
+			memset(w, 0, sizeof(*w));
+			w->id = sqlite3_column_int64(st, 0);
+			w->suite = col_str(st, 1);
+			w->benchmark = col_str(st, 2);
+			w->system = col_str(st, 3);
+			w->started = col_num(st, 4);
+			w->finished = col_num(st, 5);
+			w->checked = isfinite(w->started);
+			w->offset = NAN;
+		}
+		w->ndev++;
+		if (w->checked && isfinite(t0) && isfinite(t1) && trace_off(w, t0, t1, &off)) {
+			if (!w->noff++) {
+				w->off_device = col_str(st, 6);
+				w->offset = off;
+			}
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_trace_windows_release(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return db_fail(db, err, "cannot list power traces");
+	}
+	return 0;
+}
+
+void db_trace_windows_release(struct db_trace_window *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].suite);
+		free(v[i].benchmark);
+		free(v[i].system);
+		free(v[i].off_device);
+	}
+	free(v);
 }

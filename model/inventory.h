@@ -18,6 +18,14 @@ struct db_inv_system {
 	char *frameworks;       /* distinct run frameworks, ", "-joined, NULL if none */
 	char *described_by;     /* systems file that described it, NULL if none */
 	char *first_source;     /* path of the first source with a run of it */
+	/* where each fact came from (per-fact provenance); NULL when unknown */
+	char *src_system;       /* vendor, accelerator, per node, host CPU and
+				 * interconnect: the systems file, an MLPerf system
+				 * description (systems/<name>.json beside the
+				 * results), or else first_source */
+	char *src_nodes;        /* the source of a run at max_nodes */
+	char *src_framework;    /* the first source of a run naming a framework */
+	size_t nsources;        /* distinct source files with its runs */
 	long per_node;          /* accelerators per node, 0 unknown */
 	long max_nodes, max_devices;  /* largest configuration run, 0 unknown */
 	double tdp_w;           /* NAN when unknown */
@@ -66,5 +74,56 @@ struct db_inv_query {
 int db_inventory_load(struct db *db, const struct db_inv_query *q, size_t max_runs,
 		      struct db_inventory *out, struct strbuf *err);
 void db_inventory_release(struct db_inventory *inv);
+
+/* ---- ReFrame references (per run) ----------------------------------- */
+
+/* One run's value of a metric with the reference and thresholds ReFrame
+ * checked it against (the metric's meta). */
+struct db_ref_run {
+	int64_t id;
+	char *system, *status, *job_id;   /* job_id NULL when unknown */
+	double value;
+	double reference, lower_bound, upper_bound;   /* NAN when not given */
+	double lower_thres, upper_thres;              /* fractions, NAN when none */
+	char *result;                     /* "pass", "fail"; NULL when not computed */
+};
+
+/* Runs of suite/benchmark whose metric (NULL: the headline) carries a
+ * reference, by system and id.  0 or -AB_EIO; *out owned by the caller
+ * (db_ref_runs_release). */
+int db_ref_runs_load(struct db *db, const char *suite, const char *benchmark,
+		     const char *metric, struct db_ref_run **out, size_t *n, struct strbuf *err);
+void db_ref_runs_release(struct db_ref_run *v, size_t n);
+
+/* ---- power traces against their runs (clock skew) -------------------- */
+
+/*
+ * A run with power samples, checked against its own window: a device's
+ * trace is off when it starts more than the tolerance after the run
+ * started or ends before the run started (or more than the tolerance
+ * before it finished); the tolerance is 120 s or a tenth of the run,
+ * whichever is larger.  An off trace means the power meter's clock and the
+ * benchmark's disagree (often by whole hours: a time zone), so energy
+ * integrated over the run window is wrong.  Runs without a start time
+ * cannot be checked (checked = 0).
+ */
+struct db_trace_window {
+	int64_t id;
+	char *suite, *benchmark, *system;
+	double started, finished;         /* Unix seconds, NAN when unknown */
+	size_t ndev;                      /* devices with samples */
+	int checked;                      /* the run has a start time */
+	size_t noff;                      /* devices whose trace is off */
+	char *off_device;                 /* the first of them, NULL when none */
+	double offset;                    /* its offset in seconds: start of its trace
+					   * minus the run's start when late, end of its
+					   * trace minus the run's end (or start) when early */
+};
+
+/* Every run q selects that has power samples, in suite, benchmark,
+ * system, id order.  0 or -AB_EIO. */
+int db_trace_windows_load(struct db *db, const struct db_inv_query *q,
+			  struct db_trace_window **out, size_t *n, struct strbuf *err);
+void db_trace_windows_release(struct db_trace_window *v, size_t n);
 
 #endif

@@ -20,6 +20,15 @@
 	" FROM run r JOIN source s ON s.id = r.source_id" \
 	" JOIN benchmark b ON b.id = r.benchmark_id" \
 	" JOIN system y ON y.id = r.system_id"
+/* per metric: the tables under the run and metric views (a LEFT JOIN of
+ * the metric view materialises every metric and sorts them all; this
+ * walks metric_data's primary key run by run) */
+#define RUN_DATA_FROM \
+	" FROM run_data r JOIN source s ON s.id = r.source_id" \
+	" JOIN benchmark b ON b.id = r.benchmark_id" \
+	" JOIN system y ON y.id = r.system_id" \
+	" LEFT JOIN metric_data md ON md.run_id = r.id" \
+	" LEFT JOIN metric_kind k ON k.id = md.kind_id"
 #define RUN_WHERE \
 	" WHERE (?1 IS NULL OR b.suite = ?1) AND (?2 IS NULL OR b.name = ?2)" \
 	"  AND (?3 IS NULL OR y.name = ?3 OR y.display_name = ?3)"
@@ -34,9 +43,8 @@ static const char sql_per_run[] =
 
 static const char sql_per_metric[] =
 	"SELECT " RUN_COLS ","
-	" b.metric, b.unit, b.better, y.display_name, s.sha256, m.name, m.value, m.unit"
-	RUN_FROM " LEFT JOIN metric m ON m.run_id = r.id" RUN_WHERE
-	" ORDER BY r.id, m.name";
+	" b.metric, b.unit, b.better, y.display_name, s.sha256, k.name, md.value, k.unit"
+	RUN_DATA_FROM RUN_WHERE " ORDER BY r.id, k.name";
 
 static const char *const names_per_run[] = {
 	"id", "source", "line", "suite", "benchmark", "system", "vendor", "accelerator",
@@ -152,8 +160,7 @@ int db_runs_count(struct db *db, const struct db_filter *f, unsigned flags, long
 		  struct strbuf *err)
 {
 	static const char sql_run[] = "SELECT count(*)" RUN_FROM RUN_WHERE;
-	static const char sql_metric[] = "SELECT count(*)" RUN_FROM
-					 " LEFT JOIN metric m ON m.run_id = r.id" RUN_WHERE;
+	static const char sql_metric[] = "SELECT count(*)" RUN_DATA_FROM RUN_WHERE;
 	sqlite3_stmt *st;
 	int rc;
 

@@ -22,6 +22,7 @@ enum {
 	ST_ADD_PAIR,
 	ST_FIND_KIND,
 	ST_ADD_KIND,
+	ST_FIND_MEASURED,
 	ST_COUNT
 };
 
@@ -78,6 +79,10 @@ static const char *const sink_sql[ST_COUNT] = {
 	[ST_ADD_PAIR] = "INSERT INTO param_pair(h, kv) VALUES (?1, ?2)",
 	[ST_FIND_KIND] = "SELECT id FROM metric_kind WHERE name = ?1 AND unit = ?2 AND meta = ?3",
 	[ST_ADD_KIND] = "INSERT INTO metric_kind(name, unit, meta) VALUES (?1, ?2, ?3)",
+	/* the metrics of the run stored under a dedupe key */
+	[ST_FIND_MEASURED] = "SELECT k.name, m.value FROM run_data d JOIN metric_data m"
+			     " ON m.run_id = d.id JOIN metric_kind k ON k.id = m.kind_id"
+			     " WHERE d.dedupe = ?1",
 };
 
 static const char *const status_names[] = {
@@ -518,12 +523,111 @@ static int key_from_hex(const char *s, unsigned char out[16])
 	return 1;
 }
 
+/*
+ * What a run measured, for telling two runs of one dedupe key apart: its
+ * metrics as "name=value" with 12 significant digits, sorted by name.
+ * Twelve digits absorb a value written as text by one tool and as JSON by
+ * another; a different measurement differs far earlier.
+ */
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void measured_text(struct strbuf *out, char **items, size_t n)
+{
+	size_t i;
+
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(items, n, sizeof(*items), cmp_str);
+	strbuf_reset(out);
+	for (i = 0; i < n; i++) {
+		strbuf_addstr(out, items[i]);
+		strbuf_addch(out, '\x1f');
+		free(items[i]);
+	}
+}
+
+static char *measured_item(const char *name, double v)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s=%.12g", name, v);
+	return strbuf_detach(&sb, NULL);
+}
+
+static int stored_measured(struct db_sink_state *s, const unsigned char key[16], struct strbuf *out,
+			   struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	char **items = NULL;
+	size_t n = 0, cap = 0;
+	int rc = stmt(s, ST_FIND_MEASURED, &st, err);
+
+	if (rc < 0)
+		return rc;
+	sqlite3_bind_blob(st, 1, key, 16, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		if (n == cap) {
+			cap = cap ? 2 * cap : 8;
+			items = ab_realloc(items, cap * sizeof(*items));
+		}
+		items[n++] = measured_item(name ? name : "", sqlite3_column_double(st, 1));
+	}
+	sqlite3_reset(st);
+	measured_text(out, items, n);
+	free(items);
+	if (rc != SQLITE_DONE)
+		return db_fail(s->db, err, "cannot look up a stored run");
+	return 0;
+}
+
+/*
+ * A dedupe key names a run (test, system, time or job, ...); the same run
+ * read again (a grown perflog, its report, results.db, a pull) measured the
+ * same and is a duplicate.  Another measurement under the same key (two
+ * simulated campaigns, a hand-edited table) is another run: keeping
+ * whichever came first would make the database depend on ingest order, so
+ * it is stored under a key of its own, derived from the key and what it
+ * measured.  0: try that key (now in key), 1: a duplicate.
+ */
+static int dedupe_variant(struct db_sink_state *s, const struct ingest_run *r, unsigned char key[16],
+			  struct strbuf *err)
+{
+	struct strbuf stored = STRBUF_INIT, mine = STRBUF_INIT;
+	char **items = ab_calloc(r->nmetrics + 1, sizeof(*items));
+	size_t i, n = 0;
+	int rc;
+	char hex[33];
+
+	for (i = 0; i < r->nmetrics; i++)
+		if (isfinite(r->metrics[i].value)) /* what the sink stores */
+			items[n++] = measured_item(r->metrics[i].name, r->metrics[i].value);
+	measured_text(&mine, items, n);
+	free(items);
+	rc = stored_measured(s, key, &stored, err);
+	if (rc == 0 && !strcmp(stored.buf, mine.buf))
+		rc = 1;
+	if (rc == 0) {
+		for (i = 0; i < 16; i++)
+			snprintf(hex + 2 * i, 3, "%02x", key[i]);
+		strbuf_reset(&stored);
+		strbuf_addf(&stored, "%s\x1fmeasured\x1f%s", hex, mine.buf);
+		db_key16(&s->fresh, stored.buf, stored.len, key);
+	}
+	strbuf_release(&stored);
+	strbuf_release(&mine);
+	return rc;
+}
+
 static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, struct strbuf *err)
 {
 	struct db_sink_state *s = self;
 	struct validate_run vr;
 	int64_t sys_id, b_id;
 	sqlite3_stmt *st;
+	unsigned char key[16];
 	char *params;
 	size_t i;
 	int rc;
@@ -579,7 +683,6 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 	sqlite3_bind_text(st, 16, s->ids.buf, (int)s->ids.len, SQLITE_STATIC);
 	db_bind_text(st, 17, r->excluded_reason);
 	if (r->dedupe_key) {
-		unsigned char key[16];
 		/* a key read back from the view `run` (pull) is the hash itself */
 		if (!key_from_hex(r->dedupe_key, key))
 			db_key16(&s->fresh, r->dedupe_key, strlen(r->dedupe_key), key);
@@ -588,8 +691,18 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 	rc = step(s, st, NULL, err, "cannot add run");
 	if (rc < 0)
 		return rc;
-	if (sqlite3_changes(s->db->sql) == 0) /* dedupe_key conflict: stored before */
-		return 1;
+	if (sqlite3_changes(s->db->sql) == 0) { /* dedupe_key conflict: stored before */
+		rc = dedupe_variant(s, r, key, err);
+		if (rc != 0)
+			return rc;
+		sqlite3_reset(st);
+		sqlite3_bind_blob(st, 18, key, 16, SQLITE_TRANSIENT);
+		rc = step(s, st, NULL, err, "cannot add run");
+		if (rc < 0)
+			return rc;
+		if (sqlite3_changes(s->db->sql) == 0) /* this measurement is stored too */
+			return 1;
+	}
 	*run_id = sqlite3_last_insert_rowid(s->db->sql);
 	for (i = 0; i < r->nmetrics; i++) {
 		const struct ingest_metric *m = &r->metrics[i];

@@ -179,6 +179,25 @@ int stats_summarize(const double *x, size_t n, size_t n_failed,
 	return 0;
 }
 
+int stats_median_ci_at(const double *x, size_t n, double level, double *lo, double *hi,
+		       double *coverage)
+{
+	size_t rl, rh;
+	double cov, *sorted;
+
+	*lo = *hi = *coverage = NAN;
+	if (n == 0 || stats_median_ci_ranks(n, level, &rl, &rh, &cov))
+		return -1;
+	sorted = ab_malloc(n * sizeof(*sorted));
+	memcpy(sorted, x, n * sizeof(*sorted));
+	gsl_sort(sorted, 1, n);
+	*lo = sorted[rl - 1];
+	*hi = sorted[rh - 1];
+	*coverage = cov;
+	free(sorted);
+	return 0;
+}
+
 /* ---- MLPerf olympic mean --------------------------------------------- */
 
 const char *stats_olympic_status_name(enum stats_olympic_status s)

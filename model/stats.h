@@ -95,6 +95,12 @@ int stats_summarize(const double *x, size_t n, size_t n_failed,
 int stats_median_ci_ranks(size_t n, double level, size_t *lo, size_t *hi,
 			  double *coverage);
 
+/* The distribution-free CI of the median of x[0..n) at level, the same
+ * order statistics stats_summarize() uses at STATS_LEVEL: 0, or -1 with
+ * *lo, *hi, *coverage NAN when n is too small for the level. */
+int stats_median_ci_at(const double *x, size_t n, double level, double *lo, double *hi,
+		       double *coverage);
+
 /* Median of x[0..n) (x is not modified); NAN for n == 0. */
 double stats_median(const double *x, size_t n);
 

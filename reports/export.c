@@ -107,17 +107,22 @@ static int plain_ascii(const char *s, size_t len, const char *special)
 	return 1;
 }
 
+int export_formula_like(const char *s, size_t len)
+{
+	return len && s[0] && strchr("=+-@\t\r", s[0]) != NULL;
+}
+
 void export_csv_field(struct strbuf *out, const char *s, size_t len, int text)
 {
 	struct strbuf tmp = STRBUF_INIT;
 	size_t i;
 	int quote = 0;
 
-	if ((!text || !len || !strchr("=+-@\t\r", s[0])) && plain_ascii(s, len, ",\"")) {
+	if ((!text || !export_formula_like(s, len)) && plain_ascii(s, len, ",\"")) {
 		strbuf_add(out, s, len);
 		return;
 	}
-	if (text && len && strchr("=+-@\t\r", s[0]))
+	if (text && export_formula_like(s, len))
 		strbuf_addch(&tmp, '\'');   /* never a formula in a spreadsheet */
 	export_utf8(&tmp, s, len);
 	for (i = 0; i < tmp.len && !quote; i++)

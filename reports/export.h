@@ -27,6 +27,7 @@
 #include "core/core.h"
 #include "model/db.h"
 #include "views/views.h"
+#include "reports/report.h"
 
 enum export_format { EXPORT_CSV, EXPORT_JSON, EXPORT_XLSX };
 enum export_what { EXPORT_RUNS, EXPORT_STATS, EXPORT_COMPARE, EXPORT_SCORES };
@@ -59,20 +60,32 @@ struct xlsx_opts {
 	const char *title, *author; /* document properties (NULL: defaults) */
 	int (*keep_bench)(const char *suite, const char *name, void *ctx); /* NULL: all */
 	void *keep_ctx;
+	/* a report spec's systems (each sheet, Raw included, keeps only
+	 * them and the baseline), each benchmark's metric and normalisation
+	 * (per device or node: median and CI divided by the configuration's
+	 * devices or nodes, exact for a median); its confidence level goes in
+	 * copts->level.  NULL: none */
+	const struct report_spec *spec;
 	const struct compare_opts *copts; /* seed, resamples; NULL: defaults */
 };
 
-/* Write the workbook to path atomically (not to stdout): Summary, Systems,
- * one sheet per benchmark (statistics, bars of medians with their 95% CI
- * as error bars, batch scaling on a log2 axis, Pareto with labels), MLPerf
- * scores, Cost (input cells, live formulas), Raw (an Excel table of every
- * run and metric, constant-memory mode), Methodology, Provenance; document
- * properties from SOURCE_DATE_EPOCH; "simulated example data" on every
- * first page when the database holds the demo. */
+/* Write the workbook to path atomically (not to stdout): Summary (with
+ * energy efficiency), Systems, one sheet per benchmark (statistics, bars
+ * of medians with their 95% CI as custom error bars referring to cells,
+ * batch scaling on a log2 axis, Pareto with name labels, MLPerf official
+ * scores and their bars), MLPerf scores, Cost (input cells, live
+ * formulas), Raw (an Excel table of every run and metric, its rows
+ * streamed: constant memory at any size), Methodology, Provenance;
+ * document properties from SOURCE_DATE_EPOCH; "simulated example data" on
+ * every first page when the database holds the demo. */
 int xlsx_write(struct db *db, const struct xlsx_opts *o, const char *path, struct strbuf *err);
 
 /* ---- cells (also used by the workbook) ---------------------------------- */
 
+/* 1 if a spreadsheet would take text s as a formula: it starts with = + -
+ * @ TAB or CR (OWASP's CSV injection list); a CSV writer then puts an
+ * apostrophe first. */
+int export_formula_like(const char *s, size_t len);
 /* Append s as one CSV field: UTF-8 repaired, formula-like text neutralised
  * when text is set, quoted when needed. */
 void export_csv_field(struct strbuf *out, const char *s, size_t len, int text);

@@ -632,6 +632,13 @@ int pdf_figure(struct pdf_doc *d, double height, pdf_draw_fn fn, void *ctx, stru
 		cairo_clip(d->cr);
 		rc = fn(d->cr, MARGIN_L, d->y, pdf_text_width(d), height, ctx, err);
 		cairo_restore(d->cr);
+		/* a drawing that failed because the output could not be written
+		 * (a full disk) is an I/O error, said as such */
+		if (rc && cairo_surface_status(d->surf) == CAIRO_STATUS_WRITE_ERROR) {
+			strbuf_reset(err);
+			rc = ab_fail(err, AB_EIO, "cannot write the PDF: %s",
+				     cairo_status_to_string(CAIRO_STATUS_WRITE_ERROR));
+		}
 	}
 	d->y += height + PARA_GAP;
 	return rc;

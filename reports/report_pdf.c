@@ -25,6 +25,7 @@
 #define NDASH "\xe2\x80\x93"
 #define TIMES "\xc3\x97"
 #define MIDDOT "\xc2\xb7"
+#define ELLIPSIS "\xe2\x80\xa6"
 
 /* Above this many runs the appendix lists configurations, not runs. */
 #define APPENDIX_MAX_RUNS 3000
@@ -46,6 +47,8 @@ struct bench {
 	int has_cost;
 	char *cost_why;
 	const char *baseline;              /* its suite's baseline, NULL: none */
+	enum db_per per;                   /* the spec's normalisation */
+	size_t n_unnormalised;             /* configurations without the count */
 };
 
 /* The benchmarks of one suite share a baseline and a composite. */
@@ -56,8 +59,16 @@ struct grp {
 	int has_all;
 };
 
+/* Sources in order of first mention: "S1", "S2", ... (the systems table,
+ * then the appendix), listed at the end of the appendix. */
+struct srcref {
+	const char *path, *sha;   /* borrowed from the inventory; sha "" when unknown */
+};
+
 struct rep {
 	struct db *db;
+	struct srcref *src;                /* rebuilt by each pass, same order */
+	size_t nsrc;
 	struct plot_palette *pal;
 	struct cost_prices_file *prices;
 	const struct report_spec *spec;
@@ -67,9 +78,62 @@ struct rep {
 	size_t nb;
 	struct grp *g;
 	size_t ng;
+	struct views_mlperf mlp;           /* MLPerf training official scores */
+	struct db_trace_window *tw;        /* runs with power traces */
+	size_t ntw;
 };
 
 /* ---- small formatting helpers ------------------------------------------ */
+
+/* The index of a source, registered on first mention.  A path mentioned
+ * without its hash (a systems file) takes the hash of a later mention. */
+static size_t src_index(struct rep *r, const char *path, const char *sha)
+{
+	size_t i;
+
+	for (i = 0; i < r->nsrc; i++)
+		if (!strcmp(r->src[i].path, path) &&
+		    (!strcmp(r->src[i].sha, sha) || !*r->src[i].sha || !*sha)) {
+			if (!*r->src[i].sha)
+				r->src[i].sha = sha;
+			return i;
+		}
+	r->src = ab_realloc(r->src, (r->nsrc + 1) * sizeof(*r->src));
+	r->src[r->nsrc].path = path;
+	r->src[r->nsrc].sha = sha;
+	return r->nsrc++;
+}
+
+/* A fact's source tag: " S3" in small grey. */
+static void src_tag(struct strbuf *sb, struct rep *r, const char *path)
+{
+	if (!path)
+		return;
+	strbuf_addf(sb, " <span size=\"smaller\" foreground=\"#777777\">S%zu</span>",
+		    src_index(r, path, "") + 1);
+}
+
+static enum db_per spec_per(const struct report_spec *s, const char *bench)
+{
+	const struct report_bench *sb = report_spec_bench(s, bench);
+
+	if (!sb)
+		return DB_PER_SYSTEM;
+	return sb->norm == REPORT_NORM_DEVICE ? DB_PER_DEVICE
+	       : sb->norm == REPORT_NORM_NODE ? DB_PER_NODE
+					      : DB_PER_SYSTEM;
+}
+
+/* "95 %" for the spec's confidence level (one decimal when needed). */
+static void fmt_level(struct strbuf *sb, double level)
+{
+	double pct = 100.0 * level;
+
+	if (fabs(pct - floor(pct + 0.5)) < 1e-9)
+		strbuf_addf(sb, "%.0f %%", pct);
+	else
+		strbuf_addf(sb, "%.1f %%", pct);
+}
 
 static void fmt_date(struct strbuf *sb, long long t)
 {
@@ -188,7 +252,7 @@ static int is_baseline(const struct rep *r, const char *system)
 static void systems_section(struct pdf_doc *d, struct rep *r)
 {
 	const struct db_inventory *inv = &r->inv.inv;
-	struct pdf_table *t = pdf_table_new(9, 7.5);
+	struct pdf_table *t = pdf_table_new(8, 7.5);
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 
@@ -197,18 +261,21 @@ static void systems_section(struct pdf_doc *d, struct rep *r)
 		 "Each system as the benchmark tools named it, with what the database knows about "
 		 "it. Vendor and accelerator are normalised from the accelerator the tool "
 		 "reported (or a systems file); " LQ "nodes used" RQ " is the largest "
-		 "configuration measured. The last column names the file the facts came from.");
+		 "configuration measured. After each fact, in grey, the file it came from "
+		 "(S1, S2, " ELLIPSIS " listed with their sha256 under " LQ "Source files" RQ
+		 " at the end of the appendix).");
 	pdf_table_col(t, 0, "System", PDF_LEFT);
-	pdf_table_col(t, 1, "Vendor", PDF_LEFT);
-	pdf_table_col(t, 2, "Accelerator", PDF_LEFT);
-	pdf_table_col(t, 3, "Per node", PDF_RIGHT);
-	pdf_table_col(t, 4, "Nodes used", PDF_RIGHT);
-	pdf_table_col(t, 5, "Host CPU / interconnect", PDF_LEFT);
-	pdf_table_col(t, 6, "Software", PDF_LEFT);
-	pdf_table_col(t, 7, "Runs", PDF_RIGHT);
-	pdf_table_col(t, 8, "Facts from", PDF_LEFT);
+	pdf_table_col(t, 1, "Vendor, accelerator", PDF_LEFT);
+	pdf_table_col(t, 2, "Per node", PDF_RIGHT);
+	pdf_table_col(t, 3, "Nodes used", PDF_RIGHT);
+	pdf_table_col(t, 4, "Host CPU / interconnect", PDF_LEFT);
+	pdf_table_col(t, 5, "Software", PDF_LEFT);
+	pdf_table_col(t, 6, "Runs", PDF_RIGHT);
+	pdf_table_col(t, 7, "Files", PDF_RIGHT);
 	for (i = 0; i < inv->nsystems; i++) {
 		const struct db_inv_system *y = &inv->systems[i];
+		/* a systems file is cited by its name, as the database keeps it */
+		const char *sys_src = y->src_system;
 
 		pdf_table_row(t, NULL, NULL);
 		strbuf_reset(&sb);
@@ -223,40 +290,53 @@ static void systems_section(struct pdf_doc *d, struct rep *r)
 		pdf_table_cell(t, 0, sb.buf);
 		strbuf_reset(&sb);
 		pdf_esc(&sb, or_dash(y->vendor));
+		strbuf_addstr(&sb, " ");
+		pdf_esc(&sb, or_dash(y->accelerator));
+		if (y->vendor || y->accelerator)
+			src_tag(&sb, r, sys_src);
 		pdf_table_cell(t, 1, sb.buf);
 		strbuf_reset(&sb);
-		pdf_esc(&sb, or_dash(y->accelerator));
+		if (y->per_node > 0) {
+			strbuf_addf(&sb, "%ld", y->per_node);
+			src_tag(&sb, r, sys_src);
+		} else {
+			strbuf_addstr(&sb, DASH);
+		}
 		pdf_table_cell(t, 2, sb.buf);
-		if (y->per_node > 0)
-			pdf_table_cellf(t, 3, "%ld", y->per_node);
-		else
-			pdf_table_cell(t, 3, "\xe2\x80\x94");
-		if (y->max_nodes > 0)
-			pdf_table_cellf(t, 4, "%ld", y->max_nodes);
-		else
-			pdf_table_cell(t, 4, "\xe2\x80\x94");
+		strbuf_reset(&sb);
+		if (y->max_nodes > 0) {
+			strbuf_addf(&sb, "%ld", y->max_nodes);
+			src_tag(&sb, r, y->src_nodes);
+		} else {
+			strbuf_addstr(&sb, DASH);
+		}
+		pdf_table_cell(t, 3, sb.buf);
 		strbuf_reset(&sb);
 		pdf_esc(&sb, or_dash(y->host_cpu));
 		strbuf_addstr(&sb, " / ");
 		pdf_esc(&sb, or_dash(y->interconnect));
-		pdf_table_cell(t, 5, sb.buf);
+		if (y->host_cpu || y->interconnect)
+			src_tag(&sb, r, sys_src);
+		pdf_table_cell(t, 4, sb.buf);
 		strbuf_reset(&sb);
 		pdf_esc(&sb, or_dash(y->frameworks));
-		pdf_table_cell(t, 6, sb.buf);
-		pdf_table_cellf(t, 7, "%zu", y->runs);
-		strbuf_reset(&sb);
-		if (y->described_by) {
-			strbuf_addstr(&sb, "systems file ");
-			pdf_esc(&sb, y->described_by);
-		} else {
-			pdf_esc(&sb, or_dash(y->first_source));
-		}
-		pdf_table_cell(t, 8, sb.buf);
+		if (y->frameworks)
+			src_tag(&sb, r, y->src_framework);
+		pdf_table_cell(t, 5, sb.buf);
+		pdf_table_cellf(t, 6, "%zu", y->runs);
+		pdf_table_cellf(t, 7, "%zu", y->nsources);
 		if (is_baseline(r, y->name))
 			pdf_table_emph(t);
 	}
 	pdf_table_draw(d, t);
 	pdf_table_free(t);
+	pdf_para(d, PDF_SMALL, "Sources: a user's systems file when one described the system; "
+			       "for MLPerf, the submission's system description (systems/"
+			       "&lt;name&gt;.json beside the results); otherwise the first result "
+			       "file with a run of the system. Nodes used: a result file with a run "
+			       "at that size. Software: the first result file naming a framework. "
+			       "Runs and files: every run of the system in the database and the "
+			       "files they came from.");
 	strbuf_release(&sb);
 }
 
@@ -349,7 +429,10 @@ static void stats_table(struct pdf_doc *d, struct rep *r, const struct bench *b)
 	pdf_esc(&sb, b->unit);
 	strbuf_addstr(&sb, ")");
 	pdf_table_col(t, 4, sb.buf, PDF_RIGHT);
-	pdf_table_col(t, 5, "95 % CI", PDF_RIGHT);
+	strbuf_reset(&sb);
+	fmt_level(&sb, r->spec->level);
+	strbuf_addstr(&sb, " CI");
+	pdf_table_col(t, 5, sb.buf, PDF_RIGHT);
 	pdf_table_col(t, 6, "CV", PDF_RIGHT);
 	pdf_table_col(t, 7, "Outliers", PDF_RIGHT);
 	for (i = 0; i < b->stats.n; i++) {
@@ -368,7 +451,14 @@ static void stats_table(struct pdf_doc *d, struct rep *r, const struct bench *b)
 		add_value(&sb, row->s.median);
 		pdf_table_cell(t, 4, sb.buf);
 		strbuf_reset(&sb);
-		views_fmt_ci(&sb, row->s.ci_low, row->s.ci_high);
+		if (r->spec->level == STATS_LEVEL) {
+			views_fmt_ci(&sb, row->s.ci_low, row->s.ci_high);
+		} else {
+			double lo, hi, cov;
+
+			stats_median_ci_at(row->c->values, row->c->n, r->spec->level, &lo, &hi, &cov);
+			views_fmt_ci(&sb, lo, hi);
+		}
 		pdf_table_cell(t, 5, sb.buf);
 		strbuf_reset(&sb);
 		if (isfinite(row->s.cv))
@@ -383,6 +473,231 @@ static void stats_table(struct pdf_doc *d, struct rep *r, const struct bench *b)
 	pdf_table_draw(d, t);
 	pdf_table_free(t);
 	strbuf_release(&sb);
+}
+
+/* "5.0 h", "12 min", "40 s" for an offset in seconds (sign kept). */
+static void fmt_offset(struct strbuf *sb, double s)
+{
+	double a = fabs(s);
+
+	if (a >= 3600.0)
+		strbuf_addf(sb, "%s%.1f h", s < 0 ? "\xe2\x88\x92" : "+", a / 3600.0);
+	else if (a >= 120.0)
+		strbuf_addf(sb, "%s%.0f min", s < 0 ? "\xe2\x88\x92" : "+", a / 60.0);
+	else
+		strbuf_addf(sb, "%s%.0f s", s < 0 ? "\xe2\x88\x92" : "+", a);
+}
+
+/* Append up to three names of v (distinct), then "and N more". */
+static void name_list(struct strbuf *sb, const char *const *v, size_t n)
+{
+	size_t i, shown = 0, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i; j++)
+			if (!strcmp(v[j], v[i]))
+				break;
+		if (j < i)
+			continue;
+		if (shown == 3) {
+			size_t more = 0;
+
+			for (; i < n; i++) {
+				for (j = 0; j < i; j++)
+					if (!strcmp(v[j], v[i]))
+						break;
+				more += j == i;
+			}
+			strbuf_addf(sb, " and %zu more", more);
+			return;
+		}
+		if (shown)
+			strbuf_addstr(sb, ", ");
+		pdf_esc(sb, v[i]);
+		shown++;
+	}
+}
+
+/* Compared configurations that differ from the baseline's, named by what
+ * differs: precision, batch, scale (nodes or devices). */
+static size_t threat_shapes(struct pdf_doc *d, const struct rep *r, const struct bench *b)
+{
+	static const char *const what[] = { "precision", "global batch", "scale (nodes or "
+									 "accelerators)" };
+	const char **names = ab_calloc(b->cmp.n + 1, sizeof(*names));
+	struct strbuf sb = STRBUF_INIT;
+	size_t k, i, nt = 0, shown = 0;
+
+	for (i = 0; i < b->cmp.n; i++)
+		shown += report_spec_has_system(r->spec, b->cmp.pairs[i].sys->system);
+	for (k = 0; k < 3; k++) {
+		size_t n = 0;
+
+		for (i = 0; i < b->cmp.n; i++) {
+			const struct db_config *x = b->cmp.pairs[i].sys, *y = b->cmp.pairs[i].base;
+			int differs;
+
+			if (b->cmp.pairs[i].same_shape ||
+			    !report_spec_has_system(r->spec, x->system))
+				continue;
+			if (k == 0)
+				differs = (x->precision == NULL) != (y->precision == NULL) ||
+					  (x->precision && strcmp(x->precision, y->precision));
+			else if (k == 1)
+				differs = x->global_batch != y->global_batch;
+			else
+				differs = x->nodes != y->nodes || x->devices != y->devices;
+			if (differs)
+				names[n++] = x->system;
+		}
+		if (!n)
+			continue;
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, "<b>");
+		pdf_esc(&sb, b->name);
+		strbuf_addf(&sb, "</b>: %zu of %zu systems are compared with the baseline at a "
+				 "different %s (", n, shown, what[k]);
+		name_list(&sb, names, n);
+		strbuf_addstr(&sb, k == 0 ? "); a lower precision may be faster for reasons the "
+					    "hardware alone does not explain."
+				  : k == 1 ? "); throughput depends on the batch, so the ratio "
+					     "mixes hardware and setup."
+					   : "); the ratio compares system sizes as well as "
+					     "hardware" );
+		if (k == 2)
+			strbuf_addstr(&sb, b->per == DB_PER_SYSTEM
+						   ? " (the spec can normalise per accelerator or node)."
+						   : ", though the values are normalised.");
+		pdf_bullet(d, sb.buf);
+		nt++;
+	}
+	free(names);
+	strbuf_release(&sb);
+	return nt;
+}
+
+/* MLPerf training run sets that the rules would not accept as they are,
+ * and what the official score drops. */
+static size_t threat_mlperf(struct pdf_doc *d, struct rep *r, const struct bench *b)
+{
+	const char **few = ab_calloc(r->mlp.n + 1, sizeof(*few));
+	const char **noscore = ab_calloc(r->mlp.n + 1, sizeof(*noscore));
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, nfew = 0, nnoscore = 0, nsets = 0, dropped = 0, nt = 0;
+
+	for (i = 0; i < r->mlp.n; i++) {
+		const struct views_mlperf_row *o = &r->mlp.rows[i];
+
+		if (!o->benchmark || strcmp(o->benchmark, b->name) ||
+		    !report_spec_has_system(r->spec, o->system))
+			continue;
+		nsets++;
+		if (o->max_dropped > dropped)
+			dropped = o->max_dropped;
+		if (o->required_runs && o->runs < o->required_runs)
+			few[nfew++] = o->system;
+		if (!isfinite(o->official_score))
+			noscore[nnoscore++] = o->system;
+	}
+	if (nfew) {
+		strbuf_addstr(&sb, "<b>");
+		pdf_esc(&sb, b->name);
+		strbuf_addf(&sb, "</b>: %zu of %zu MLPerf run sets have fewer result files than "
+				 "the rules require (", nfew, nsets);
+		name_list(&sb, few, nfew);
+		strbuf_addstr(&sb, "); their scores are not comparable with complete "
+				   "submissions.");
+		pdf_bullet(d, sb.buf);
+		nt++;
+	}
+	if (nnoscore) {
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, "<b>");
+		pdf_esc(&sb, b->name);
+		strbuf_addf(&sb, "</b>: %zu MLPerf run set%s ha%s no official score (too many "
+				 "runs did not converge, or none is left): ", nnoscore,
+			    nnoscore == 1 ? "" : "s", nnoscore == 1 ? "s" : "ve");
+		name_list(&sb, noscore, nnoscore);
+		strbuf_addstr(&sb, ".");
+		pdf_bullet(d, sb.buf);
+		nt++;
+	}
+	if (nsets) {
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, "<b>");
+		pdf_esc(&sb, b->name);
+		strbuf_addf(&sb, "</b>: the official scores of its %zu run set%s drop the fastest "
+				 "and the slowest %zu result file%s as the MLPerf rules do (olympic "
+				 "mean); the statistics tables keep every converged run.",
+			    nsets, nsets == 1 ? "" : "s", dropped ? dropped : 1,
+			    dropped > 1 ? "s" : "");
+		pdf_bullet(d, sb.buf);
+		nt++;
+	}
+	free(few);
+	free(noscore);
+	strbuf_release(&sb);
+	return nt;
+}
+
+/* Power traces whose clock disagrees with the run's (model/inventory.h). */
+static size_t threat_skew(struct pdf_doc *d, struct rep *r, const struct bench *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct db_trace_window *first = NULL;
+	size_t i, ntraced = 0, nchecked = 0, noff = 0, nt = 0;
+
+	for (i = 0; i < r->ntw; i++) {
+		const struct db_trace_window *w = &r->tw[i];
+
+		if (strcmp(w->suite, b->suite) || strcmp(w->benchmark, b->name) ||
+		    !report_spec_has_system(r->spec, w->system))
+			continue;
+		ntraced++;
+		nchecked += w->checked;
+		if (w->noff) {
+			noff++;
+			if (!first)
+				first = w;
+		}
+	}
+	if (noff) {
+		double hours = first->offset / 3600.0;
+
+		strbuf_addstr(&sb, "<b>");
+		pdf_esc(&sb, b->name);
+		strbuf_addf(&sb, "</b>: clock skew in power traces: in %zu of %zu runs with power "
+				 "samples a trace lies outside the run's own start and end (e.g. run "
+				 "%lld of ", noff, nchecked, (long long)first->id);
+		pdf_esc(&sb, first->system);
+		strbuf_addstr(&sb, ", device ");
+		pdf_esc(&sb, first->off_device ? first->off_device : "?");
+		strbuf_addstr(&sb, ": ");
+		fmt_offset(&sb, first->offset);
+		strbuf_addstr(&sb, ")");
+		if (fabs(first->offset) >= 3000.0 &&
+		    fabs(hours - floor(hours + 0.5)) * 3600.0 < 120.0)
+			strbuf_addstr(&sb, "; whole hours suggest a time-zone difference between the "
+					   "power meter's clock and the benchmark's");
+		strbuf_addstr(&sb, ". Energy integrated over these runs' windows misses or "
+				   "misplaces samples.");
+		pdf_bullet(d, sb.buf);
+		nt++;
+	}
+	if (ntraced > nchecked) {
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, "<b>");
+		pdf_esc(&sb, b->name);
+		strbuf_addf(&sb, "</b>: %zu run%s with power traces %s no start time, so %s "
+				 "clock cannot be checked against the power meter's.",
+			    ntraced - nchecked, ntraced - nchecked == 1 ? "" : "s",
+			    ntraced - nchecked == 1 ? "has" : "have",
+			    ntraced - nchecked == 1 ? "its" : "their");
+		pdf_bullet(d, sb.buf);
+		nt++;
+	}
+	strbuf_release(&sb);
+	return nt;
 }
 
 static void threats(struct pdf_doc *d, struct rep *r)
@@ -455,21 +770,14 @@ static void threats(struct pdf_doc *d, struct rep *r)
 			size_t differ = 0, few = 0;
 
 			for (k = 0; k < b->cmp.n; k++) {
+				if (!report_spec_has_system(r->spec, b->cmp.pairs[k].sys->system))
+					continue;
 				differ += !b->cmp.pairs[k].same_shape;
 				few += b->cmp.pairs[k].res.n < STATS_CI_MIN_N ||
 				       b->cmp.pairs[k].res.n_baseline < STATS_CI_MIN_N;
 			}
-			if (differ) {
-				strbuf_reset(&sb);
-				strbuf_addstr(&sb, "<b>");
-				pdf_esc(&sb, b->name);
-				strbuf_addf(&sb, "</b>: %zu of %zu systems are compared with the "
-						 "baseline in a different configuration (nodes, devices, "
-						 "batch or precision); the ratio mixes hardware and setup.",
-					    differ, b->cmp.n);
-				pdf_bullet(d, sb.buf);
-				nthreats++;
-			}
+			if (differ)
+				nthreats += threat_shapes(d, r, b);
 			if (few) {
 				strbuf_reset(&sb);
 				strbuf_addstr(&sb, "<b>");
@@ -489,6 +797,29 @@ static void threats(struct pdf_doc *d, struct rep *r)
 			pdf_bullet(d, sb.buf);
 			nthreats++;
 		}
+		if (!strcmp(b->suite, "mlperf-training"))
+			nthreats += threat_mlperf(d, r, b);
+		if (!strcmp(b->suite, "mlperf-inference")) {
+			size_t inval = 0, nconf = 0;
+
+			for (k = 0; k < b->stats.n; k++) {
+				inval += b->stats.rows[k].c->n_invalid;
+				nconf += b->stats.rows[k].c->n_invalid > 0;
+			}
+			if (inval) {
+				strbuf_reset(&sb);
+				strbuf_addstr(&sb, "<b>");
+				pdf_esc(&sb, b->name);
+				strbuf_addf(&sb, "</b>: %zu MLPerf inference result%s of %zu "
+						 "configuration%s %s INVALID by LoadGen's own check; "
+						 "they are not in the statistics.", inval,
+					    inval == 1 ? "" : "s", nconf, nconf == 1 ? "" : "s",
+					    inval == 1 ? "is" : "are");
+				pdf_bullet(d, sb.buf);
+				nthreats++;
+			}
+		}
+		nthreats += threat_skew(d, r, b);
 	}
 	if (inv->nsources == 1) {
 		pdf_bullet(d, "<b>Single source.</b> Every result comes from one file: nothing "
@@ -500,30 +831,12 @@ static void threats(struct pdf_doc *d, struct rep *r)
 	strbuf_release(&sb);
 }
 
-/* Sources in order of first use: "S1", "S2", ... */
-struct srcref {
-	const char *path, *sha;
-};
-
-static size_t src_index(struct srcref **v, size_t *n, const char *path, const char *sha)
-{
-	size_t i;
-
-	for (i = 0; i < *n; i++)
-		if (!strcmp((*v)[i].path, path) && !strcmp((*v)[i].sha, sha))
-			return i;
-	*v = ab_realloc(*v, (*n + 1) * sizeof(**v));
-	(*v)[*n].path = path;
-	(*v)[*n].sha = sha;
-	return (*n)++;
-}
 
 static void appendix_runs(struct pdf_doc *d, struct rep *r)
 {
 	const struct db_inventory *inv = &r->inv.inv;
 	struct strbuf sb = STRBUF_INIT;
-	struct srcref *src = NULL;
-	size_t nsrc = 0, i, k;
+	size_t i, k;
 	struct pdf_table *t;
 
 	pdf_para(d, PDF_BODY, "Every run behind this report, by benchmark and system. The system "
@@ -554,7 +867,7 @@ static void appendix_runs(struct pdf_doc *d, struct rep *r)
 			if (strcmp(run->benchmark, b->name) || strcmp(run->suite, b->suite) ||
 			    !report_spec_has_system(r->spec, run->system))
 				continue;
-			si = src_index(&src, &nsrc, run->source ? run->source : "",
+			si = src_index(r, run->source ? run->source : "",
 				       run->sha256 ? run->sha256 : "");
 			pdf_table_row(t, b->dest, NULL);
 			strbuf_reset(&sb);
@@ -608,26 +921,40 @@ static void appendix_runs(struct pdf_doc *d, struct rep *r)
 		pdf_table_free(t);
 		strbuf_release(&h);
 	}
+	strbuf_release(&sb);
+}
+
+/* Every source file the report cites (S1, S2, ...) with its sha256. */
+static void appendix_sources(struct pdf_doc *d, struct rep *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct pdf_table *t;
+	size_t i;
+
+	pdf_dest(d, "sec-sources");
 	pdf_heading(d, 2, "Source files", NULL, 0);
+	pdf_para(d, PDF_SMALL, "The files the facts and runs above came from, numbered in the "
+			       "order the report first cites them; sha256 as ingested "
+			       "(" DASH " for a file read as a companion of another).");
 	t = pdf_table_new(3, 7);
 	pdf_table_col(t, 0, "Source", PDF_LEFT);
 	pdf_table_col(t, 1, "Path", PDF_LEFT);
 	pdf_table_col(t, 2, "sha256", PDF_LEFT);
-	for (i = 0; i < nsrc; i++) {
+	for (i = 0; i < r->nsrc; i++) {
 		pdf_table_row(t, NULL, NULL);
 		pdf_table_cellf(t, 0, "S%zu", i + 1);
 		strbuf_reset(&sb);
-		pdf_esc(&sb, src[i].path);
+		pdf_esc(&sb, r->src[i].path);
 		pdf_table_cell(t, 1, sb.buf);
 		strbuf_reset(&sb);
 		strbuf_addstr(&sb, "<tt>");
-		pdf_esc(&sb, src[i].sha);
+		pdf_esc(&sb, *r->src[i].sha ? r->src[i].sha : DASH);
 		strbuf_addstr(&sb, "</tt>");
 		pdf_table_cell(t, 2, sb.buf);
 	}
 	pdf_table_draw(d, t);
 	pdf_table_free(t);
-	free(src);
+
 	strbuf_release(&sb);
 }
 
@@ -677,9 +1004,11 @@ static void appendix(struct pdf_doc *d, struct rep *r)
 		pdf_table_draw(d, t);
 		pdf_table_free(t);
 		strbuf_release(&sb);
+		appendix_sources(d, r);
 		return;
 	}
 	appendix_runs(d, r);
+	appendix_sources(d, r);
 	strbuf_release(&sb);
 }
 
@@ -1063,7 +1392,10 @@ static void compare_table(struct pdf_doc *d, struct rep *r, const struct bench *
 	pdf_table_col(t, 2, "n / n base", PDF_RIGHT);
 	pdf_table_col(t, 3, "Median", PDF_RIGHT);
 	pdf_table_col(t, 4, b->lower ? "Speedup" : "Ratio", PDF_RIGHT);
-	pdf_table_col(t, 5, "95 % CI", PDF_RIGHT);
+	strbuf_reset(&sb);
+	fmt_level(&sb, b->cmp.copts.level);
+	strbuf_addstr(&sb, " CI");
+	pdf_table_col(t, 5, sb.buf, PDF_RIGHT);
 	pdf_table_col(t, 6, "p (Holm)", PDF_RIGHT);
 	pdf_table_col(t, 7, "Verdict", PDF_LEFT);
 	pdf_table_col(t, 8, "Bootstrap", PDF_LEFT);
@@ -1136,6 +1468,7 @@ struct chart_ctx {
 	struct rep *r;
 	enum views_chart_kind kind;
 	const char *suite, *benchmark, *baseline;
+	enum db_per per;
 };
 
 static int draw_chart(cairo_t *cr, double x, double y, double w, double h, void *vctx,
@@ -1154,6 +1487,8 @@ static int draw_chart(cairo_t *cr, double x, double y, double w, double h, void 
 	fo.systems = (const char *const *)c->r->spec->systems;
 	fo.nsystems = c->r->spec->nsystems;
 	fo.palette = c->r->pal;
+	/* the bar chart normalises per accelerator as the tables do */
+	fo.per_device = c->kind == VIEWS_CHART_BAR && c->per == DB_PER_DEVICE;
 	rc = views_chart_build(c->r->db, c->kind, &fo, &fig, err);
 	if (rc == -AB_EDATA) {
 		/* the data has nothing this chart can show: say so in its place */
@@ -1188,7 +1523,7 @@ static int draw_chart(cairo_t *cr, double x, double y, double w, double h, void 
 static int chart(struct pdf_doc *d, struct rep *r, const struct bench *b, enum views_chart_kind kind,
 		 const char *heading, struct strbuf *err)
 {
-	struct chart_ctx c = { r, kind, b->suite, b->name, b->baseline };
+	struct chart_ctx c = { r, kind, b->suite, b->name, b->baseline, b->per };
 	double w = pdf_text_width(d);
 	size_t n = b->nsystems;
 	/* horizontal bars grow with the number of systems */
@@ -1325,6 +1660,338 @@ static int tradeoffs(struct pdf_doc *d, struct rep *r, struct strbuf *err)
 	return rc;
 }
 
+/* The official MLPerf training scores of benchmark b (views/mlperf.c, the
+ * rows `stats --suite mlperf-training` prints). */
+static void mlperf_scores(struct pdf_doc *d, struct rep *r, const struct bench *b)
+{
+	struct pdf_table *t;
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, n = 0, dropped = 0;
+
+	for (i = 0; i < r->mlp.n; i++)
+		n += r->mlp.rows[i].benchmark && !strcmp(r->mlp.rows[i].benchmark, b->name) &&
+		     report_spec_has_system(r->spec, r->mlp.rows[i].system);
+	if (!n)
+		return;
+	pdf_heading(d, 2, "MLPerf official scores", NULL, 0);
+	t = pdf_table_new(8, 7);
+	pdf_table_col(t, 0, "System", PDF_LEFT);
+	pdf_table_col(t, 1, "Round", PDF_LEFT);
+	pdf_table_col(t, 2, "Result files\n<span weight=\"normal\">converged / not / required</span>",
+		      PDF_RIGHT);
+	pdf_table_col(t, 3, "Official score (min)", PDF_RIGHT);
+	pdf_table_col(t, 4, "Scaling", PDF_RIGHT);
+	pdf_table_col(t, 5, "Median (min)", PDF_RIGHT);
+	pdf_table_col(t, 6, "Energy (kJ)", PDF_RIGHT);
+	pdf_table_col(t, 7, "Run set", PDF_LEFT);
+	for (i = 0; i < r->mlp.n; i++) {
+		const struct views_mlperf_row *o = &r->mlp.rows[i];
+
+		if (!o->benchmark || strcmp(o->benchmark, b->name) ||
+		    !report_spec_has_system(r->spec, o->system))
+			continue;
+		if (o->max_dropped > dropped)
+			dropped = o->max_dropped;
+		pdf_table_row(t, NULL, NULL);
+		strbuf_reset(&sb);
+		pdf_esc(&sb, or_dash(o->system));
+		if (o->system_name && *o->system_name) {
+			strbuf_addstr(&sb, "\n<small>");
+			pdf_esc(&sb, o->system_name);
+			strbuf_addstr(&sb, "</small>");
+		}
+		pdf_table_cell(t, 0, sb.buf);
+		strbuf_reset(&sb);
+		pdf_esc(&sb, or_dash(o->round));
+		if (o->weak)
+			strbuf_addstr(&sb, " (weak scaling)");
+		pdf_table_cell(t, 1, sb.buf);
+		if (o->required_runs)
+			pdf_table_cellf(t, 2, "%zu / %zu / %zu", o->valid, o->failed, o->required_runs);
+		else
+			pdf_table_cellf(t, 2, "%zu / %zu / ?", o->valid, o->failed);
+		strbuf_reset(&sb);
+		if (isfinite(o->official_score)) {
+			strbuf_addstr(&sb, "<b>");
+			views_fmt_value(&sb, o->official_score);
+			strbuf_addstr(&sb, "</b>");
+		} else {
+			strbuf_addstr(&sb, "no score");
+		}
+		pdf_table_cell(t, 3, sb.buf);
+		strbuf_reset(&sb);
+		if (isfinite(o->scaling_factor))
+			strbuf_addf(&sb, "%.4f", o->scaling_factor);
+		pdf_table_cell(t, 4, sb.buf);
+		strbuf_reset(&sb);
+		add_value(&sb, o->median);
+		pdf_table_cell(t, 5, sb.buf);
+		strbuf_reset(&sb);
+		if (isfinite(o->official_energy_j))
+			views_fmt_value(&sb, o->official_energy_j / 1000.0);
+		else
+			pdf_esc(&sb, o->energy_note ? o->energy_note : DASH);
+		pdf_table_cell(t, 6, sb.buf);
+		strbuf_reset(&sb);
+		if (o->status && strcmp(o->status, "ok")) {
+			strbuf_addstr(&sb, "<b>");
+			pdf_esc(&sb, o->status);
+			strbuf_addstr(&sb, "</b>");
+		} else {
+			strbuf_addstr(&sb, "valid");
+		}
+		if (o->note) {
+			strbuf_addstr(&sb, "; ");
+			pdf_esc(&sb, o->note);
+		}
+		pdf_table_cell(t, 7, sb.buf);
+	}
+	pdf_table_draw(d, t);
+	pdf_table_free(t);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "As the MLCommons results summarizer scores a run set: the olympic mean of "
+			 "the times to train of the result files, dropping the fastest and the slowest "
+			 "%zu, a run that did not converge counting as the slowest, no score when more "
+			 "than that many did not converge; times the scaling factor (scaling.json). "
+			 "Energy likewise from the power logs of the same runs. The median is of the "
+			 "converged runs, as in the tables below. Same numbers as "
+			 "<tt>accelbench stats --suite mlperf-training</tt>.",
+		    dropped ? dropped : 1);
+	pdf_para(d, PDF_SMALL, sb.buf);
+	strbuf_release(&sb);
+}
+
+/* Latency and token metrics of an MLPerf inference scenario, when measured. */
+static const struct {
+	const char *metric, *title;
+} scenario_metrics[] = {
+	{ "latency_p50", "p50" },
+	{ "latency_p90", "p90" },
+	{ "latency_p99", "p99" },
+	{ "latency_p99_9", "p99.9" },
+	{ "ttft_p99", "TTFT p99" },
+	{ "tpot_p99", "TPOT p99" },
+	{ "avg_power", "Power" },
+};
+
+static int scenario_metrics_table(struct pdf_doc *d, struct rep *r, const struct bench *b,
+				  struct strbuf *err)
+{
+	struct views_stats ms[AB_ARRAY_SIZE(scenario_metrics)];
+	int have[AB_ARRAY_SIZE(scenario_metrics)];
+	struct strbuf sb = STRBUF_INIT;
+	struct pdf_table *t;
+	size_t i, k, col, ncols = 3, any = 0;
+	int rc = 0;
+
+	for (k = 0; k < AB_ARRAY_SIZE(scenario_metrics); k++) {
+		struct db_config_query q = { b->suite, b->name, NULL, scenario_metrics[k].metric };
+		struct strbuf why = STRBUF_INIT;
+		size_t j, nv = 0;
+
+		have[k] = 0;
+		rc = views_stats_build(r->db, &q, &ms[k], &why);
+		if (rc == -AB_EDATA) {
+			strbuf_release(&why);
+			rc = 0;
+			continue;
+		}
+		if (rc < 0) {
+			strbuf_addbuf(err, &why);
+			strbuf_release(&why);
+			while (k-- > 0)
+				if (have[k])
+					views_stats_release(&ms[k]);
+			return rc;
+		}
+		strbuf_release(&why);
+		for (j = 0; j < ms[k].n; j++)
+			nv += ms[k].rows[j].s.n;
+		if (!nv) {
+			views_stats_release(&ms[k]);
+			continue;
+		}
+		have[k] = 1;
+		ncols++;
+		any++;
+	}
+	if (!any)
+		return 0;
+	pdf_heading(d, 2, "MLPerf inference scenario metrics", NULL, 0);
+	t = pdf_table_new(ncols, 7);
+	pdf_table_col(t, 0, "System", PDF_LEFT);
+	strbuf_addstr(&sb, "Scenario metric\n<span weight=\"normal\">");
+	pdf_esc(&sb, b->metric);
+	strbuf_addstr(&sb, " (");
+	pdf_esc(&sb, b->unit);
+	strbuf_addstr(&sb, ")</span>");
+	pdf_table_col(t, 1, sb.buf, PDF_RIGHT);
+	for (k = 0, col = 2; k < AB_ARRAY_SIZE(scenario_metrics); k++) {
+		if (!have[k])
+			continue;
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s\n<span weight=\"normal\">", scenario_metrics[k].title);
+		pdf_esc(&sb, ms[k].n ? ms[k].rows[0].c->unit : "");
+		strbuf_addstr(&sb, "</span>");
+		pdf_table_col(t, col++, sb.buf, PDF_RIGHT);
+	}
+	pdf_table_col(t, ncols - 1, "Result", PDF_LEFT);
+	for (i = 0; i < b->stats.n; i++) {
+		const struct views_stats_row *row = &b->stats.rows[i];
+
+		pdf_table_row(t, NULL, NULL);
+		strbuf_reset(&sb);
+		pdf_esc(&sb, row->c->system);
+		pdf_table_cell(t, 0, sb.buf);
+		strbuf_reset(&sb);
+		add_value(&sb, row->s.median);
+		pdf_table_cell(t, 1, sb.buf);
+		for (k = 0, col = 2; k < AB_ARRAY_SIZE(scenario_metrics); k++) {
+			const struct db_config *c;
+			size_t j;
+
+			if (!have[k])
+				continue;
+			strbuf_reset(&sb);
+			c = db_configs_find(&ms[k].configs, row->c);
+			for (j = 0; c && j < ms[k].n; j++)
+				if (ms[k].rows[j].c == c)
+					add_value(&sb, ms[k].rows[j].s.median);
+			if (!sb.len)
+				strbuf_addstr(&sb, DASH);
+			pdf_table_cell(t, col++, sb.buf);
+		}
+		strbuf_reset(&sb);
+		if (row->c->n_invalid)
+			strbuf_addf(&sb, "<b>INVALID</b> (%zu run%s)", row->c->n_invalid,
+				    row->c->n_invalid == 1 ? "" : "s");
+		else if (row->s.n)
+			strbuf_addstr(&sb, "valid");
+		else
+			strbuf_addstr(&sb, "no valid run");
+		pdf_table_cell(t, ncols - 1, sb.buf);
+	}
+	pdf_table_draw(d, t);
+	pdf_table_free(t);
+	pdf_para(d, PDF_SMALL, "The scenario's metric as LoadGen reports it (Offline and Server: "
+			       "samples or tokens per second; SingleStream and MultiStream: the "
+			       "latency percentile the rules name) with the latency percentiles, "
+			       "time to first token and time per output token where measured "
+			       "(medians of the official runs). INVALID: LoadGen's own verdict (for "
+			       "Server, the latency bound was missed).");
+	for (k = 0; k < AB_ARRAY_SIZE(scenario_metrics); k++)
+		if (have[k])
+			views_stats_release(&ms[k]);
+	strbuf_release(&sb);
+	return 0;
+}
+
+static void fmt_thres(struct strbuf *sb, double v)
+{
+	if (isfinite(v))
+		strbuf_addf(sb, "%+.0f %%", 100.0 * v);
+	else
+		strbuf_addstr(sb, "none");
+}
+
+/* The reference ReFrame checked each run against, and its verdict. */
+#define REFS_LIST_MAX 120
+
+static int reframe_refs(struct pdf_doc *d, struct rep *r, const struct bench *b,
+			struct strbuf *err)
+{
+	const struct report_bench *sbn = report_spec_bench(r->spec, b->name);
+	struct db_ref_run *v = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	struct pdf_table *t;
+	size_t n = 0, i, shown = 0, npass = 0, nfail = 0;
+	int rc;
+
+	rc = db_ref_runs_load(r->db, b->suite, b->name, sbn ? sbn->metric : NULL, &v, &n, err);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < n; i++)
+		if (report_spec_has_system(r->spec, v[i].system)) {
+			npass += v[i].result && !strcmp(v[i].result, "pass");
+			nfail += v[i].result && !strcmp(v[i].result, "fail");
+			shown++;
+		}
+	if (!shown) {
+		db_ref_runs_release(v, n);
+		return 0;
+	}
+	pdf_heading(d, 2, "ReFrame references and pass/fail per run", NULL, 0);
+	t = pdf_table_new(7, 7);
+	pdf_table_col(t, 0, "System", PDF_LEFT);
+	pdf_table_col(t, 1, "Run", PDF_RIGHT);
+	pdf_table_col(t, 2, "Job", PDF_LEFT);
+	strbuf_addstr(&sb, "Value (");
+	pdf_esc(&sb, b->unit);
+	strbuf_addstr(&sb, ")");
+	pdf_table_col(t, 3, sb.buf, PDF_RIGHT);
+	pdf_table_col(t, 4, "Reference", PDF_RIGHT);
+	pdf_table_col(t, 5, "Allowed range\n<span weight=\"normal\">thresholds</span>", PDF_RIGHT);
+	pdf_table_col(t, 6, "Result", PDF_LEFT);
+	for (i = 0; i < n; i++) {
+		const struct db_ref_run *x = &v[i];
+		int fail = x->result && !strcmp(x->result, "fail");
+
+		if (!report_spec_has_system(r->spec, x->system))
+			continue;
+		/* many runs: the failures are listed, passes counted */
+		if (shown > REFS_LIST_MAX && !fail)
+			continue;
+		pdf_table_row(t, NULL, NULL);
+		strbuf_reset(&sb);
+		pdf_esc(&sb, x->system);
+		pdf_table_cell(t, 0, sb.buf);
+		pdf_table_cellf(t, 1, "%lld", (long long)x->id);
+		strbuf_reset(&sb);
+		pdf_esc(&sb, or_dash(x->job_id));
+		pdf_table_cell(t, 2, sb.buf);
+		strbuf_reset(&sb);
+		add_value(&sb, x->value);
+		pdf_table_cell(t, 3, sb.buf);
+		strbuf_reset(&sb);
+		add_value(&sb, x->reference);
+		pdf_table_cell(t, 4, sb.buf);
+		strbuf_reset(&sb);
+		if (isfinite(x->lower_bound) || isfinite(x->upper_bound)) {
+			if (isfinite(x->lower_bound))
+				add_value(&sb, x->lower_bound);
+			else
+				strbuf_addstr(&sb, "\xe2\x88\x92\xe2\x88\x9e");
+			strbuf_addstr(&sb, " " NDASH " ");
+			if (isfinite(x->upper_bound))
+				add_value(&sb, x->upper_bound);
+			else
+				strbuf_addstr(&sb, "\xe2\x88\x9e");
+			strbuf_addstr(&sb, "\n");
+		}
+		fmt_thres(&sb, x->lower_thres);
+		strbuf_addstr(&sb, " / ");
+		fmt_thres(&sb, x->upper_thres);
+		pdf_table_cell(t, 5, sb.buf);
+		if (fail)
+			pdf_table_cell(t, 6, "<b>fail</b>");
+		else
+			pdf_table_cell(t, 6, x->result ? x->result : "not checked");
+	}
+	if (shown <= REFS_LIST_MAX || nfail)
+		pdf_table_draw(d, t);
+	pdf_table_free(t);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%zu run%s checked against a reference: %zu passed, %zu failed%s. "
+			 "ReFrame's own verdict from its performance log or report (a value "
+			 "outside reference " TIMES " (1 + threshold) fails).",
+		    shown, shown == 1 ? "" : "s", npass, nfail,
+		    shown > REFS_LIST_MAX ? "; only the failures are listed" : "");
+	pdf_para(d, PDF_SMALL, sb.buf);
+	db_ref_runs_release(v, n);
+	strbuf_release(&sb);
+	return 0;
+}
+
 static int bench_section(struct pdf_doc *d, struct rep *r, const struct bench *b,
 			 struct strbuf *err)
 {
@@ -1340,13 +2007,33 @@ static int bench_section(struct pdf_doc *d, struct rep *r, const struct bench *b
 	pdf_esc(&sb, b->unit);
 	strbuf_addf(&sb, ", %s is better; %zu configurations of %zu systems.",
 		    b->lower ? "lower" : "higher", b->stats.n, b->nsystems);
-	if (sbn && sbn->norm != REPORT_NORM_SYSTEM)
-		strbuf_addf(&sb, " The spec asks for values per %s; this version shows them "
-				 "as measured (per system).", report_norm_name(sbn->norm));
+	if (b->per != DB_PER_SYSTEM) {
+		strbuf_addf(&sb, " <b>Normalised per %s</b> (the spec's " LQ "normalise" RQ ": "
+				 "%s): ", db_per_name(b->per), report_norm_name(sbn->norm));
+		strbuf_addf(&sb, b->lower ? "each run's value is multiplied by the %ss of its "
+					    "configuration (%s-time), "
+					  : "each run's value is divided by the %ss of its "
+					    "configuration%s, ",
+			    db_per_name(b->per), b->lower ? db_per_name(b->per) : "");
+		strbuf_addstr(&sb, "so tables, ratios and verdicts compare what one unit "
+				   "delivers; the appendix lists runs as measured.");
+		if (b->n_unnormalised)
+			strbuf_addf(&sb, " %zu configuration%s without a known %s count %s left "
+					 "out.", b->n_unnormalised, b->n_unnormalised == 1 ? "" : "s",
+				    db_per_name(b->per), b->n_unnormalised == 1 ? "is" : "are");
+	}
 	pdf_para(d, PDF_BODY, sb.buf);
 	if (b->nsystems >= 1) {
 		rc = chart(d, r, b, VIEWS_CHART_BAR, "Best configuration per system", err);
+		if (!rc && b->per == DB_PER_NODE)
+			pdf_para(d, PDF_SMALL, "The chart shows the values as measured (whole "
+					       "system): the chart layer normalises per accelerator "
+					       "only; the tables below are per node.");
 	}
+	if (!rc && !strcmp(b->suite, "mlperf-training"))
+		mlperf_scores(d, r, b);
+	if (!rc && !strcmp(b->suite, "mlperf-inference"))
+		rc = scenario_metrics_table(d, r, b, err);
 	if (!rc && b->has_cmp) {
 		pdf_heading(d, 2, "Comparison with the baseline", NULL, 0);
 		compare_table(d, r, b);
@@ -1422,11 +2109,16 @@ static int bench_section(struct pdf_doc *d, struct rep *r, const struct bench *b
 	if (!rc) {
 		pdf_heading(d, 2, "Statistics per configuration", NULL, 0);
 		stats_table(d, r, b);
-		pdf_para(d, PDF_SMALL, "Median of the ok runs with its distribution-free 95 % CI "
-				       "(order statistics); CV = standard deviation / mean; outliers "
-				       "flagged by Tukey fences or modified z-score, never removed. "
-				       "Shaded: the baseline.");
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, "Median of the ok runs with its distribution-free ");
+		fmt_level(&sb, r->spec->level);
+		strbuf_addstr(&sb, " CI (order statistics); CV = standard deviation / mean; "
+				   "outliers flagged by Tukey fences or modified z-score, never "
+				   "removed. Shaded: the baseline.");
+		pdf_para(d, PDF_SMALL, sb.buf);
 	}
+	if (!rc)
+		rc = reframe_refs(d, r, b, err);
 	strbuf_release(&sb);
 	strbuf_release(&h);
 	return rc;
@@ -1439,6 +2131,7 @@ static int build(struct pdf_doc *d, struct rep *r, struct strbuf *err)
 
 	int rc = 0;
 
+	r->nsrc = 0;   /* each pass numbers the sources anew, in the same order */
 	cover(d, r);
 	contents(d);
 	summary_section(d, r);
@@ -1487,6 +2180,9 @@ static void rep_release(struct rep *r)
 			views_compare_release(&r->g[i].all);
 	free(r->g);
 	views_inventory_release(&r->inv);
+	views_mlperf_release(&r->mlp);
+	free(r->src);
+	db_trace_windows_release(r->tw, r->ntw);
 	plot_palette_free(r->pal);
 	cost_prices_file_free(r->prices);
 }
@@ -1583,6 +2279,17 @@ static int load_views(struct db *db, struct rep *r, struct strbuf *err)
 		plot_palette_add(r->pal, r->inv.inv.systems[i].name, r->inv.inv.systems[i].vendor);
 	if (r->spec->prices && (rc = cost_prices_load(r->spec->prices, &r->prices, err)) < 0)
 		return rc;
+	for (i = 0; i < r->nb; i++)
+		if (!strcmp(r->b[i].suite, "mlperf-training"))
+			break;
+	if (i < r->nb) {
+		struct db_filter f = { "mlperf-training", NULL, NULL };
+
+		if (r->spec->nsystems == 1)
+			f.system = r->spec->systems[0];
+		if ((rc = views_mlperf_build(db, &f, &r->mlp, err)) < 0)
+			return rc;
+	}
 	for (i = 0; i < r->nb; i++) {
 		struct bench *b = &r->b[i];
 		const struct report_bench *sbn = report_spec_bench(r->spec, b->name);
@@ -1590,6 +2297,7 @@ static int load_views(struct db *db, struct rep *r, struct strbuf *err)
 		struct strbuf why = STRBUF_INIT;
 
 		vo.baseline = b->baseline;
+		db_configs_set_per(db, b->per);
 		if (b->baseline) {
 			rc = views_compare_build(db, &q, &vo, &b->cmp, &why);
 			if (rc == 0)
@@ -1597,6 +2305,7 @@ static int load_views(struct db *db, struct rep *r, struct strbuf *err)
 			else if (rc == -AB_EDATA)
 				b->cmp_why = strbuf_detach(&why, NULL);
 			else {
+				db_configs_set_per(db, DB_PER_SYSTEM);
 				strbuf_addbuf(err, &why);
 				strbuf_release(&why);
 				return rc;
@@ -1604,6 +2313,7 @@ static int load_views(struct db *db, struct rep *r, struct strbuf *err)
 			strbuf_reset(&why);
 		}
 		rc = views_pareto_build(db, &q, NULL, NULL, NULL, 1, &b->par, &why);
+		db_configs_set_per(db, DB_PER_SYSTEM);
 		if (rc == 0) {
 			b->has_par = 1;
 			for (k = 0; !b->boundary && k < b->par.ys.n; k++)
@@ -1725,6 +2435,8 @@ static int load(struct db *db, const struct report_spec *s, const struct report_
 		iq.systems = (const char *const *)s->systems;
 		iq.nsystems = s->nsystems;
 		rc = views_inventory_build(db, &iq, APPENDIX_MAX_RUNS, &r->inv, err);
+		if (rc == 0 && (rc = db_trace_windows_load(db, &iq, &r->tw, &r->ntw, err)) < 0)
+			views_inventory_release(&r->inv);
 		free(bn);
 		if (rc < 0)
 			return rc == -AB_EDATA ? ab_fail(err, AB_EDATA, "report: no runs match the "
@@ -1746,12 +2458,16 @@ static int load(struct db *db, const struct report_spec *s, const struct report_
 		bq.suite = ib->suite;
 		bq.benchmark = ib->name;
 		bq.metric = sb ? sb->metric : NULL;
+		b->per = spec_per(s, ib->name);
+		db_configs_set_per(db, b->per);
 		rc = views_stats_build(db, &bq, &b->stats, err);
+		db_configs_set_per(db, DB_PER_SYSTEM);
 		if (rc < 0) {
 			rep_release(r);
 			return rc;
 		}
 		r->nb++;
+		b->n_unnormalised = b->stats.configs.n_unnormalised;
 		filter_systems(s, b);
 		b->suite = b->stats.configs.v[0].suite;
 		b->name = b->stats.configs.v[0].benchmark;

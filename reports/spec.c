@@ -295,14 +295,15 @@ int report_spec_parse(const char *text, size_t len, const char *name, struct rep
 int report_spec_load(const char *path, struct report_spec *s, struct strbuf *err)
 {
 	struct strbuf text = STRBUF_INIT;
-	FILE *fp = fopen(path, "rb");
+	FILE *fp = ab_fopen_input(path, err); /* a FIFO would block, a device never end */
 	char buf[8192];
 	size_t got;
 	int rc;
 
 	report_spec_init(s);
 	if (!fp)
-		return ab_fail(err, AB_EIO, "cannot open report spec '%s': %s", path, strerror(errno));
+		return ab_fail(err, AB_EIO, "cannot open report spec '%s': %s", path,
+			       errno == EINVAL ? "not a regular file" : strerror(errno));
 	while ((got = fread(buf, 1, sizeof(buf), fp)) > 0) {
 		strbuf_add(&text, buf, got);
 		if (text.len > SPEC_MAX_BYTES) {

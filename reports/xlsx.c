@@ -7,27 +7,34 @@
  * Excel evaluates from the input cells (their cached results are the
  * view's figures).
  *
- * The workbook is written in constant-memory mode (rows stream to disk;
- * every sheet is written top to bottom), to a temporary file renamed over
- * the target at the end.  Text from input files always goes through
- * worksheet_write_string(): a system called "=HYPERLINK(...)" stays text.
+ * libxlsxwriter writes the workbook without the Raw rows to a temporary
+ * file; xlsx_zip.c then copies it into the final temporary file (renamed
+ * over the target at the end), streaming the Raw rows from the database
+ * into their sheet and giving the CI bars their custom error values (cell
+ * references), which libxlsxwriter 1.1.4 cannot write.  Text from input
+ * files always goes through worksheet_write_string() or is written as an
+ * inline string: a system called "=HYPERLINK(...)" stays text.
  */
 /* before compat.h: libxlsxwriter's headers use functions compat.h poisons */
 #include <xlsxwriter.h>
 
 #include "core/compat.h"
 #include "export.h"
+#include "xlsx_zip.h"
 #include "core/atomic.h"
 #include "model/cost.h"
 #include "model/mlperf_score.h"
+#include "model/stats.h"
 
 #include <jansson.h>
+#include <ctype.h>
 #include <math.h>
 
 #define MAX_COLS 64
 #define XLSX_MAX_STR 32767
 #define SHEET_NAME_MAX 31
-#define XLSX_TABLE_MAX_ROWS 20000   /* Raw rows up to which it is an Excel table */
+#define SUM_COLS 6                  /* Summary columns per benchmark */
+#define RAW_WIDTH_ROWS 200          /* Raw column widths from the first rows */
 
 struct sheet {
 	lxw_worksheet *ws;
@@ -49,9 +56,16 @@ struct xw {
 	int simulated;
 	int failed;                     /* a libxlsxwriter call failed */
 	double g_elec, g_pue, g_life, g_util; /* the prices file's defaults (Cost inputs) */
-	int constant_memory;            /* large Raw sheet: stream rows to disk */
 	long long raw_rows;             /* rows of the Raw sheet */
 	int fail_rc;                    /* the status of a failure that is not I/O */
+	struct xlsx_errbars *bars;      /* custom error bars (owned), patch k = bars[k] */
+	size_t nbars;
+	int raw_sheet;                  /* Raw is xl/worksheets/sheetN.xml; 0: none */
+	size_t raw_keep[MAX_COLS];      /* Raw: which stream columns, in order */
+	size_t raw_nk, raw_sha;         /* how many; the sha256 column (-1: none) */
+	size_t raw_job;                 /* the job id column (-1: none) */
+	size_t raw_system;              /* the stream's system column */
+	char raw_dim[32];               /* Raw's <dimension> */
 };
 
 /* ---- cells ---------------------------------------------------------------- */
@@ -208,6 +222,127 @@ static void notice(struct xw *x, struct sheet *sh)
 	}
 }
 
+/* ---- a report spec: systems, confidence level, metric, normalisation ---- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int keep_sys(const struct xw *x, const char *system)
+{
+	const struct report_spec *sp = x->o->spec;
+
+	return !sp || !sp->nsystems || report_spec_has_system(sp, system);
+}
+
+/* Every system the spec names must be in the database (like the report). */
+static int spec_check(struct xw *x, struct strbuf *err)
+{
+	struct db_filter f = { x->o->suite, NULL, NULL };
+	struct strbuf valid = STRBUF_INIT;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < x->o->spec->nbenchmarks; i++) {
+		const struct report_bench *b = &x->o->spec->benchmarks[i];
+		struct db_filter fb = { x->o->suite, b->name, NULL };
+		bool found = false;
+		if (!b->metric)
+			continue;
+		strbuf_reset(&valid);
+		rc = db_name_check(x->db, DB_NAME_METRIC, &fb, b->metric, &found, &valid, err);
+		if (rc == 0 && !found)
+			rc = ab_fail(err, AB_EDATA, "the spec asks for metric '%s' of %s, which has none; "
+						   "valid: %s", b->metric, b->name, valid.buf);
+	}
+	for (i = 0; rc == 0 && i < x->o->spec->nsystems; i++) {
+		bool found = false;
+		strbuf_reset(&valid);
+		rc = db_name_check(x->db, DB_NAME_SYSTEM, &f, x->o->spec->systems[i], &found, &valid,
+				   err);
+		if (rc == 0 && !found)
+			rc = ab_fail(err, AB_EDATA, "the spec names system '%s', which has no runs%s%s; "
+						   "valid: %s", x->o->spec->systems[i],
+				     x->o->suite ? " in " : "", x->o->suite ? x->o->suite : "", valid.buf);
+	}
+	strbuf_release(&valid);
+	return rc;
+}
+
+static int keep_cfg(const struct db_config *c, void *ctx)
+{
+	return keep_sys(ctx, c->system);
+}
+
+static double ci_level(const struct xw *x)
+{
+	return x->o->copts && x->o->copts->level > 0 ? x->o->copts->level : 0.95;
+}
+
+/* "95% CI low" at the workbook's level */
+static const char *ci_title(struct xw *x, char *buf, size_t len, const char *what)
+{
+	snprintf(buf, len, "%g%% CI %s", 100.0 * ci_level(x), what);
+	return buf;
+}
+
+static enum report_norm bench_norm(const struct xw *x, const char *bench)
+{
+	const struct report_bench *b = x->o->spec ? report_spec_bench(x->o->spec, bench) : NULL;
+
+	return b ? b->norm : REPORT_NORM_SYSTEM;
+}
+
+static const char *bench_metric(const struct xw *x, const char *bench)
+{
+	const struct report_bench *b = x->o->spec ? report_spec_bench(x->o->spec, bench) : NULL;
+
+	return b ? b->metric : NULL;
+}
+
+struct fig {
+	double med, lo, hi;   /* NAN when absent */
+	int has_ci;
+};
+
+/* A configuration's median and its CI at the workbook's level (the view's
+ * own at 95%; else the same distribution-free order statistics at the
+ * spec's level), divided by its devices or nodes when normalised (exact:
+ * the divisor is constant within a configuration). */
+static void row_fig(const struct xw *x, const struct views_stats_row *r, enum report_norm norm,
+		    struct fig *f)
+{
+	double lv = ci_level(x), div = 1;
+	size_t lo, hi;
+	double cov;
+
+	f->med = r->s.n ? r->s.median : NAN;
+	f->has_ci = r->s.has_ci;
+	f->lo = r->s.has_ci ? r->s.ci_low : NAN;
+	f->hi = r->s.has_ci ? r->s.ci_high : NAN;
+	if (fabs(lv - 0.95) > 1e-12 && r->c->n) {
+		double *v = ab_malloc(r->c->n * sizeof(*v));
+		memcpy(v, r->c->values, r->c->n * sizeof(*v));
+		qsort(v, r->c->n, sizeof(*v), cmp_double);
+		f->has_ci = stats_median_ci_ranks(r->c->n, lv, &lo, &hi, &cov) == 0;
+		f->lo = f->has_ci ? v[lo - 1] : NAN;
+		f->hi = f->has_ci ? v[hi - 1] : NAN;
+		free(v);
+	}
+	if (norm == REPORT_NORM_DEVICE)
+		div = r->c->devices > 0 ? (double)r->c->devices : NAN;
+	else if (norm == REPORT_NORM_NODE)
+		div = r->c->nodes > 0 ? (double)r->c->nodes : NAN;
+	f->med /= div;
+	f->lo /= div;
+	f->hi /= div;
+	if (!isfinite(div))
+		f->has_ci = 0;
+}
+
 /* ---- Summary ---------------------------------------------------------------- */
 
 struct suite_list {
@@ -263,7 +398,7 @@ static char *suite_baseline(struct xw *x, const char *suite, struct strbuf *err)
 		return NULL;
 	json_array_foreach(arr, i, s) {
 		const char *n = json_string_value(json_object_get(s, "name"));
-		if (n && (!best || strcmp(n, best) < 0))
+		if (n && keep_sys(x, n) && (!best || strcmp(n, best) < 0))
 			best = n;
 	}
 	if (best)
@@ -288,6 +423,9 @@ static void summary_suite(struct xw *x, struct sheet *sh, const char *suite, lxw
 	struct db_config_query q = { suite, NULL, NULL, NULL };
 	struct views_compare_opts vo = { 0 };
 	struct views_compare v;
+	struct db_config_query qe = { suite, NULL, NULL, "energy_efficiency" };
+	struct db_configs eff = { 0 };
+	const char *eff_unit = NULL;
 	struct strbuf err = STRBUF_INIT;
 	const char **systems = NULL, **benches = NULL, **units = NULL;
 	size_t ns = 0, nb = 0, i, j;
@@ -324,7 +462,7 @@ static void summary_suite(struct xw *x, struct sheet *sh, const char *suite, lxw
 	systems[ns++] = baseline;
 	for (i = 0; i < v.n; i++) {
 		const struct db_config *c = v.pairs[i].sys;
-		if (name_index(systems, ns, c->system) < 0) {
+		if (keep_sys(x, c->system) && name_index(systems, ns, c->system) < 0) {
 			systems = ab_realloc(systems, (ns + 1) * sizeof(char *));
 			systems[ns++] = c->system;
 		}
@@ -335,22 +473,44 @@ static void summary_suite(struct xw *x, struct sheet *sh, const char *suite, lxw
 			benches[nb++] = c->benchmark;
 		}
 	}
-	if (5 * nb + 1 >= MAX_COLS)
-		nb = (MAX_COLS - 2) / 5;
-	/* header: system | per benchmark: value [unit], x vs baseline, CI low, CI high, verdict */
+	if (SUM_COLS * nb + 1 >= MAX_COLS)
+		nb = (MAX_COLS - 2) / SUM_COLS;
+	/* energy efficiency of the same configurations (work per Wh, where
+	 * the suite measured energy) */
+	if (db_load_configs(x->db, &qe, &eff, &err) < 0)
+		memset(&eff, 0, sizeof(eff));
+	/* header: system | per benchmark: value [unit], x vs baseline, CI low, CI high, verdict,
+	 * energy efficiency */
 	put_str(x, sh, sh->row, 0, "system", x->bold);
 	for (j = 0; j < nb; j++) {
 		strbuf_reset(&err);
 		strbuf_addf(&err, "%s [%s]", benches[j], units[j] ? units[j] : "");
 		{
 			char *t = ab_strdup(err.buf);
-			put_str(x, sh, sh->row, (lxw_col_t)(1 + 5 * j), t, x->bold);
+			put_str(x, sh, sh->row, (lxw_col_t)(1 + SUM_COLS * j), t, x->bold);
 			free(t);
 		}
-		put_str(x, sh, sh->row, (lxw_col_t)(2 + 5 * j), "x better than baseline", x->bold);
-		put_str(x, sh, sh->row, (lxw_col_t)(3 + 5 * j), "95% CI low", x->bold);
-		put_str(x, sh, sh->row, (lxw_col_t)(4 + 5 * j), "95% CI high", x->bold);
-		put_str(x, sh, sh->row, (lxw_col_t)(5 + 5 * j), "verdict", x->bold);
+		put_str(x, sh, sh->row, (lxw_col_t)(2 + SUM_COLS * j), "x better than baseline", x->bold);
+		{
+			char t[32];
+			put_str(x, sh, sh->row, (lxw_col_t)(3 + SUM_COLS * j), ci_title(x, t, sizeof(t), "low"),
+				x->bold);
+			put_str(x, sh, sh->row, (lxw_col_t)(4 + SUM_COLS * j),
+				ci_title(x, t, sizeof(t), "high"), x->bold);
+		}
+		put_str(x, sh, sh->row, (lxw_col_t)(5 + SUM_COLS * j), "verdict", x->bold);
+		eff_unit = NULL;
+		for (i = 0; i < eff.n && !eff_unit; i++)
+			if (eff.v[i].n && eff.v[i].unit && *eff.v[i].unit &&
+			    !strcmp(eff.v[i].benchmark, benches[j]))
+				eff_unit = eff.v[i].unit;
+		strbuf_reset(&err);
+		strbuf_addf(&err, "energy efficiency [%s]", eff_unit ? eff_unit : "per Wh");
+		{
+			char *t = ab_strdup(err.buf);
+			put_str(x, sh, sh->row, (lxw_col_t)(6 + SUM_COLS * j), t, x->bold);
+			free(t);
+		}
 	}
 	sh->row++;
 	first = sh->row;
@@ -361,22 +521,32 @@ static void summary_suite(struct xw *x, struct sheet *sh, const char *suite, lxw
 			size_t k;
 			for (k = 0; k < v.n; k++) {
 				const struct views_pair *p = &v.pairs[k];
+				const struct db_config *e;
 				if (strcmp(p->sys->benchmark, benches[j]))
 					continue;
 				if (i == 0) {
-					put_num(x, sh, r, (lxw_col_t)(1 + 5 * j), p->res.median_baseline, x->num);
-					put_num(x, sh, r, (lxw_col_t)(2 + 5 * j), 1.0, x->ratio);
-					put_str(x, sh, r, (lxw_col_t)(5 + 5 * j), "baseline", NULL);
+					put_num(x, sh, r, (lxw_col_t)(1 + SUM_COLS * j), p->res.median_baseline,
+						x->num);
+					put_num(x, sh, r, (lxw_col_t)(2 + SUM_COLS * j), 1.0, x->ratio);
+					put_str(x, sh, r, (lxw_col_t)(5 + SUM_COLS * j), "baseline", NULL);
+					e = db_configs_find(&eff, p->base);
+					put_num(x, sh, r, (lxw_col_t)(6 + SUM_COLS * j),
+						e && e->n ? stats_median(e->values, e->n) : NAN, x->num);
 					break;
 				}
 				if (strcmp(p->sys->system, systems[i]))
 					continue;
-				put_num(x, sh, r, (lxw_col_t)(1 + 5 * j), p->res.median, x->num);
-				put_num(x, sh, r, (lxw_col_t)(2 + 5 * j), p->res.speedup, x->ratio);
-				put_num(x, sh, r, (lxw_col_t)(3 + 5 * j), p->res.speedup_ci_low, x->ratio);
-				put_num(x, sh, r, (lxw_col_t)(4 + 5 * j), p->res.speedup_ci_high, x->ratio);
-				put_str(x, sh, r, (lxw_col_t)(5 + 5 * j), compare_verdict_name(p->res.verdict),
-					NULL);
+				put_num(x, sh, r, (lxw_col_t)(1 + SUM_COLS * j), p->res.median, x->num);
+				put_num(x, sh, r, (lxw_col_t)(2 + SUM_COLS * j), p->res.speedup, x->ratio);
+				put_num(x, sh, r, (lxw_col_t)(3 + SUM_COLS * j), p->res.speedup_ci_low,
+					x->ratio);
+				put_num(x, sh, r, (lxw_col_t)(4 + SUM_COLS * j), p->res.speedup_ci_high,
+					x->ratio);
+				put_str(x, sh, r, (lxw_col_t)(5 + SUM_COLS * j),
+					compare_verdict_name(p->res.verdict), NULL);
+				e = db_configs_find(&eff, p->sys);
+				put_num(x, sh, r, (lxw_col_t)(6 + SUM_COLS * j),
+					e && e->n ? stats_median(e->values, e->n) : NAN, x->num);
 				break;
 			}
 		}
@@ -384,7 +554,7 @@ static void summary_suite(struct xw *x, struct sheet *sh, const char *suite, lxw
 	/* colour scale around 1 and the best system per benchmark */
 	for (j = 0; j < nb && ns > 1; j++) {
 		lxw_conditional_format scale = { 0 }, top = { 0 };
-		lxw_col_t c = (lxw_col_t)(2 + 5 * j);
+		lxw_col_t c = (lxw_col_t)(2 + SUM_COLS * j);
 		scale.type = LXW_CONDITIONAL_3_COLOR_SCALE;
 		scale.min_color = 0xF8696B;
 		scale.mid_rule_type = LXW_CONDITIONAL_RULE_TYPE_NUMBER;
@@ -404,8 +574,8 @@ static void summary_suite(struct xw *x, struct sheet *sh, const char *suite, lxw
 		for (j = 0; j < nb; j++) {
 			lxw_chart_series *s = chart_add_series(ch, NULL, NULL);
 			chart_series_set_categories(s, sh->name, first, 0, sh->row - 1, 0);
-			chart_series_set_values(s, sh->name, first, (lxw_col_t)(2 + 5 * j), sh->row - 1,
-						(lxw_col_t)(2 + 5 * j));
+			chart_series_set_values(s, sh->name, first, (lxw_col_t)(2 + SUM_COLS * j),
+						sh->row - 1, (lxw_col_t)(2 + SUM_COLS * j));
 			chart_series_set_name(s, benches[j]);
 		}
 		strbuf_reset(&err);
@@ -420,6 +590,7 @@ static void summary_suite(struct xw *x, struct sheet *sh, const char *suite, lxw
 		*chart_row += (lxw_row_t)(18 + ns);
 	}
 	views_compare_release(&v);
+	db_configs_release(&eff);
 	free(systems);
 	free(benches);
 	free(units);
@@ -440,8 +611,20 @@ static int sheet_summary(struct xw *x, json_t *benches)
 	notice(x, &sh);
 	strbuf_reset(&x->tmp);
 	strbuf_addf(&x->tmp, "Database %s; accelbench %s. Medians of the best configuration per "
-			     "system; 95%% bootstrap CIs of the ratio; see Methodology.",
-		    db_path(x->db), AB_VERSION);
+			     "system; %g%% bootstrap CIs of the ratio; see Methodology.",
+		    db_path(x->db), AB_VERSION, 100.0 * ci_level(x));
+	if (x->o->spec) {
+		size_t k;
+		for (k = 0; k < x->o->spec->nbenchmarks; k++)
+			if (x->o->spec->benchmarks[k].metric ||
+			    x->o->spec->benchmarks[k].norm != REPORT_NORM_SYSTEM)
+				break;
+		if (k < x->o->spec->nbenchmarks)
+			strbuf_addstr(&x->tmp, " Here each benchmark's headline metric as measured; its "
+					       "sheet shows the spec's metric and normalisation.");
+		if (x->o->spec->nsystems)
+			strbuf_addstr(&x->tmp, " Systems: the spec's selection and the baseline.");
+	}
 	{
 		char *t = ab_strdup(x->tmp.buf);
 		put_str(x, &sh, sh.row++, 0, t, x->small);
@@ -458,10 +641,10 @@ static int sheet_summary(struct xw *x, json_t *benches)
 		if (nb > maxb)
 			maxb = nb;
 	}
-	if (5 * maxb + 1 >= MAX_COLS)
-		maxb = (MAX_COLS - 2) / 5;
+	if (SUM_COLS * maxb + 1 >= MAX_COLS)
+		maxb = (MAX_COLS - 2) / SUM_COLS;
 	for (i = 0; i < sl.n; i++)
-		summary_suite(x, &sh, sl.names[i], &chart_row, (lxw_col_t)(2 + 5 * maxb));
+		summary_suite(x, &sh, sl.names[i], &chart_row, (lxw_col_t)(2 + SUM_COLS * maxb));
 	suite_list_release(&sl);
 	worksheet_freeze_panes(sh.ws, 0, 1);
 	worksheet_set_landscape(sh.ws);
@@ -495,7 +678,10 @@ static int sheet_systems(struct xw *x)
 	json_array_foreach(arr, i, s) {
 		json_t *meta = json_object_get(s, "meta");
 		const char *described = json_string_value(json_object_get(meta, "described"));
-		lxw_row_t r = sh.row++;
+		lxw_row_t r;
+		if (!keep_sys(x, json_string_value(json_object_get(s, "name"))))
+			continue;
+		r = sh.row++;
 		put_str(x, &sh, r, 0, json_string_value(json_object_get(s, "name")), NULL);
 		put_str(x, &sh, r, 1, json_string_value(json_object_get(s, "display_name")), NULL);
 		put_str(x, &sh, r, 2, json_string_value(json_object_get(s, "vendor")), NULL);
@@ -529,28 +715,90 @@ static int sheet_systems(struct xw *x)
 
 /* ---- one sheet per benchmark ------------------------------------------------ */
 
-/* Returns the column the charts go in: right of every table. */
+/* Insert a chart at row *at and move *at below it (a chart of y_scale 1
+ * is 288 px, about 15 rows of 20 px). */
+static void insert_chart(struct xw *x, struct sheet *sh, lxw_chart *ch, lxw_chart_options *co,
+			 lxw_row_t *at, lxw_col_t col)
+{
+	check(x, worksheet_insert_chart_opt(sh->ws, *at, col, ch, co));
+	*at += (lxw_row_t)(15.0 * (co->y_scale > 0 ? co->y_scale : 1.0)) + 3;
+}
+
+/* 'Sheet name'!$C$5:$C$9, quotes doubled inside the name. */
+static void range_ref(struct strbuf *sb, const char *sheet, lxw_row_t r0, lxw_col_t c,
+		      lxw_row_t r1)
+{
+	const char *p;
+
+	strbuf_addch(sb, '\'');
+	for (p = sheet; *p; p++) {
+		if (*p == '\'')
+			strbuf_addch(sb, '\'');
+		strbuf_addch(sb, *p);
+	}
+	strbuf_addf(sb, "'!$%c$%u:$%c$%u", 'A' + (int)c, (unsigned)r0 + 1, 'A' + (int)c,
+		    (unsigned)r1 + 1);
+}
+
+/* Register custom error bars: plus and minus from columns pc and mc of
+ * rows first..first+n-1; returns the fixed value that marks them. */
+static double add_errbars(struct xw *x, const char *sheet, lxw_row_t first, size_t n,
+			  lxw_col_t pc, lxw_col_t mc, const double *plus, const double *minus)
+{
+	struct xlsx_errbars *b;
+	struct strbuf ref = STRBUF_INIT;
+	double *v;
+
+	x->bars = ab_realloc(x->bars, (x->nbars + 1) * sizeof(*x->bars));
+	b = &x->bars[x->nbars];
+	range_ref(&ref, sheet, first, pc, first + (lxw_row_t)n - 1);
+	b->plus_ref = ab_strdup(ref.buf);
+	strbuf_reset(&ref);
+	range_ref(&ref, sheet, first, mc, first + (lxw_row_t)n - 1);
+	b->minus_ref = ab_strdup(ref.buf);
+	v = ab_calloc(2 * n + 1, sizeof(*v));
+	memcpy(v, plus, n * sizeof(*v));
+	memcpy(v + n, minus, n * sizeof(*v));
+	b->plus = v;
+	b->minus = v + n;
+	b->n = n;
+	strbuf_release(&ref);
+	return XLSX_ZIP_ERRBAR_MARK + (double)x->nbars++;
+}
+
+/* Bars of each system's best-configuration median with its CI as custom
+ * error bars (plus and minus refer to the whisker cells).  Returns the
+ * column the charts go in: right of every table. */
 static lxw_col_t bench_bars(struct xw *x, struct sheet *sh, const struct views_stats *v,
-			    const char *bench, lxw_row_t chart_at)
+			    const char *bench, lxw_row_t *chart_at, lxw_col_t chart_col)
 {
 	const struct db_config **best = ab_calloc(v->configs.n ? v->configs.n : 1, sizeof(*best));
-	size_t nb = db_configs_best(&v->configs, bench, NULL, NULL, best), i, k;
+	size_t nb = db_configs_best(&v->configs, bench, keep_cfg, x, best), i, k;
+	enum report_norm norm = bench_norm(x, bench);
+	char t3[32], t4[32];
+	double *plus, *minus, mark;
+	int any_ci = 0;
 	lxw_row_t first;
 	lxw_chart *ch;
+	lxw_chart_series *s;
 	lxw_chart_options co = { 0 };
 	const struct db_config *c0;
 
-	if (!nb || nb > 40) {
+	if (!nb || nb > 200) {
 		free(best);
-		return 14;
+		return chart_col;
 	}
 	c0 = best[0];
+	plus = ab_calloc(nb, sizeof(*plus));
+	minus = ab_calloc(nb, sizeof(*minus));
 	sh->row++;
-	strbuf_reset(&x->tmp);
 	put_str(x, sh, sh->row++, 0, "Best configuration per system (chart data)", x->bold);
 	{
-		static const char *const t[] = { "system", "configuration", "median", "95% CI low",
-						 "95% CI high", "minus", "plus" };
+		const char *t[] = { "system", "configuration", "median", t3, t4, "minus", "plus" };
+		ci_title(x, t3, sizeof(t3), "low");
+		ci_title(x, t4, sizeof(t4), "high");
+		if (norm != REPORT_NORM_SYSTEM)
+			t[2] = norm == REPORT_NORM_DEVICE ? "median per device" : "median per node";
 		header_row(x, sh, t, AB_ARRAY_SIZE(t));
 	}
 	first = sh->row;
@@ -569,64 +817,62 @@ static lxw_col_t bench_bars(struct xw *x, struct sheet *sh, const struct views_s
 			put_str(x, sh, r, 1, t, NULL);
 			free(t);
 		}
+		plus[i] = minus[i] = NAN;
 		if (!row)
 			continue;
-		put_num(x, sh, r, 2, row->s.n ? row->s.median : NAN, x->num);
-		put_num(x, sh, r, 3, row->s.has_ci ? row->s.ci_low : NAN, x->num);
-		put_num(x, sh, r, 4, row->s.has_ci ? row->s.ci_high : NAN, x->num);
-		put_num(x, sh, r, 5, row->s.has_ci ? row->s.median - row->s.ci_low : NAN, x->num);
-		put_num(x, sh, r, 6, row->s.has_ci ? row->s.ci_high - row->s.median : NAN, x->num);
-		/* the diagonal: one series per system, so each bar carries its own
-		 * (asymmetric) CI as error bars */
-		put_num(x, sh, r, (lxw_col_t)(8 + i), row->s.n ? row->s.median : NAN, x->num);
+		{
+			struct fig f;
+			row_fig(x, row, norm, &f);
+			if (f.has_ci) {
+				minus[i] = f.med - f.lo;
+				plus[i] = f.hi - f.med;
+				any_ci = 1;
+			}
+			put_num(x, sh, r, 2, f.med, x->num);
+			put_num(x, sh, r, 3, f.lo, x->num);
+			put_num(x, sh, r, 4, f.hi, x->num);
+		}
+		put_num(x, sh, r, 5, minus[i], x->num);
+		put_num(x, sh, r, 6, plus[i], x->num);
 	}
 	ch = workbook_add_chart(x->wb, LXW_CHART_BAR);
-	for (i = 0; i < nb; i++) {
-		const struct views_stats_row *row = NULL;
-		int dir;
-		for (k = 0; k < v->n; k++)
-			if (v->rows[k].c == best[i])
-				row = &v->rows[k];
-		/* two overlapping series per system: the plus and the minus whisker */
-		for (dir = 0; dir < 2; dir++) {
-			lxw_chart_series *s = chart_add_series(ch, NULL, NULL);
-			chart_series_set_categories(s, sh->name, first, 0, first + (lxw_row_t)nb - 1, 0);
-			chart_series_set_values(s, sh->name, first, (lxw_col_t)(8 + i),
-						first + (lxw_row_t)nb - 1, (lxw_col_t)(8 + i));
-			chart_series_set_name(s, best[i]->system);
-			if (row && row->s.has_ci) {
-				chart_series_set_error_bars(s->x_error_bars, LXW_CHART_ERROR_BAR_TYPE_FIXED,
-							    dir ? row->s.median - row->s.ci_low :
-								  row->s.ci_high - row->s.median);
-				chart_series_set_error_bars_direction(s->x_error_bars,
-								      dir ? LXW_CHART_ERROR_BAR_DIR_MINUS :
-									    LXW_CHART_ERROR_BAR_DIR_PLUS);
-			}
-		}
+	s = chart_add_series(ch, NULL, NULL);
+	chart_series_set_categories(s, sh->name, first, 0, first + (lxw_row_t)nb - 1, 0);
+	chart_series_set_values(s, sh->name, first, 2, first + (lxw_row_t)nb - 1, 2);
+	chart_series_set_name(s, "median");
+	if (any_ci) {
+		/* a marked fixed value, replaced by custom plus/minus error
+		 * values (the cells of columns G and F) when the zip is copied */
+		mark = add_errbars(x, sh->name, first, nb, 6, 5, plus, minus);
+		chart_series_set_error_bars(s->x_error_bars, LXW_CHART_ERROR_BAR_TYPE_FIXED, mark);
 	}
-	chart_set_series_overlap(ch, 100);
 	chart_set_series_gap(ch, 50);
 	strbuf_reset(&x->tmp);
-	strbuf_addf(&x->tmp, "%s: median %s [%s], %s is better; whiskers: 95%% CI of the median "
+	strbuf_addf(&x->tmp, "%s: median %s%s [%s], %s is better; whiskers: %g%% CI of the median "
 			     "(none where n is too small)",
-		    bench, c0->metric, c0->unit ? c0->unit : "", c0->lower_is_better ? "lower" : "higher");
+		    bench, c0->metric, norm == REPORT_NORM_DEVICE ? " per device" :
+		    norm == REPORT_NORM_NODE ? " per node" : "", c0->unit ? c0->unit : "",
+		    c0->lower_is_better ? "lower" : "higher", 100.0 * ci_level(x));
 	chart_title_set_name(ch, x->tmp.buf);
 	strbuf_reset(&x->tmp);
-	strbuf_addf(&x->tmp, "%s [%s]", c0->metric, c0->unit ? c0->unit : "");
+	strbuf_addf(&x->tmp, "%s%s [%s]", c0->metric, norm == REPORT_NORM_DEVICE ? " per device" :
+		    norm == REPORT_NORM_NODE ? " per node" : "", c0->unit ? c0->unit : "");
 	chart_axis_set_name(ch->x_axis, x->tmp.buf);
 	chart_axis_set_reverse(ch->y_axis);
 	chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
 	co.x_scale = 1.5;
 	co.y_scale = 1.0 + 0.08 * (double)nb;
-	check(x, worksheet_insert_chart_opt(sh->ws, chart_at, (lxw_col_t)(9 + nb), ch, &co));
+	insert_chart(x, sh, ch, &co, chart_at, chart_col);
+	free(plus);
+	free(minus);
 	free(best);
-	return (lxw_col_t)(9 + nb);
+	return chart_col;
 }
 
 static void bench_scaling(struct xw *x, struct sheet *sh, const char *suite, const char *bench,
-			  lxw_row_t chart_at, lxw_col_t chart_col)
+			  lxw_row_t *chart_at, lxw_col_t chart_col)
 {
-	struct db_config_query q = { suite, bench, NULL, NULL };
+	struct db_config_query q = { suite, bench, NULL, bench_metric(x, bench) };
 	struct views_scaling v;
 	struct strbuf err = STRBUF_INIT;
 	lxw_chart *ch;
@@ -638,7 +884,7 @@ static void bench_scaling(struct xw *x, struct sheet *sh, const char *suite, con
 	if (rc < 0)
 		return;
 	for (i = 0; i < v.n; i++)
-		if (v.v[i].s->n >= 2)
+		if (v.v[i].s->n >= 2 && keep_sys(x, v.v[i].s->first->system))
 			npts++;
 	if (!npts) {
 		views_scaling_release(&v);
@@ -655,7 +901,7 @@ static void bench_scaling(struct xw *x, struct sheet *sh, const char *suite, con
 		const struct series *s = v.v[i].s;
 		lxw_row_t first = sh->row;
 		lxw_chart_series *cs;
-		if (s->n < 2)
+		if (s->n < 2 || !keep_sys(x, s->first->system))
 			continue;
 		for (k = 0; k < s->n; k++) {
 			lxw_row_t r = sh->row++;
@@ -684,14 +930,14 @@ static void bench_scaling(struct xw *x, struct sheet *sh, const char *suite, con
 	chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
 	co.x_scale = 1.5;
 	co.y_scale = 1.4;
-	check(x, worksheet_insert_chart_opt(sh->ws, chart_at, chart_col, ch, &co));
+	insert_chart(x, sh, ch, &co, chart_at, chart_col);
 	views_scaling_release(&v);
 }
 
 static void bench_pareto(struct xw *x, struct sheet *sh, const char *suite, const char *bench,
-			 lxw_row_t chart_at, lxw_col_t chart_col)
+			 lxw_row_t *chart_at, lxw_col_t chart_col)
 {
-	struct db_config_query q = { suite, bench, NULL, NULL };
+	struct db_config_query q = { suite, bench, NULL, bench_metric(x, bench) };
 	struct views_pareto v;
 	struct strbuf err = STRBUF_INIT;
 	lxw_chart *ch;
@@ -701,7 +947,7 @@ static void bench_pareto(struct xw *x, struct sheet *sh, const char *suite, cons
 	lxw_row_t first;
 	char **texts;
 	size_t i;
-	int rc = views_pareto_build(x->db, &q, NULL, NULL, NULL, 1, &v, &err);
+	int rc = views_pareto_build(x->db, &q, NULL, keep_cfg, x, 1, &v, &err);
 
 	strbuf_release(&err);
 	if (rc < 0)
@@ -728,8 +974,16 @@ static void bench_pareto(struct xw *x, struct sheet *sh, const char *suite, cons
 		put_num(x, sh, r, 2, v.rows[i].yv, x->num);
 		put_str(x, sh, r, 3, pareto_state_name(v.rows[i].state), NULL);
 		strbuf_reset(&x->tmp);
-		/* a label is a reference to the name cell: inert text */
-		strbuf_addf(&x->tmp, "='%s'!$A$%u", sh->name, (unsigned)r + 1);
+		/* the name as the label's own text (LibreOffice shows only
+		 * that); a name libxlsxwriter would take for a formula becomes a
+		 * reference to its cell instead, which shows it as inert text */
+		if (v.rows[i].x->system[0] == '=') {
+			strbuf_addch(&x->tmp, '=');
+			range_ref(&x->tmp, sh->name, r, 0, r);
+			strbuf_setlen(&x->tmp, (size_t)(strchr(x->tmp.buf, ':') - x->tmp.buf));
+		} else {
+			strbuf_addstr(&x->tmp, v.rows[i].x->system);
+		}
 		texts[i] = ab_strdup(x->tmp.buf);
 		labels[i].value = texts[i];
 		lp[i] = &labels[i];
@@ -755,7 +1009,7 @@ static void bench_pareto(struct xw *x, struct sheet *sh, const char *suite, cons
 	chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
 	co.x_scale = 1.5;
 	co.y_scale = 1.4;
-	check(x, worksheet_insert_chart_opt(sh->ws, chart_at, chart_col, ch, &co));
+	insert_chart(x, sh, ch, &co, chart_at, chart_col);
 	for (i = 0; i < v.n; i++)
 		free(texts[i]);
 	free(texts);
@@ -764,12 +1018,88 @@ static void bench_pareto(struct xw *x, struct sheet *sh, const char *suite, cons
 	views_pareto_release(&v);
 }
 
+/* MLPerf training: the official scores of this benchmark (the MLCommons
+ * rule, model/mlperf_score.c) and bars of them, not of the medians. */
+static void bench_mlperf(struct xw *x, struct sheet *sh, const char *bench, lxw_row_t *chart_at,
+			 lxw_col_t chart_col)
+{
+	static const char *const keys[] = { "system", "division", "nodes", "devices", "runs",
+					    "valid", "failed", "official_score", "unit",
+					    "scaling_factor", "status" };
+	struct db_filter f = { "mlperf-training", bench, NULL };
+	struct strbuf err = STRBUF_INIT;
+	json_t *arr = NULL, *o;
+	lxw_row_t first;
+	lxw_chart *ch;
+	lxw_chart_series *cs;
+	lxw_chart_options co = { 0 };
+	const char *unit = NULL;
+	size_t i, k, nscore = 0;
+
+	if (mlperf_score(x->db, &f, &arr, &err) < 0) {
+		strbuf_release(&err);
+		return;
+	}
+	strbuf_release(&err);
+	if (!json_array_size(arr)) {
+		json_decref(arr);
+		return;
+	}
+	sh->row++;
+	put_str(x, sh, sh->row++, 0, "MLPerf official scores (olympic mean of the runs' time to "
+				     "train, failed runs as the slowest, x scaling factor)", x->bold);
+	header_row(x, sh, keys, AB_ARRAY_SIZE(keys));
+	first = sh->row;
+	json_array_foreach(arr, i, o) {
+		lxw_row_t r;
+		if (!keep_sys(x, json_string_value(json_object_get(o, "system"))))
+			continue;
+		r = sh->row++;
+		for (k = 0; k < AB_ARRAY_SIZE(keys); k++) {
+			json_t *v = json_object_get(o, keys[k]);
+			if (json_is_string(v))
+				put_str(x, sh, r, (lxw_col_t)k, json_string_value(v), NULL);
+			else if (json_is_number(v))
+				put_num(x, sh, r, (lxw_col_t)k, json_number_value(v),
+					json_is_integer(v) ? x->int_fmt : x->num);
+		}
+		if (json_is_number(json_object_get(o, "official_score")))
+			nscore++;
+		if (!unit)
+			unit = json_string_value(json_object_get(o, "unit"));
+	}
+	if (nscore && sh->row > first) {
+		ch = workbook_add_chart(x->wb, LXW_CHART_BAR);
+		cs = chart_add_series(ch, NULL, NULL);
+		chart_series_set_categories(cs, sh->name, first, 0, sh->row - 1, 0);
+		chart_series_set_values(cs, sh->name, first, 7, sh->row - 1, 7);
+		chart_series_set_name(cs, "official score");
+		strbuf_reset(&x->tmp);
+		strbuf_addf(&x->tmp, "%s: MLPerf official score [%s], lower is better (no bar: no "
+				     "official score)", bench, unit ? unit : "");
+		chart_title_set_name(ch, x->tmp.buf);
+		strbuf_reset(&x->tmp);
+		strbuf_addf(&x->tmp, "official score [%s]", unit ? unit : "");
+		chart_axis_set_name(ch->x_axis, x->tmp.buf);
+		chart_axis_set_reverse(ch->y_axis);
+		chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
+		chart_set_series_gap(ch, 50);
+		co.x_scale = 1.5;
+		co.y_scale = 1.0 + 0.08 * (double)(sh->row - first);
+		insert_chart(x, sh, ch, &co, chart_at, chart_col);
+	}
+	json_decref(arr);
+}
+
 static int sheet_benchmark(struct xw *x, const char *suite, const char *bench)
 {
-	static const char *const titles[] = { "system", "nodes", "devices", "global batch",
-					      "precision", "runs ok", "failed", "median", "95% CI low",
-					      "95% CI high", "cv", "outliers", "CI note" };
-	struct db_config_query q = { suite, bench, NULL, NULL };
+	char t8[32], t9[32], t14[48], t15[48];
+	const char *titles[] = { "system", "nodes", "devices", "global batch", "precision",
+				 "runs ok", "failed", "median", t8, t9, "cv", "outliers", "CI note",
+				 NULL, t14, t15 };
+	enum report_norm norm = bench_norm(x, bench);
+	const char *per = norm == REPORT_NORM_DEVICE ? "per device" : "per node";
+	struct db_config_query q = { suite, bench, NULL, bench_metric(x, bench) };
 	struct views_stats v;
 	struct strbuf err = STRBUF_INIT;
 	struct sheet sh;
@@ -794,11 +1124,24 @@ static int sheet_benchmark(struct xw *x, const char *suite, const char *bench)
 		    v.n && v.rows[0].c->lower_is_better ? "lower" : "higher");
 	put_str(x, &sh, sh.row++, 0, err.buf, x->title);
 	notice(x, &sh);
-	header_row(x, &sh, titles, AB_ARRAY_SIZE(titles));
+	ci_title(x, t8, sizeof(t8), "low");
+	ci_title(x, t9, sizeof(t9), "high");
+	if (norm != REPORT_NORM_SYSTEM) {
+		/* the spec's normalisation: three more columns */
+		titles[13] = norm == REPORT_NORM_DEVICE ? "median per device" : "median per node";
+		snprintf(t14, sizeof(t14), "%s %s", t8, per);
+		snprintf(t15, sizeof(t15), "%s %s", t9, per);
+	}
+	header_row(x, &sh, titles, norm != REPORT_NORM_SYSTEM ? AB_ARRAY_SIZE(titles) : 13);
 	chart_at = 1;
 	for (i = 0; i < v.n; i++) {
 		const struct views_stats_row *r = &v.rows[i];
-		lxw_row_t row = sh.row++;
+		struct fig f;
+		lxw_row_t row;
+		if (!keep_sys(x, r->c->system))
+			continue;
+		row = sh.row++;
+		row_fig(x, r, REPORT_NORM_SYSTEM, &f);
 		put_str(x, &sh, row, 0, r->c->system, NULL);
 		put_pos(x, &sh, row, 1, r->c->nodes);
 		put_pos(x, &sh, row, 2, r->c->devices);
@@ -806,17 +1149,25 @@ static int sheet_benchmark(struct xw *x, const char *suite, const char *bench)
 		put_str(x, &sh, row, 4, r->c->precision, NULL);
 		put_num(x, &sh, row, 5, (double)r->s.n, x->int_fmt);
 		put_num(x, &sh, row, 6, (double)r->s.n_failed, x->int_fmt);
-		put_num(x, &sh, row, 7, r->s.n ? r->s.median : NAN, x->num);
-		put_num(x, &sh, row, 8, r->s.has_ci ? r->s.ci_low : NAN, x->num);
-		put_num(x, &sh, row, 9, r->s.has_ci ? r->s.ci_high : NAN, x->num);
+		put_num(x, &sh, row, 7, f.med, x->num);
+		put_num(x, &sh, row, 8, f.lo, x->num);
+		put_num(x, &sh, row, 9, f.hi, x->num);
 		put_num(x, &sh, row, 10, r->s.cv, x->ratio);
 		put_num(x, &sh, row, 11, (double)r->s.n_outliers, x->int_fmt);
-		put_str(x, &sh, row, 12, r->s.n ? (r->s.has_ci ? NULL : "n too small for a CI") :
+		put_str(x, &sh, row, 12, r->s.n ? (f.has_ci ? NULL : "n too small for a CI") :
 			(r->c->n_failed ? "all runs failed" : "no values"), NULL);
+		if (norm != REPORT_NORM_SYSTEM) {
+			row_fig(x, r, norm, &f);
+			put_num(x, &sh, row, 13, f.med, x->num);
+			put_num(x, &sh, row, 14, f.lo, x->num);
+			put_num(x, &sh, row, 15, f.hi, x->num);
+		}
 	}
-	chart_col = bench_bars(x, &sh, &v, bench, chart_at);
-	bench_scaling(x, &sh, suite, bench, chart_at + 24, chart_col);
-	bench_pareto(x, &sh, suite, bench, chart_at + 48, chart_col);
+	chart_col = bench_bars(x, &sh, &v, bench, &chart_at, norm != REPORT_NORM_SYSTEM ? 17 : 14);
+	bench_scaling(x, &sh, suite, bench, &chart_at, chart_col);
+	bench_pareto(x, &sh, suite, bench, &chart_at, chart_col);
+	if (!strcmp(suite, "mlperf-training"))
+		bench_mlperf(x, &sh, bench, &chart_at, chart_col);
 	/* printing: one page wide, landscape */
 	worksheet_set_landscape(sh.ws);
 	worksheet_fit_to_pages(sh.ws, 1, 0);
@@ -842,9 +1193,20 @@ static int sheet_mlperf(struct xw *x)
 	json_t *arr, *o;
 	size_t i, k;
 
-	if (mlperf_score(x->db, &f, &arr, &err) < 0 || !json_array_size(arr)) {
-		if (!err.len)
-			json_decref(arr);
+	if (mlperf_score(x->db, &f, &arr, &err) < 0) {
+		strbuf_release(&err);
+		return 0;
+	}
+	/* a spec's selection of benchmarks and systems */
+	for (i = json_array_size(arr); i-- > 0;) {
+		o = json_array_get(arr, i);
+		if ((x->o->keep_bench && !x->o->keep_bench("mlperf-training",
+				json_string_value(json_object_get(o, "benchmark")), x->o->keep_ctx)) ||
+		    !keep_sys(x, json_string_value(json_object_get(o, "system"))))
+			json_array_remove(arr, i);
+	}
+	if (!json_array_size(arr)) {
+		json_decref(arr);
 		strbuf_release(&err);
 		return 0;
 	}
@@ -859,7 +1221,10 @@ static int sheet_mlperf(struct xw *x)
 	notice(x, &sh);
 	header_row(x, &sh, keys, AB_ARRAY_SIZE(keys));
 	json_array_foreach(arr, i, o) {
-		lxw_row_t r = sh.row++;
+		lxw_row_t r;
+		if (!keep_sys(x, json_string_value(json_object_get(o, "system"))))
+			continue;
+		r = sh.row++;
 		for (k = 0; k < AB_ARRAY_SIZE(keys); k++) {
 			json_t *v = json_object_get(o, keys[k]);
 			if (json_is_string(v))
@@ -910,8 +1275,12 @@ static void cost_benchmark(struct xw *x, struct sheet *sh, const struct cost_pri
 	for (i = 0; i < v.n; i++) {
 		const struct views_cost_row *row = &v.rows[i];
 		const struct cost_prices *p = row->prices;
-		lxw_row_t r = sh->row++;
-		unsigned R = (unsigned)r + 1;
+		lxw_row_t r;
+		unsigned R;
+		if (!keep_sys(x, row->c->system))
+			continue;
+		r = sh->row++;
+		R = (unsigned)r + 1;
 		put_str(x, sh, r, 0, row->c->system, NULL);
 		strbuf_reset(&x->tmp);
 		strbuf_addf(&x->tmp, "%ldn %ldd b%ld", row->c->nodes, row->c->devices,
@@ -1067,6 +1436,193 @@ static int sheet_cost(struct xw *x, json_t *benches)
 
 /* ---- Raw: every run and metric, an Excel table --------------------------------- */
 
+static const char *const raw_cols[] = { "id", "suite", "benchmark", "system", "status", "nodes",
+					"devices", "global_batch", "precision", "metric", "value",
+					"unit", "job_id", "source", "line", "sha256" };
+
+/* Which stream columns Raw keeps: the ones a reader filters on; sha256 as a
+ * 12-digit prefix (the CSV export has every field). */
+static void raw_columns(struct xw *x, struct db_runs *c)
+{
+	const char *const *names;
+	size_t n = db_runs_columns(c, &names), k, i;
+
+	x->raw_nk = 0;
+	x->raw_sha = x->raw_job = (size_t)-1;
+	for (k = 0; k < AB_ARRAY_SIZE(raw_cols); k++)
+		for (i = 0; i < n; i++)
+			if (!strcmp(names[i], raw_cols[k])) {
+				if (!strcmp(names[i], "sha256"))
+					x->raw_sha = x->raw_nk;
+				if (!strcmp(names[i], "job_id"))
+					x->raw_job = x->raw_nk;
+				if (!strcmp(names[i], "system"))
+					x->raw_system = i;
+				x->raw_keep[x->raw_nk++] = i;
+			}
+}
+
+/* A number as Excel reads it back exactly: integers plainly, else the
+ * shortest of 15-17 significant digits that round-trips. */
+static void xml_number(struct strbuf *sb, double v)
+{
+	char buf[40];
+	int prec;
+
+	if (v == floor(v) && fabs(v) < 1e15) {
+		/* integers without printf's floating-point path */
+		unsigned long long u = (unsigned long long)fabs(v);
+		char *p = buf + sizeof(buf);
+		*--p = '\0';
+		do {
+			*--p = (char)('0' + u % 10);
+			u /= 10;
+		} while (u);
+		if (v < 0)
+			*--p = '-';
+		strbuf_addstr(sb, p);
+		return;
+	}
+	for (prec = 15; prec < 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	if (prec == 17)
+		snprintf(buf, sizeof(buf), "%.17g", v);
+	strbuf_addstr(sb, buf);
+}
+
+/* Text of a Raw cell: UTF-8 repaired, cut at Excel's cell limit; *plain
+ * when it needs no XML escaping. */
+static const char *raw_text(struct xw *x, const char *s, size_t len, size_t *tl, int *plain)
+{
+	size_t i;
+
+	*plain = 1;
+	for (i = 0; i < len && *plain; i++)
+		*plain = (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x80 && s[i] != '&' &&
+			 s[i] != '<' && s[i] != '>' && s[i] != '_';
+	if (*plain) {
+		*tl = len > XLSX_MAX_STR ? XLSX_MAX_STR : len;
+		return s;
+	}
+	strbuf_reset(&x->tmp);
+	export_utf8(&x->tmp, s, len);
+	if (u8len(x->tmp.buf) > XLSX_MAX_STR) {
+		size_t n, l;
+		for (n = 0, l = 0; l < x->tmp.len && n < XLSX_MAX_STR - 1; l++)
+			n += ((unsigned char)x->tmp.buf[l + 1] & 0xc0) != 0x80;
+		strbuf_setlen(&x->tmp, l);
+	}
+	*tl = x->tmp.len;
+	return x->tmp.buf;
+}
+
+/* A text cell (after `<c r="..." `): a shared string where the workbook
+ * takes one, else an inline string; never a formula. */
+static void xml_text_cell(struct xw *x, struct xlsx_zip_out *o, const char *s, size_t len,
+			  int share)
+{
+	struct strbuf *sb = xlsx_zip_buf(o);
+	size_t tl;
+	int plain;
+	const char *t = raw_text(x, s, len, &tl, &plain);
+	long long k = share ? xlsx_zip_sst(o, t, tl) : -1;
+
+	if (k >= 0) {
+		strbuf_addstr(sb, "t=\"s\"><v>");
+		xml_number(sb, (double)k);
+		strbuf_addstr(sb, "</v></c>");
+		return;
+	}
+	if (tl && (isspace((unsigned char)t[0]) || isspace((unsigned char)t[tl - 1])))
+		strbuf_addstr(sb, "t=\"inlineStr\"><is><t xml:space=\"preserve\">");
+	else
+		strbuf_addstr(sb, "t=\"inlineStr\"><is><t>");
+	if (plain)
+		strbuf_add(sb, t, tl);
+	else
+		xlsx_xml_text(sb, t, tl);
+	strbuf_addstr(sb, "</t></is></c>");
+}
+
+/* Rows of Raw when a spec selects systems: one pass over the stream. */
+static int raw_count_kept(struct xw *x, long long *out, struct strbuf *err)
+{
+	struct db_filter f = { x->o->suite, NULL, NULL };
+	struct db_runs *c = NULL;
+	const struct db_cell *cells;
+	int rc = db_runs_open(x->db, &f, DB_RUNS_PER_METRIC, &c, err);
+
+	*out = 0;
+	if (rc < 0)
+		return rc;
+	raw_columns(x, c);
+	while ((rc = db_runs_next(c, &cells, err)) > 0)
+		if (cells[x->raw_system].type != DB_CELL_TEXT || keep_sys(x, cells[x->raw_system].s))
+			(*out)++;
+	db_runs_close(c);
+	return rc;
+}
+
+/* The rows of Raw, streamed from the database into the sheet's XML. */
+static int raw_rows(void *ctx, struct xlsx_zip_out *o, struct strbuf *err)
+{
+	struct xw *x = ctx;
+	struct db_filter f = { x->o->suite, NULL, NULL };
+	struct strbuf *sb = xlsx_zip_buf(o);
+	struct db_runs *c = NULL;
+	const struct db_cell *cells;
+	long long row = 1;
+	char rnum[24];
+	size_t i;
+	int rc;
+
+	rc = db_runs_open(x->db, &f, DB_RUNS_PER_METRIC, &c, err);
+	if (rc < 0)
+		return rc;
+	while (row <= x->raw_rows && (rc = db_runs_next(c, &cells, err)) > 0) {
+		int rl;
+		if (cells[x->raw_system].type == DB_CELL_TEXT && !keep_sys(x, cells[x->raw_system].s))
+			continue;   /* a spec's selection of systems */
+		row++;
+		rl = snprintf(rnum, sizeof(rnum), "%lld", row);
+		strbuf_addstr(sb, "<row r=\"");
+		strbuf_add(sb, rnum, (size_t)rl);
+		strbuf_addstr(sb, "\">");
+		for (i = 0; i < x->raw_nk; i++) {
+			const struct db_cell *v = &cells[x->raw_keep[i]];
+			if (v->type != DB_CELL_INT && v->type != DB_CELL_REAL && v->type != DB_CELL_TEXT)
+				continue;   /* empty: no cell */
+			strbuf_addstr(sb, "<c r=\"");
+			strbuf_addch(sb, 'A' + (int)i);
+			strbuf_add(sb, rnum, (size_t)rl);
+			strbuf_addstr(sb, "\" ");
+			if (v->type == DB_CELL_TEXT) {
+				/* repeated text is shared; job ids are mostly unique */
+				xml_text_cell(x, o, v->s, i == x->raw_sha && v->len > 12 ? 12 : v->len,
+					      i != x->raw_job);
+			} else {
+				strbuf_addstr(sb, "><v>");
+				xml_number(sb, v->d);
+				strbuf_addstr(sb, "</v></c>");
+			}
+		}
+		strbuf_addstr(sb, "</row>");
+		rc = xlsx_zip_flush(o, err);
+		if (rc < 0)
+			break;
+		rc = 1;
+	}
+	db_runs_close(c);
+	return rc < 0 ? rc : 0;
+}
+
+/* The Raw sheet as libxlsxwriter writes it: the header row, the column
+ * widths (from the first rows) and an Excel table over every row; the
+ * rows themselves are streamed in by raw_rows() when the zip is copied, so
+ * any number of them stays a table at constant memory. */
 static int sheet_raw(struct xw *x)
 {
 	struct db_filter f = { x->o->suite, NULL, NULL };
@@ -1075,17 +1631,14 @@ static int sheet_raw(struct xw *x)
 	const struct db_cell *cells;
 	const char *const *names;
 	lxw_table_column *cols, **colp;
-	static const char *const raw_cols[] = { "id", "suite", "benchmark", "system", "status",
-						"nodes", "devices", "global_batch", "precision",
-						"metric", "value", "unit", "job_id", "source", "line",
-						"sha256" };
-	size_t keep[AB_ARRAY_SIZE(raw_cols)], nk, k, sha_col = (size_t)-1;
 	lxw_table_options to = { 0 };
 	struct sheet sh;
-	long long rows = 0;
-	size_t n, i;
+	long long rows, seen = 0;
+	size_t i;
 	int rc;
 
+	if (x->raw_rows > 1048575)
+		x->raw_rows = 1048575;   /* Excel's last row; the CSV export has them all */
 	rows = x->raw_rows;
 	rc = db_runs_open(x->db, &f, DB_RUNS_PER_METRIC, &c, &err);
 	if (rc < 0)
@@ -1095,70 +1648,45 @@ static int sheet_raw(struct xw *x)
 		strbuf_release(&err);
 		return -1;
 	}
-	n = db_runs_columns(c, &names);
-	/* the columns a reader filters on; sha256 as a 12-digit prefix (the
-	 * CSV export has every field) */
-	for (k = 0, nk = 0; k < AB_ARRAY_SIZE(raw_cols); k++)
-		for (i = 0; i < n; i++)
-			if (!strcmp(names[i], raw_cols[k])) {
-				if (!strcmp(names[i], "sha256"))
-					sha_col = nk;
-				keep[nk++] = i;
-			}
-	if (rows > 1048575)
-		rows = 1048575;   /* Excel's last row; the CSV export has them all */
-	cols = ab_calloc(nk, sizeof(*cols));
-	colp = ab_calloc(nk + 1, sizeof(*colp));
-	for (i = 0; i < nk; i++) {
-		cols[i].header = (char *)(strcmp(names[keep[i]], "sha256") ? names[keep[i]] :
-					  "sha256 prefix");
+	x->raw_sheet = (int)x->nsheet_names;   /* libxlsxwriter numbers sheets in order */
+	raw_columns(x, c);
+	db_runs_columns(c, &names);
+	cols = ab_calloc(x->raw_nk, sizeof(*cols));
+	colp = ab_calloc(x->raw_nk + 1, sizeof(*colp));
+	for (i = 0; i < x->raw_nk; i++) {
+		const char *nm = names[x->raw_keep[i]];
+		cols[i].header = (char *)(strcmp(nm, "sha256") ? nm : "sha256 prefix");
 		colp[i] = &cols[i];
 		fit(&sh, (lxw_col_t)i, (double)strlen(cols[i].header) + 3);
+	}
+	/* widths from the first rows */
+	while (seen < RAW_WIDTH_ROWS && (rc = db_runs_next(c, &cells, &err)) > 0) {
+		seen++;
+		for (i = 0; i < x->raw_nk; i++) {
+			const struct db_cell *v = &cells[x->raw_keep[i]];
+			if (v->type == DB_CELL_TEXT)
+				fit(&sh, (lxw_col_t)i, i == x->raw_sha ? 13 : (double)u8len(v->s) + 1);
+			else if (v->type == DB_CELL_INT || v->type == DB_CELL_REAL)
+				fit(&sh, (lxw_col_t)i, 10);
+		}
+	}
+	db_runs_close(c);
+	if (rc < 0) {
+		free(cols);
+		free(colp);
+		goto fail_nofree;
 	}
 	to.name = "Runs";
 	to.columns = colp;
 	to.style_type = LXW_TABLE_STYLE_TYPE_LIGHT;
 	to.style_type_number = 9;
-	if (x->constant_memory) {
-		/* libxlsxwriter has no tables in constant-memory mode: a header
-		 * row with an autofilter over the whole range instead */
-		for (i = 0; i < nk; i++)
-			check(x, worksheet_write_string(sh.ws, 0, (lxw_col_t)i, cols[i].header, x->bold));
-		check(x, worksheet_autofilter(sh.ws, 0, 0, (lxw_row_t)(rows ? rows : 1),
-					      (lxw_col_t)(nk - 1)));
-	} else {
-		/* an Excel table (its own autofilter); its header is row 0 */
-		check(x, worksheet_add_table(sh.ws, 0, 0, (lxw_row_t)(rows ? rows : 1),
-					     (lxw_col_t)(nk - 1), &to));
-	}
+	/* an Excel table (its own autofilter); its header is row 0 */
+	check(x, worksheet_add_table(sh.ws, 0, 0, (lxw_row_t)(rows ? rows : 1),
+				     (lxw_col_t)(x->raw_nk - 1), &to));
+	snprintf(x->raw_dim, sizeof(x->raw_dim), "A1:%c%lld", 'A' + (int)(x->raw_nk - 1),
+		 (rows ? rows : 1) + 1);
 	free(cols);
 	free(colp);
-	sh.row = 1;
-	while ((rc = db_runs_next(c, &cells, &err)) > 0 && (long long)sh.row <= rows) {
-		lxw_row_t r = sh.row++;
-		for (i = 0; i < nk; i++) {
-			const struct db_cell *v = &cells[keep[i]];
-			lxw_col_t col = (lxw_col_t)i;
-			if (v->type == DB_CELL_INT || v->type == DB_CELL_REAL) {
-				check(x, worksheet_write_number(sh.ws, r, col, v->d, NULL));
-			} else if (v->type == DB_CELL_TEXT) {
-				const char *t = v->s;
-				char prefix[13];
-				if (i == sha_col) {
-					snprintf(prefix, sizeof(prefix), "%.12s", v->s);
-					t = prefix;
-				}
-				/* widths from the first rows only */
-				if (r < 200)
-					put_str(x, &sh, r, col, t, NULL);
-				else
-					check(x, worksheet_write_string(sh.ws, r, col, t, NULL));
-			}
-		}
-	}
-	db_runs_close(c);
-	if (rc < 0)
-		goto fail_nofree;
 	worksheet_freeze_panes(sh.ws, 1, 0);
 	if (sh.width[13] > 60)
 		sh.width[13] = 60;
@@ -1181,11 +1709,11 @@ static int sheet_methodology(struct xw *x)
 	static const char *const lines[] = {
 		"Methodology",
 		"Statistics per configuration (system, nodes, devices, global batch, precision): median "
-		"of the successful runs with a distribution-free 95% confidence interval (order "
+		"of the successful runs with a distribution-free confidence interval (order "
 		"statistics); no CI where n is too small. Failed runs are counted, never averaged in. "
 		"Outliers are flagged, never dropped.",
 		"Comparisons: ratio of medians against the baseline system's best configuration, "
-		"shown as 'times better' (speedup for time-like metrics), with a 95% bootstrap "
+		"shown as 'times better' (speedup for time-like metrics), with a bootstrap "
 		"percentile CI (seed and resamples below); Mann-Whitney U with Holm correction over "
 		"the table; the verdict follows the CI and the adjusted p-value.",
 		"MLPerf training: the official score is the olympic mean of the runs' time to train "
@@ -1208,8 +1736,10 @@ static int sheet_methodology(struct xw *x)
 	for (i = 0; i < AB_ARRAY_SIZE(lines); i++)
 		put_str(x, &sh, sh.row++, 0, lines[i], i ? x->wrap : x->title);
 	strbuf_reset(&x->tmp);
-	strbuf_addf(&x->tmp, "Bootstrap seed %lu, %zu resamples, CI level 0.95.",
-		    x->o->copts ? x->o->copts->seed : 0UL, x->o->copts ? x->o->copts->resamples : 0);
+	strbuf_addf(&x->tmp, "Bootstrap seed %lu, %zu resamples, CI level %g (every interval in "
+			     "this workbook).",
+		    x->o->copts ? x->o->copts->seed : 0UL, x->o->copts ? x->o->copts->resamples : 0,
+		    ci_level(x));
 	{
 		char *t = ab_strdup(x->tmp.buf);
 		put_str(x, &sh, sh.row++, 0, t, x->wrap);
@@ -1301,7 +1831,7 @@ static void formats(struct xw *x)
 
 int xlsx_write(struct db *db, const struct xlsx_opts *o, const char *path, struct strbuf *err)
 {
-	struct atomic_file af;
+	struct atomic_file af, lx;
 	struct xw x = { 0 };
 	lxw_workbook_options wo = { 0 };
 	lxw_doc_properties props = { 0 };
@@ -1338,27 +1868,47 @@ int xlsx_write(struct db *db, const struct xlsx_opts *o, const char *path, struc
 		json_decref(benches);
 		return rc;
 	}
-	rc = db_runs_count(db, &bf, DB_RUNS_PER_METRIC, &x.raw_rows, err);
+	x.db = db;
+	x.o = o;
+	rc = o->spec ? spec_check(&x, err) : 0;
 	if (rc < 0) {
 		json_decref(benches);
 		return rc;
 	}
-	rc = atomic_open_name(&af, path, err);
+	if (o->spec && o->spec->nsystems) {
+		rc = raw_count_kept(&x, &x.raw_rows, err);
+	} else {
+		rc = db_runs_count(db, &bf, DB_RUNS_PER_METRIC, &x.raw_rows, err);
+	}
 	if (rc < 0) {
 		json_decref(benches);
 		return rc;
 	}
-	/* Raw as an Excel table while it fits in memory comfortably; beyond
-	 * that rows stream to disk (constant memory: ~1 KB a row otherwise) */
-	x.constant_memory = x.raw_rows > XLSX_TABLE_MAX_ROWS;
-	wo.constant_memory = x.constant_memory ? LXW_TRUE : LXW_FALSE;
-	x.wb = workbook_new_opt(af.tmp.buf, &wo);
+	/* libxlsxwriter's workbook (no Raw rows: it stays small) goes to a
+	 * temporary file, copied with the Raw rows and error bars into af */
+	rc = atomic_open_name(&lx, path, err);
+	if (rc < 0) {
+		json_decref(benches);
+		return rc;
+	}
+	rc = atomic_open(&af, path, err);
+	if (rc < 0) {
+		atomic_abort(&lx);
+		json_decref(benches);
+		return rc;
+	}
+	wo.constant_memory = LXW_FALSE;
+	x.wb = workbook_new_opt(lx.tmp.buf, &wo);
 	if (!x.wb) {
+		atomic_abort(&lx);
 		atomic_abort(&af);
 		json_decref(benches);
 		return ab_fail(err, AB_EIO, "cannot create workbook '%s'", path);
 	}
 	x.db = db;
+	/* read-only from here: each configuration set is loaded once, shared by
+	 * the Summary, the benchmark sheets and Cost */
+	db_configs_cache_enable(db);
 	x.o = o;
 	x.simulated = sim;
 	strbuf_init(&x.tmp, 256);
@@ -1400,6 +1950,21 @@ int xlsx_write(struct db *db, const struct xlsx_opts *o, const char *path, struc
 		x.failed = 1;
 		strbuf_addstr(&x.err_detail, lxw_strerror(le));
 	}
+	if (!x.failed) {
+		struct xlsx_zip_patch zp = { 0 };
+		zp.bars = x.bars;
+		zp.nbars = x.nbars;
+		zp.stream_sheet = x.raw_sheet;
+		zp.dimension = x.raw_dim;
+		zp.rows = raw_rows;
+		zp.rows_ctx = &x;
+		rc = xlsx_zip_rewrite(lx.tmp.buf, af.fp, &zp, &x.err_detail);
+		if (rc < 0) {
+			x.failed = 1;
+			x.fail_rc = rc;
+		}
+	}
+	atomic_abort(&lx);
 	if (x.failed) {
 		atomic_abort(&af);
 		if (x.fail_rc < 0)
@@ -1410,6 +1975,12 @@ int xlsx_write(struct db *db, const struct xlsx_opts *o, const char *path, struc
 	} else {
 		rc = atomic_commit(&af, err);
 	}
+	for (i = 0; i < x.nbars; i++) {
+		free((char *)x.bars[i].plus_ref);
+		free((char *)x.bars[i].minus_ref);
+		free((double *)x.bars[i].plus);   /* minus shares its allocation */
+	}
+	free(x.bars);
 	for (i = 0; i < x.nsheet_names; i++)
 		free(x.sheet_names[i]);
 	free(x.sheet_names);

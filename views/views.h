@@ -675,4 +675,50 @@ int views_chart_build(struct db *db, enum views_chart_kind kind, const struct vi
 const struct plot_chart *views_chart_spec(const struct views_chart *c);
 void views_chart_free(struct views_chart *c); /* NULL-safe */
 
+
+/* ==== MLPerf training official scores (`stats --suite mlperf-training`) ====
+ * model/mlperf_score's groups as typed rows, shared by the CLI's results
+ * summary and the report's MLPerf sections.  (Appended by the report
+ * helper; views/mlperf.c.)
+ */
+
+/* One (system, benchmark, round, HPC scaling, result directory) group.
+ * Strings owned by the view, NULL when unknown; counts 0 and numbers NAN
+ * when unknown. */
+struct views_mlperf_row {
+	char *submitter, *system, *system_name, *benchmark, *round, *scaling;
+	char *division, *availability, *accelerator, *accelerator_model_name;
+	char *host_cpu, *framework;
+	char *status;                 /* "ok", "too many non-converging runs", "no runs left" */
+	char *note;                   /* result files against the rules' count; NULL: as required */
+	char *energy_note;            /* why there is no energy score; NULL */
+	long nodes, devices;
+	size_t runs, valid, failed;   /* result files; converged; not converged or failed */
+	size_t required_runs;         /* the rules' count, 0: unknown benchmark */
+	size_t max_dropped;           /* olympic mean: fastest and slowest dropped */
+	double official_score;        /* minutes; NAN: no score */
+	double scaling_factor;        /* scaling.json, 1 when none */
+	double median;                /* of the valid runs, minutes */
+	double official_energy_j;     /* NAN: no energy score */
+	int weak;                     /* HPC weak scaling: time_to_train_all */
+};
+
+struct views_mlperf {
+	struct views_mlperf_row *rows;    /* owned; by system, benchmark, round */
+	size_t n;
+	const char **benchmarks;          /* owned array of names borrowed from rows, sorted */
+	size_t nbenchmarks;
+};
+
+/* The groups of the mlperf-training runs f selects (another suite: none).
+ * Returns 0 (possibly with n == 0) or -AB_EIO. */
+int views_mlperf_build(struct db *db, const struct db_filter *f, struct views_mlperf *out,
+		       struct strbuf *err);
+void views_mlperf_release(struct views_mlperf *v);
+/* Column of benchmark in v->benchmarks (nbenchmarks when absent). */
+size_t views_mlperf_bench_index(const struct views_mlperf *v, const char *benchmark);
+/* Whether two rows belong to the same line of the results summary (system,
+ * round, HPC scaling). */
+int views_mlperf_same_entry(const struct views_mlperf_row *a, const struct views_mlperf_row *b);
+
 #endif

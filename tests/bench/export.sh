@@ -21,7 +21,8 @@ if [ ! -f "$stamp" ] || [ "$gen" -nt "$stamp" ] || [ "$AB_BIN" -nt "$stamp" ] ||
    [ "$(cat "$stamp")" != "$LINES" ] || [ ! -f "$db" ]; then
 	rm -rf "$corpus" "$db" "$db-wal" "$db-shm"
 	"$gen" "$corpus" "$LINES" >/dev/null || { echo "export bench: $gen failed"; exit 1; }
-	"$AB_BIN" --db "$db" ingest "$corpus" >/dev/null || { echo "export bench: ingest failed"; exit 1; }
+	"$AB_BIN" --db "$db" ingest "$corpus" >/dev/null 2>"$DIR/export-ingest.err" ||
+		{ echo "export bench: ingest failed: $(tail -3 "$DIR/export-ingest.err")"; exit 1; }
 	echo "$LINES" >"$stamp"
 fi
 runs=$("$AB_BIN" --db "$db" sql "SELECT count(*) FROM run" | tail -1)

@@ -54,6 +54,18 @@ static int cap_begin(void *self, const struct ingest_source *src, struct strbuf 
 	return 0;
 }
 
+/* A parser's JSON text with sorted keys, as the assertions expect. */
+static char *sorted_json(const char *text)
+{
+	json_t *j = json_loads(text, 0, NULL);
+	char *s;
+
+	assert_non_null(j);
+	s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(j);
+	return s;
+}
+
 static int cap_run_fn(void *self, const struct ingest_run *run, int64_t *id, struct strbuf *err)
 {
 	static const char *const st[] = { "ok", "failed", "aborted", "invalid" };
@@ -85,7 +97,8 @@ static int cap_run_fn(void *self, const struct ingest_run *run, int64_t *id, str
 	r->started = dup0(run->started);
 	r->reason = dup0(run->excluded_reason);
 	r->key = dup0(run->dedupe_key);
-	r->params = run->params ? json_dumps(run->params, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	r->params = run->params_json ? sorted_json(run->params_json)
+		    : run->params ? json_dumps(run->params, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 	r->status = st[run->status];
 	r->line = run->line;
 	r->nodes = run->nodes;
@@ -98,7 +111,9 @@ static int cap_run_fn(void *self, const struct ingest_run *run, int64_t *id, str
 		r->mname[i] = dup0(run->metrics[i].name);
 		r->munit[i] = dup0(run->metrics[i].unit);
 		r->mval[i] = run->metrics[i].value;
-		r->mmeta[i] = run->metrics[i].meta
+		r->mmeta[i] = run->metrics_meta_json && run->metrics_meta_json[i]
+			? sorted_json(run->metrics_meta_json[i])
+			: run->metrics[i].meta
 			? json_dumps(run->metrics[i].meta, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 		assert_true(isfinite(r->mval[i]));
 	}
@@ -395,16 +410,17 @@ static void test_header_layouts(void **state)
 
 static void test_small_helpers(void **state)
 {
-	json_t *p = json_object();
-	char *s;
+	struct jtext_obj p;
+	struct strbuf s = STRBUF_INIT;
 
 	(void)state;
-	rfm_display_params("Foo %num_gpus=4 %p={'nodes': 128, 'tasks_per_node': 128} %x=a b", p);
-	s = json_dumps(p, JSON_COMPACT | JSON_SORT_KEYS);
-	assert_string_equal(s, "{\"num_gpus\":4,\"p\":\"{'nodes': 128, 'tasks_per_node': 128}\","
+	jtext_obj_init(&p);
+	rfm_display_params("Foo %num_gpus=4 %p={'nodes': 128, 'tasks_per_node': 128} %x=a b", &p);
+	jtext_obj_dump(&p, &s);
+	assert_string_equal(s.buf, "{\"num_gpus\":4,\"p\":\"{'nodes': 128, 'tasks_per_node': 128}\","
 			       "\"x\":\"a b\"}");
-	free(s);
-	json_decref(p);
+	strbuf_release(&s);
+	jtext_obj_release(&p);
 	assert_int_equal(rfm_version_old_era("3.10.0-dev.2+bf404ae1", 21), 1);
 	assert_int_equal(rfm_version_old_era("3.0-dev6 (rev: 3f0c45d4)", 24), 1);
 	assert_int_equal(rfm_version_old_era("4.6.0", 5), 1);

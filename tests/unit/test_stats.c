@@ -244,12 +244,34 @@ static void test_olympic(void **state)
 	strbuf_release(&err);
 }
 
+/* The CI at another level: the same order statistics as the summary's at
+ * 95 %; at 90 % for n = 10, rank 3 covers 1 - 2 P(Bin(10, 1/2) <= 2) =
+ * 1 - 112/1024 = 0.891 < 0.9 and rank 2 covers 1 - 22/1024 = 0.979, so
+ * [x(2), x(9)]; too small an n has none. */
+static void test_median_ci_at(void **state)
+{
+	static const double x[] = { 9, 1, 8, 2, 7, 3, 6, 4, 5, 10 };
+	struct stats_summary s;
+	double lo, hi, cov;
+
+	(void)state;
+	assert_int_equal(stats_summarize(x, 10, 0, &s, NULL, NULL), 0);
+	assert_int_equal(stats_median_ci_at(x, 10, STATS_LEVEL, &lo, &hi, &cov), 0);
+	assert_true(lo == s.ci_low && hi == s.ci_high && cov == s.ci_coverage);
+	assert_int_equal(stats_median_ci_at(x, 10, 0.9, &lo, &hi, &cov), 0);
+	assert_true(lo == 2.0 && hi == 9.0);
+	assert_double_near(cov, 1.0 - 22.0 / 1024.0, 1e-12);
+	assert_int_equal(stats_median_ci_at(x, 3, 0.9, &lo, &hi, &cov), -1);
+	assert_true(isnan(lo) && isnan(hi));
+	assert_int_equal(stats_median_ci_at(x, 0, 0.9, &lo, &hi, &cov), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_median_ci_ranks), cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_summary_edges),   cmocka_unit_test(test_better),
-		cmocka_unit_test(test_olympic),
+		cmocka_unit_test(test_olympic),         cmocka_unit_test(test_median_ci_at),
 	};
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
 }
