@@ -60,6 +60,36 @@ void pg_cli_warn(void *ctx, const char *msg)
 	strbuf_release(&tmp);
 }
 
+static void check_line(void *ctx, const char *what, long long n)
+{
+	(void)ctx;
+	if (n)
+		printf("FAILED: %lld %s\n", n, what);
+	else
+		printf("ok: no %s\n", what);
+}
+
+static int pg_check_cmd(struct pg *pg)
+{
+	struct strbuf err = STRBUF_INIT, label = STRBUF_INIT;
+	long long problems = 0;
+	int rc = pg_check(pg, check_line, NULL, &problems, &err);
+
+	if (rc == 0) {
+		pg_conn_label(pg, &label);
+		if (problems)
+			rc = ab_fail(&err, AB_EDATA, "the central store at %s is not consistent: "
+						     "%lld row%s a reference",
+				     label.buf, problems, problems == 1 ? " breaks" : "s break");
+		else
+			printf("the central store at %s is consistent\n", label.buf);
+	}
+	rc = cli_status(rc, &err);
+	strbuf_release(&err);
+	strbuf_release(&label);
+	return rc;
+}
+
 int cmd_pg(int argc, char **argv, struct ctx *ctx)
 {
 	const char *url = NULL, *reader = PG_DEFAULT_READER;
@@ -83,11 +113,17 @@ int cmd_pg(int argc, char **argv, struct ctx *ctx)
 		return AB_OK;
 	if (n < 0)
 		return AB_EUSAGE;
-	if (n != 1 || strcmp(argv[0], "init"))
-		return cli_error(AB_EUSAGE, "pg: give one action: init (see 'accelbench pg -h')");
+	if (n != 1 || (strcmp(argv[0], "init") && strcmp(argv[0], "check")))
+		return cli_error(AB_EUSAGE,
+				 "pg: give one action: init or check (see 'accelbench pg -h')");
 	rc = pg_cli_connect(&pg, pg_cli_url(url), "pg");
 	if (rc != AB_OK)
 		return rc;
+	if (!strcmp(argv[0], "check")) {
+		rc = pg_check_cmd(pg);
+		pg_free(pg);
+		return rc;
+	}
 	io.reader_role = no_reader ? NULL : reader;
 	rc = pg_init(pg, &io, &res, &err);
 	if (rc == 0) {

@@ -61,6 +61,8 @@ int cmd_pull(int argc, char **argv, struct ctx *ctx)
 	       t.metrics == 1 ? "" : "s");
 	if (t.power_samples)
 		printf(", %ld power sample%s", t.power_samples, t.power_samples == 1 ? "" : "s");
+	if (t.systems)
+		printf(", %ld system%s described", t.systems, t.systems == 1 ? "" : "s");
 	if (t.runs_deduped)
 		printf("; %ld duplicate run%s skipped", t.runs_deduped,
 		       t.runs_deduped == 1 ? "" : "s");

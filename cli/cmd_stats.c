@@ -51,13 +51,15 @@ int cmd_stats(int argc, char **argv, struct ctx *ctx)
 {
 	struct db_config_query q = { 0 };
 	int json = 0, csv = 0;
-	const char *by = "config";
+	const char *by = "config", *per = NULL;
 	const struct opt opts[] = {
 		{ 0, "suite", OPT_STRING, &q.suite, "S", "only this suite" },
 		{ 'b', "benchmark", OPT_STRING, &q.benchmark, "B", "only this benchmark" },
 		{ 0, "system", OPT_STRING, &q.system, "S", "only this system" },
 		{ 'm', "metric", OPT_STRING, &q.metric, "M", "metric (default: the headline metric)" },
 		{ 0, "by", OPT_STRING, &by, "config", "grouping (only 'config')" },
+		{ 0, "per", OPT_STRING, &per, "system|device|node",
+		  "values per accelerator or node (default: system, as measured)" },
 		{ 0, "json", OPT_FLAG, &json, NULL, "print JSON" },
 		{ 0, "csv", OPT_FLAG, &csv, NULL, "print CSV" },
 		{ 0, NULL, 0, NULL, NULL, NULL }
@@ -74,6 +76,8 @@ int cmd_stats(int argc, char **argv, struct ctx *ctx)
 		return rc;
 	if (strcmp(by, "config"))
 		return cli_error(AB_EUSAGE, "stats: --by must be 'config'");
+	if (per && strcmp(per, "system") && strcmp(per, "device") && strcmp(per, "node"))
+		return cli_error(AB_EUSAGE, "stats: --per must be system, device or node");
 	if ((rc = cli_need_db(ctx)) != AB_OK)
 		return rc;
 	if ((rc = cli_check_names(ctx, "stats", q.suite, q.benchmark, q.system, q.metric, NULL)) != AB_OK)
@@ -84,6 +88,11 @@ int cmd_stats(int argc, char **argv, struct ctx *ctx)
 		return stats_mlperf_print(ctx, &f, json, csv);
 	}
 	cli_note_invalid(ctx, q.suite, q.benchmark, q.system);
+	/* the report's normalisation (model/dataset.h), so its numbers can be checked */
+	if (per)
+		db_configs_set_per(ctx->db, !strcmp(per, "device") ? DB_PER_DEVICE
+					    : !strcmp(per, "node")  ? DB_PER_NODE
+								    : DB_PER_SYSTEM);
 	rc = views_stats_build(ctx->db, &q, &v, &err);
 	if (rc < 0) {
 		rc = cli_status(rc, &err);

@@ -319,7 +319,7 @@ static enum cell_state classify(const char *v)
 		return CELL_ABSENT;
 	if (!*v)
 		return CELL_EMPTY;
-	k = num_parse_double(v, strlen(v), &d);
+	k = ingest_parse_double(v, strlen(v), &d);
 	return k == NUM_NAN || k == NUM_INF ? CELL_NAN : CELL_OK;
 }
 
@@ -339,7 +339,7 @@ static int num_cell(struct caraml_ctx *c, long line, const char *title, const ch
 	*out = NAN;
 	if (!v || !*v)
 		return 0;
-	k = num_parse_double(v, strlen(v), &d);
+	k = ingest_parse_double(v, strlen(v), &d);
 	if (k == NUM_NAN || k == NUM_INF || k == NUM_EMPTY)
 		return 0;
 	if (k != NUM_OK) {
@@ -391,7 +391,7 @@ static double list_sum(const char *v, json_t *params)
 		double d;
 		while (*q && *q != ',' && *q != ']')
 			q++;
-		if (!*q || num_parse_double(p, (size_t)(q - p), &d) != NUM_OK) {
+		if (!*q || ingest_parse_double(p, (size_t)(q - p), &d) != NUM_OK) {
 			json_decref(arr);
 			return NAN;
 		}

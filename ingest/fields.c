@@ -44,13 +44,17 @@ static int is_blank(char c)
 int fields_split(struct fields *fl, const char *line, size_t len, char sep, unsigned flags)
 {
 	size_t i = 0, k;
+	char *d;
 	int rc = 0;
 
 	fl->n = 0;
 	strbuf_reset(&fl->copy);
-	strbuf_grow(&fl->copy, len + 1);
+	/* every byte once, plus a NUL per field (at most len + 1 fields): the
+	 * copy never grows below, so fields are written straight into it */
+	strbuf_grow(&fl->copy, 2 * len + 2);
+	d = fl->copy.buf;
 	for (;;) {
-		size_t start = fl->copy.len, end;
+		size_t start = (size_t)(d - fl->copy.buf), end;
 
 		if (flags & FIELDS_TRIM)
 			while (i < len && is_blank(line[i]))
@@ -60,7 +64,7 @@ int fields_split(struct fields *fl, const char *line, size_t len, char sep, unsi
 			for (i++; i < len; i++) {
 				if (line[i] == '"') {
 					if (i + 1 < len && line[i + 1] == '"') {
-						strbuf_addch(&fl->copy, '"');
+						*d++ = '"';
 						i++;
 						continue;
 					}
@@ -68,29 +72,34 @@ int fields_split(struct fields *fl, const char *line, size_t len, char sep, unsi
 					i++;
 					break;
 				}
-				strbuf_addch(&fl->copy, line[i]);
+				*d++ = line[i];
 			}
 			if (!closed)
 				rc = -AB_EDATA;
 			/* anything between the closing quote and sep is kept */
 			while (i < len && line[i] != sep)
-				strbuf_addch(&fl->copy, line[i++]);
+				*d++ = line[i++];
 		} else {
-			while (i < len && line[i] != sep)
-				strbuf_addch(&fl->copy, line[i++]);
+			const char *q = i < len ? memchr(line + i, sep, len - i) : NULL;
+			size_t n = (q ? (size_t)(q - line) : len) - i;
+
+			memcpy(d, line + i, n);
+			d += n;
+			i += n;
 		}
-		end = fl->copy.len;
+		end = (size_t)(d - fl->copy.buf);
 		if (flags & FIELDS_TRIM) {
 			while (end > start && is_blank(fl->copy.buf[end - 1]))
 				end--;
-			strbuf_setlen(&fl->copy, end);
+			d = fl->copy.buf + end;
 		}
 		push(fl, start, end);
-		strbuf_addch(&fl->copy, '\0');
+		*d++ = '\0';
 		if (i >= len)
 			break;
 		i++; /* skip sep */
 	}
+	strbuf_setlen(&fl->copy, (size_t)(d - fl->copy.buf));
 	for (k = 0; k < fl->n; k++) {
 		size_t off = (size_t)(uintptr_t)fl->v[k];
 		fl->v[k] = fl->copy.buf + off;

@@ -151,8 +151,9 @@ struct jtext_obj {
 	uint32_t *slot;
 	size_t nslot;
 	struct strbuf keys, vals;
-	/* reals printed lately (thresholds, references repeat line after line) */
-	struct jtext_real_memo memo[JTEXT_MEMO];
+	/* reals printed lately (thresholds, references repeat line after
+	 * line): JTEXT_MEMO entries, allocated on first use */
+	struct jtext_real_memo *memo;
 };
 void jtext_obj_init(struct jtext_obj *j);
 void jtext_obj_release(struct jtext_obj *j);
@@ -175,6 +176,10 @@ void jtext_obj_dump(const struct jtext_obj *j, struct strbuf *out);
 void jtext_real_cached(struct jtext_obj *j, struct strbuf *out, double v);
 
 /* ---- small helpers (util.c) ----------------------------------------- */
+
+/* num_parse_double(), without strtod for plain decimals of up to 15
+ * significant digits (the same double: Clinger's exact fast path). */
+enum num_kind ingest_parse_double(const char *s, size_t len, double *out);
 
 /* 1 if the first len bytes contain a NUL or look like binary data. */
 int ingest_looks_binary(const unsigned char *head, size_t len);

@@ -140,7 +140,7 @@ static int parse_value(const char *path, long line, const char *col, const char 
 		       double *out, struct strbuf *err)
 {
 	struct strbuf shown = STRBUF_INIT;
-	enum num_kind k = num_parse_double(v, len, out);
+	enum num_kind k = ingest_parse_double(v, len, out);
 	int rc;
 
 	if (k == NUM_OK)

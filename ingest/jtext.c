@@ -185,6 +185,8 @@ void jtext_real_cached(struct jtext_obj *j, struct strbuf *o, double v)
 	size_t mark;
 
 	memcpy(&bits, &v, sizeof(bits));
+	if (!j->memo)
+		j->memo = ab_calloc(JTEXT_MEMO, sizeof(*j->memo));
 	r = &j->memo[(bits ^ (bits >> 29) ^ (bits >> 47)) % JTEXT_MEMO];
 	if (r->len && r->bits == bits) {
 		strbuf_add(o, r->text, r->len);
@@ -231,6 +233,7 @@ void jtext_obj_release(struct jtext_obj *j)
 {
 	free(j->e);
 	free(j->slot);
+	free(j->memo);
 	strbuf_release(&j->keys);
 	strbuf_release(&j->vals);
 	jtext_obj_init(j);

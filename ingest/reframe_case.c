@@ -33,6 +33,7 @@
 #include "reframe_priv.h"
 
 #include <ctype.h>
+#include <float.h>
 #include <math.h>
 
 void rfm_case_init(struct rfm_case *c)
@@ -88,6 +89,53 @@ void rfm_case_reset(struct rfm_case *c)
 	c->line = 0;
 }
 
+/* What rfm_case_emit builds for one run: kept between runs so that a
+ * perflog of 100,000 lines does not allocate a dozen buffers per line. */
+enum { EB_SYSNAME, EB_CLS, EB_REASON, EB_FINISHED, EB_STARTED, EB_SYSMETA, EB_MISSING,
+       EB_METAS, EB_PTEXT, EB_ACCEL, EB_N };
+
+struct rfm_emit_buf {
+	struct strbuf sb[EB_N];
+	struct ingest_metric *m;
+	const char **mj;
+	size_t *moff, cap;
+};
+
+static void eb_free(struct rfm_emit_buf *eb)
+{
+	size_t i;
+
+	if (!eb)
+		return;
+	for (i = 0; i < EB_N; i++)
+		strbuf_release(&eb->sb[i]);
+	free(eb->m);
+	free(eb->mj);
+	free(eb->moff);
+	free(eb);
+}
+
+static struct rfm_emit_buf *eb_get(struct rfm_case *c)
+{
+	struct rfm_emit_buf *eb = c->eb;
+	size_t i;
+
+	if (!eb) {
+		eb = c->eb = ab_calloc(1, sizeof(*eb));
+		for (i = 0; i < EB_N; i++)
+			strbuf_init(&eb->sb[i], 0);
+	}
+	for (i = 0; i < EB_N; i++)
+		strbuf_reset(&eb->sb[i]);
+	if (eb->cap < c->nperf || !eb->cap) {
+		eb->cap = c->nperf > 8 ? c->nperf : 8;
+		eb->m = ab_realloc(eb->m, eb->cap * sizeof(*eb->m));
+		eb->mj = ab_realloc(eb->mj, eb->cap * sizeof(*eb->mj));
+		eb->moff = ab_realloc(eb->moff, eb->cap * sizeof(*eb->moff));
+	}
+	return eb;
+}
+
 void rfm_case_release(struct rfm_case *c)
 {
 	rfm_case_reset(c);
@@ -107,6 +155,8 @@ void rfm_case_release(struct rfm_case *c)
 	json_decref(c->params);
 	c->params = NULL;
 	jtext_obj_release(&c->kv);
+	eb_free(c->eb);
+	c->eb = NULL;
 }
 
 struct rfm_perf *rfm_case_perf(struct rfm_case *c, const char *name, size_t len)
@@ -136,9 +186,10 @@ enum rfm_value rfm_perf_set_value(struct rfm_perf *p, const char *s, size_t len)
 	free(p->raw);
 	p->raw = NULL;
 	p->has_value = 0;
-	switch (num_parse_double(s, len, &v)) {
+	switch (ingest_parse_double(s, len, &v)) {
 	case NUM_OK:
-		if (!num_underflows(s, len)) {
+		/* a normal double cannot be an underflow: ask only about 0 and subnormals */
+		if (fabs(v) >= DBL_MIN || !num_underflows(s, len)) {
 			p->has_value = 1;
 			p->value = v;
 			return RFM_VALUE_OK;
@@ -190,7 +241,7 @@ int rfm_perf_set_num(int *has, double *out, const char *s, size_t len)
 {
 	double v;
 
-	switch (num_parse_double(s, len, &v)) {
+	switch (ingest_parse_double(s, len, &v)) {
 	case NUM_OK:
 		*has = 1;
 		*out = v;
@@ -238,7 +289,7 @@ static void number_or_string(struct strbuf *out, const char *s, size_t len)
 
 	if (num_parse_ll(s, len, &ll) == NUM_OK)
 		jtext_int(out, ll);
-	else if (num_parse_double(s, len, &d) == NUM_OK && isfinite(d))
+	else if (ingest_parse_double(s, len, &d) == NUM_OK && isfinite(d))
 		jtext_real(out, d);
 	else
 		jtext_str(out, s, len);
@@ -513,6 +564,22 @@ static void perf_bounds(const struct rfm_perf *p, double *lo, double *hi)
 	}
 }
 
+/*
+ * A bound ReFrame computes as ref * (1 + threshold) carries the rounding of
+ * that product (13 * 0.9 = 11.700000000000001): in a reason shown to
+ * people, 15 significant digits, then the shortest form of that.  The
+ * exact bounds stay in the metric's meta.
+ */
+static void bound_format(struct strbuf *out, double v)
+{
+	char b[40];
+	int n = snprintf(b, sizeof(b), "%.15g", v);
+
+	if (n > 0 && (size_t)n < sizeof(b))
+		v = strtod(b, NULL);
+	num_format(out, v);
+}
+
 /* Long json params are fine, but a failure reason is shown in tables: one line, bounded. */
 static void short_reason(struct strbuf *out, const char *s)
 {
@@ -672,16 +739,22 @@ static char *dedupe_key(const struct rfm_case *c)
 {
 	struct strbuf t = STRBUF_INIT, key = STRBUF_INIT;
 
-	if (c->old_era && c->jobid.len)
-		strbuf_addf(&t, "job:%s", c->jobid.buf);
-	else if (isfinite(c->completion))
+	if (c->old_era && c->jobid.len) {
+		strbuf_addstr(&t, "job:");
+		strbuf_addbuf(&t, &c->jobid);
+	} else if (c->completion >= 1 && c->completion < 9e15) {
+		strbuf_addstr(&t, "t:");
+		jtext_int(&t, (long long)floor(c->completion)); /* the digits "%.0f" gives */
+	} else if (isfinite(c->completion)) {
 		strbuf_addf(&t, "t:%.0f", floor(c->completion));
-	else if (c->jobid.len)
-		strbuf_addf(&t, "job:%s", c->jobid.buf);
-	else if (c->key_extra.len)
+	} else if (c->jobid.len) {
+		strbuf_addstr(&t, "job:");
+		strbuf_addbuf(&t, &c->jobid);
+	} else if (c->key_extra.len) {
 		strbuf_addbuf(&t, &c->key_extra);
-	else
+	} else {
 		return NULL;
+	}
 	strbuf_addstr(&key, "[\"reframe\"");
 	add_key_text(&key, &c->display);
 	add_key_text(&key, &c->system);
@@ -752,13 +825,12 @@ static void kv_set_buf(struct jtext_obj *kv, const char *key, const struct strbu
 int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *sk,
 		  struct strbuf *err)
 {
-	struct strbuf sysname = STRBUF_INIT, cls = STRBUF_INIT, reason = STRBUF_INIT;
-	struct strbuf finished = STRBUF_INIT, started = STRBUF_INIT, sysmeta = STRBUF_INIT;
-	struct strbuf missing = STRBUF_INIT, metas = STRBUF_INIT, ptext = STRBUF_INIT;
-	struct strbuf accel_buf = STRBUF_INIT;
-	struct ingest_metric *m = NULL;
-	const char **mj = NULL;
-	size_t *moff = NULL;
+	struct rfm_emit_buf *eb;
+	struct strbuf *sysname, *cls, *reason, *finished, *started, *sysmeta, *missing, *metas;
+	struct strbuf *ptext, *accel_buf;
+	struct ingest_metric *m;
+	const char **mj;
+	size_t *moff;
 	struct ingest_run run = { 0 };
 	struct jtext_obj *kv = &c->kv;
 	enum verdict verdict;
@@ -787,15 +859,29 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 		return ingest_fail_at(f, err, c->line, "test case '%s' has no system:partition",
 				      c->display.buf);
 
-	strbuf_addbuf(&sysname, &c->system);
-	strbuf_addch(&sysname, ':');
-	strbuf_addbuf(&sysname, &c->partition);
-	strbuf_add(&cls, c->display.buf, strcspn(c->display.buf, " "));
-	strbuf_addstr(&sysmeta, "{\"site\":");
-	jtext_str(&sysmeta, c->system.buf, c->system.len);
-	strbuf_addstr(&sysmeta, ",\"partition\":");
-	jtext_str(&sysmeta, c->partition.buf, c->partition.len);
-	strbuf_addch(&sysmeta, '}');
+	eb = eb_get(c);
+	sysname = &eb->sb[EB_SYSNAME];
+	cls = &eb->sb[EB_CLS];
+	reason = &eb->sb[EB_REASON];
+	finished = &eb->sb[EB_FINISHED];
+	started = &eb->sb[EB_STARTED];
+	sysmeta = &eb->sb[EB_SYSMETA];
+	missing = &eb->sb[EB_MISSING];
+	metas = &eb->sb[EB_METAS];
+	ptext = &eb->sb[EB_PTEXT];
+	accel_buf = &eb->sb[EB_ACCEL];
+	m = eb->m;
+	mj = eb->mj;
+	moff = eb->moff;
+	strbuf_addbuf(sysname, &c->system);
+	strbuf_addch(sysname, ':');
+	strbuf_addbuf(sysname, &c->partition);
+	strbuf_add(cls, c->display.buf, strcspn(c->display.buf, " "));
+	strbuf_addstr(sysmeta, "{\"site\":");
+	jtext_str(sysmeta, c->system.buf, c->system.len);
+	strbuf_addstr(sysmeta, ",\"partition\":");
+	jtext_str(sysmeta, c->partition.buf, c->partition.len);
+	strbuf_addch(sysmeta, '}');
 
 	/* a run report's attributes come first, in its order */
 	if (json_object_size(c->params))
@@ -815,11 +901,8 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 	/* the text is worth keeping when the instant was read from it */
 	if (c->time_raw.len && c->time_basis && strcmp(c->time_basis, "job_completion_time_unix"))
 		kv_set_buf(kv, "time_as_written", &c->time_raw);
-	accel = kv_string(kv, "node_type", &accel_buf);
+	accel = kv_string(kv, "node_type", accel_buf);
 
-	m = ab_calloc(c->nperf ? c->nperf : 1, sizeof(*m));
-	mj = ab_calloc(c->nperf ? c->nperf : 1, sizeof(*mj));
-	moff = ab_calloc(c->nperf ? c->nperf : 1, sizeof(*moff));
 	for (i = 0; i < c->nperf; i++) {
 		struct rfm_perf *p = &c->perf[i];
 		double lo, hi;
@@ -828,13 +911,13 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 
 		perf_bounds(p, &lo, &hi);
 		if (!p->has_value) {
-			strbuf_addch(&missing, missing.len ? ',' : '{');
-			jtext_str(&missing, p->name, strlen(p->name));
-			strbuf_addch(&missing, ':');
+			strbuf_addch(missing, missing->len ? ',' : '{');
+			jtext_str(missing, p->name, strlen(p->name));
+			strbuf_addch(missing, ':');
 			if (p->raw)
-				jtext_str(&missing, p->raw, strlen(p->raw));
+				jtext_str(missing, p->raw, strlen(p->raw));
 			else
-				strbuf_addstr(&missing, "null");
+				strbuf_addstr(missing, "null");
 			continue;
 		}
 		nvalues++;
@@ -850,9 +933,9 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 			bad_lo = lo;
 			bad_hi = hi;
 		}
-		moff[nm] = metas.len;
-		perf_meta(kv, &metas, p, lo, hi, res, computed);
-		strbuf_addch(&metas, '\0');
+		moff[nm] = metas->len;
+		perf_meta(kv, metas, p, lo, hi, res, computed);
+		strbuf_addch(metas, '\0');
 		m[nm].name = p->name;
 		m[nm].value = p->value;
 		m[nm].unit = p->unit ? p->unit : "";
@@ -860,10 +943,10 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 		nm++;
 	}
 	for (i = 0; i < nm; i++)
-		mj[i] = metas.buf + moff[i];
-	if (missing.len) {
-		strbuf_addch(&missing, '}');
-		jtext_obj_set_raw(kv, "perf_missing", missing.buf, missing.len);
+		mj[i] = metas->buf + moff[i];
+	if (missing->len) {
+		strbuf_addch(missing, '}');
+		jtext_obj_set_raw(kv, "perf_missing", missing->buf, missing->len);
 	}
 
 	run.status = RUN_OK;
@@ -873,20 +956,20 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 	case V_FAILED:
 		run.status = RUN_FAILED;
 		if (c->fail_reason.len)
-			short_reason(&reason, c->fail_reason.buf);
+			short_reason(reason, c->fail_reason.buf);
 		else if (word_is(&c->result, "xpass"))
-			strbuf_addstr(&reason, "xpass: passed although expected to fail");
+			strbuf_addstr(reason, "xpass: passed although expected to fail");
 		break;
 	case V_ABORTED:
 		run.status = RUN_ABORTED;
 		if (c->fail_reason.len)
-			short_reason(&reason, c->fail_reason.buf);
+			short_reason(reason, c->fail_reason.buf);
 		else
-			strbuf_addstr(&reason, "aborted");
+			strbuf_addstr(reason, "aborted");
 		break;
 	case V_INVALID:
 		run.status = RUN_INVALID;
-		strbuf_addf(&reason, "unknown ReFrame result '%s'", c->result.buf);
+		strbuf_addf(reason, "unknown ReFrame result '%s'", c->result.buf);
 		break;
 	case V_COMPUTE:
 		jtext_obj_set_raw(kv, "result_computed", "true", 4);
@@ -894,60 +977,60 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 			run.status = RUN_FAILED;
 		} else if (!nvalues) {
 			run.status = RUN_FAILED;
-			strbuf_addstr(&reason, "no performance values");
+			strbuf_addstr(reason, "no performance values");
 		}
 		break;
 	}
-	if (run.status == RUN_FAILED && !reason.len) {
+	if (run.status == RUN_FAILED && !reason->len) {
 		if (bad_var) {
-			strbuf_addf(&reason, "performance: %s=", bad_var);
-			num_format(&reason, bad_val);
-			strbuf_addstr(&reason, " outside [");
+			strbuf_addf(reason, "performance: %s=", bad_var);
+			num_format(reason, bad_val);
+			strbuf_addstr(reason, " outside [");
 			if (isfinite(bad_lo))
-				num_format(&reason, bad_lo);
+				bound_format(reason, bad_lo);
 			else
-				strbuf_addstr(&reason, "-inf");
-			strbuf_addstr(&reason, ", ");
+				strbuf_addstr(reason, "-inf");
+			strbuf_addstr(reason, ", ");
 			if (isfinite(bad_hi))
-				num_format(&reason, bad_hi);
+				bound_format(reason, bad_hi);
 			else
-				strbuf_addstr(&reason, "inf");
-			strbuf_addch(&reason, ']');
+				strbuf_addstr(reason, "inf");
+			strbuf_addch(reason, ']');
 		} else if (!nvalues) {
-			strbuf_addstr(&reason, c->fail_phase.len ? c->fail_phase.buf : "failed");
-			strbuf_addstr(&reason, ": no performance values");
+			strbuf_addstr(reason, c->fail_phase.len ? c->fail_phase.buf : "failed");
+			strbuf_addstr(reason, ": no performance values");
 		} else {
-			strbuf_addf(&reason, "ReFrame result '%s'", c->result.buf);
+			strbuf_addf(reason, "ReFrame result '%s'", c->result.buf);
 		}
 		if (verdict == V_COMPUTE)
-			strbuf_addstr(&reason, " (verdict derived by accelbench: the file gives no result)");
+			strbuf_addstr(reason, " (verdict derived by accelbench: the file gives no result)");
 	}
 
 	if (isfinite(c->completion))
-		ingest_iso8601(&finished, c->completion);
+		ingest_iso8601(finished, c->completion);
 	/* ReFrame logs when the job was submitted, not when it started: the
 	 * submit time is kept in params, `started` stays unknown */
 	if (isfinite(c->submit)) {
-		ingest_iso8601(&started, c->submit);
-		kv_set_buf(kv, "job_submit_time", &started);
-		strbuf_reset(&started);
+		ingest_iso8601(started, c->submit);
+		kv_set_buf(kv, "job_submit_time", started);
+		strbuf_reset(started);
 	}
 	key = dedupe_key(c);
 
 	run.line = c->line;
-	run.system.name = sysname.buf;
-	run.system.display_name = sysname.buf;
+	run.system.name = sysname->buf;
+	run.system.display_name = sysname->buf;
 	run.system.accelerator = accel;
 	run.system.site = c->system.buf;
-	run.system.meta_json = sysmeta.buf;
+	run.system.meta_json = sysmeta->buf;
 	run.suite = "reframe";
-	run.benchmark = cls.buf;
+	run.benchmark = cls->buf;
 	run.bench_metric = c->nperf ? c->perf[0].name : "";
 	run.bench_unit = c->nperf && c->perf[0].unit ? c->perf[0].unit : "";
 	run.lower_is_better = c->nperf && rfm_lower_is_better(c->perf[0].name, c->perf[0].unit);
 	run.job_id = c->jobid.len ? c->jobid.buf : NULL;
-	run.started = started.len ? started.buf : NULL;
-	run.finished = finished.len ? finished.buf : NULL;
+	run.started = started->len ? started->buf : NULL;
+	run.finished = finished->len ? finished->buf : NULL;
 	run.nodes = param_long(kv, "num_nodes");
 	if (!run.nodes)
 		run.nodes = param_long(kv, "nodes");
@@ -981,9 +1064,9 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 		run.global_batch = param_long_json(extras, "gbs");
 		json_decref(extras);
 	}
-	jtext_obj_dump(kv, &ptext);
-	run.params_json = ptext.buf;
-	run.excluded_reason = reason.len ? reason.buf : NULL;
+	jtext_obj_dump(kv, ptext);
+	run.params_json = ptext->buf;
+	run.excluded_reason = reason->len ? reason->buf : NULL;
 	run.dedupe_key = key;
 	run.metrics = m;
 	run.nmetrics = nm;
@@ -992,20 +1075,7 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 	if (rc < 0 && !strstr(err->buf, f->path))
 		ab_error_prefix(err, f->path, c->line);
 
-	free(m);
-	free(mj);
-	free(moff);
 	free(key);
-	strbuf_release(&sysname);
-	strbuf_release(&cls);
-	strbuf_release(&reason);
-	strbuf_release(&finished);
-	strbuf_release(&started);
-	strbuf_release(&sysmeta);
-	strbuf_release(&missing);
-	strbuf_release(&metas);
-	strbuf_release(&ptext);
-	strbuf_release(&accel_buf);
 	return rc;
 }
 

@@ -1064,6 +1064,55 @@ out:
 	return rc;
 }
 
+/*
+ * ReFrame before 4.6.1 kept only the first character of the literal text
+ * after a placeholder in the header, so "|jobid=%(check_jobid)s|" gave a
+ * header column "jobid" over data "jobid=5512301".  When the first data
+ * line splits into the header's columns and a field starts with its own
+ * column's name and '=', that text is the format's literal: adopt it.
+ */
+size_t rfm_layout_adopt_prefixes(struct rfm_layout *l, const char *line, size_t len)
+{
+	size_t i, k = 0, start = 0, cnt = 0, adopted = 0, end = len;
+
+	if (!l->delim || !l->n)
+		return 0;
+	if (l->lit[l->n][0]) {
+		if (!end || line[end - 1] != l->delim)
+			return 0;
+		end--;
+	}
+	for (i = 0; i < end; i++)
+		cnt += line[i] == l->delim;
+	if (cnt != l->n - 1)
+		return 0;
+	for (i = 0; i <= end; i++) {
+		const char *name, *f = line + start;
+		size_t nl, fl;
+		struct strbuf lit = STRBUF_INIT;
+
+		if (i < end && line[i] != l->delim)
+			continue;
+		fl = i - start;
+		start = i + 1;
+		name = l->col[k].name;
+		nl = strlen(name);
+		/* a column that already starts with fixed text keeps it */
+		if (strlen(l->lit[k]) == (k ? 1u : 0u) && nl && fl > nl && f[nl] == '=' &&
+		    !memcmp(f, name, nl)) {
+			strbuf_addstr(&lit, l->lit[k]);
+			strbuf_add(&lit, f, nl + 1);
+			free(l->lit[k]);
+			l->lit[k] = strbuf_detach(&lit, NULL);
+			adopted++;
+		}
+		k++;
+	}
+	if (adopted)
+		finish_layout(l);
+	return adopted;
+}
+
 /* ---- header recognition ---------------------------------------------------- */
 
 /* Match text against segments separated by wildcards ('\x01'). */

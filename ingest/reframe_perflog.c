@@ -13,6 +13,11 @@
  * separate.  Only a few cases are open at a time (memory stays bounded),
  * which is enough because ReFrame writes the lines of one case together.
  *
+ * A header names the columns of any site format (rfm_layout_from_header);
+ * under ReFrame's pre-4.6.1 header rule it lacks the "key=" text a format
+ * puts before a field, which the first data line shows
+ * (rfm_layout_adopt_prefixes).
+ *
  * System and partition come from the line, else from the path
  * perflogs/<system>/<partition>/<file>.  Times without a UTC offset are
  * read in the offset of the config file (utc_offset, default UTC) and the
@@ -388,13 +393,13 @@ static int line_case(struct perflog *pl, const char *line, long lineno, struct r
 			asc_n = n;
 			break;
 		case RA_TIME_UNIX:
-			if (num_parse_double(v, n, &d) == NUM_OK) {
+			if (ingest_parse_double(v, n, &d) == NUM_OK) {
 				c->completion = d;
 				have_unix = 1;
 			}
 			break;
 		case RA_SUBMIT_UNIX:
-			if (num_parse_double(v, n, &d) == NUM_OK)
+			if (ingest_parse_double(v, n, &d) == NUM_OK)
 				c->submit = d;
 			break;
 		case RA_DISPLAY:
@@ -796,7 +801,7 @@ static int parse(struct ingest_file *f, int perf_out, struct strbuf *err)
 	struct lines lr;
 	struct strbuf header = STRBUF_INIT;
 	size_t i;
-	int rc, first = 1, has_header = 0;
+	int rc, first = 1, has_header = 0, adopt = 0;
 
 	if (perf_out && perf_out_shadowed(f)) {
 		ingest_warn(f, 0, "not read: perflogs/ beside it holds the same records "
@@ -842,6 +847,7 @@ static int parse(struct ingest_file *f, int perf_out, struct strbuf *err)
 			rc = choose_layout(&pl, l1.buf, &has_header, err);
 			if (has_header)
 				strbuf_addbuf(&header, &l1);
+			adopt = !strcmp(pl.label ? pl.label : "", "header-described");
 			strbuf_release(&l1);
 			if (rc < 0)
 				goto out;
@@ -851,6 +857,10 @@ static int parse(struct ingest_file *f, int perf_out, struct strbuf *err)
 		if (!len || (header.len && len == header.len && !memcmp(line, header.buf, len)))
 			continue;
 
+		if (adopt) {
+			adopt = 0;
+			rfm_layout_adopt_prefixes(&pl.lay, line, len);
+		}
 		rc = rfm_layout_match(&pl.lay, line, len, &pl.m, &a, &b);
 		if (rc != RFM_MATCH_OK) {
 			rc = line_error(&pl, rc, lr.lineno, len, a, b, line, err);

@@ -44,6 +44,7 @@ struct rfm_case {
 	size_t nperf, perf_cap;
 	json_t *params;         /* owned; everything else the source said (run reports) */
 	struct jtext_obj kv;    /* the same as JSON text (perflogs); params goes first */
+	struct rfm_emit_buf *eb;/* rfm_case_emit's buffers, kept for the next case */
 	long line;
 	struct strbuf key_extra;/* fallback identity when no time and no job id */
 };
@@ -234,6 +235,10 @@ int rfm_layout_build(struct rfm_layout *l, const struct rfm_fmt *f, const char *
  * Returns 0, or -AB_EDATA when the line is not such a header.
  */
 int rfm_layout_from_header(struct rfm_layout *l, const char *header, struct strbuf *err);
+/* A header-described layout under ReFrame's pre-4.6.1 header rule: fixed
+ * "name=" text that starts fields of the first data line becomes literal
+ * text of the layout.  Returns how many columns had it. */
+size_t rfm_layout_adopt_prefixes(struct rfm_layout *l, const char *line, size_t len);
 /* 1 when line is the header ReFrame would write for f (either header rule). */
 int rfm_fmt_is_header(const struct rfm_fmt *f, const char *line);
 

@@ -51,6 +51,27 @@ static const char sql_runs[] =
 	" JOIN benchmark b ON b.id = r.benchmark_id JOIN system y ON y.id = r.system_id"
 	" WHERE" FILTER_RUN " ORDER BY b.suite, b.name, y.name, r.id";
 
+static const char sql_bad_runs[] =
+	"SELECT r.id, b.suite, b.name, y.name, r.status, r.job_id, r.precision, s.path, s.sha256,"
+	" r.excluded_reason, b.unit, r.line, r.nodes, r.devices, r.global_batch,"
+	" (SELECT m.value FROM metric m WHERE m.run_id = r.id AND m.name = b.metric)"
+	" FROM run r JOIN source s ON s.id = r.source_id"
+	" JOIN benchmark b ON b.id = r.benchmark_id JOIN system y ON y.id = r.system_id"
+	" WHERE" FILTER_RUN " AND r.status <> 'ok' ORDER BY b.suite, b.name, y.name, r.id"
+	" LIMIT ?4";
+
+static const char sql_cfgsrc[] =
+	"SELECT b.suite, b.name, y.name, r.nodes, r.devices, r.global_batch, r.precision,"
+	" s.path, s.sha256, count(*), sum(r.status <> 'ok'), min(r.line), max(r.line),"
+	" min(r.id), max(r.id)"
+	" FROM run r JOIN source s ON s.id = r.source_id"
+	" JOIN benchmark b ON b.id = r.benchmark_id JOIN system y ON y.id = r.system_id"
+	" WHERE" FILTER_RUN
+	" GROUP BY b.suite, b.name, y.name, coalesce(r.nodes, 0), coalesce(r.devices, 0),"
+	"  coalesce(r.global_batch, 0), coalesce(r.precision, ''), s.id"
+	" ORDER BY b.suite, b.name, y.name, coalesce(r.nodes, 0), coalesce(r.devices, 0),"
+	"  coalesce(r.global_batch, 0), coalesce(r.precision, ''), min(r.id)";
+
 static const char sql_benchmarks[] =
 	"SELECT DISTINCT b.suite, b.name FROM run r JOIN benchmark b ON b.id = r.benchmark_id"
 	" JOIN system y ON y.id = r.system_id WHERE" FILTER_RUN " ORDER BY b.suite, b.name";
@@ -239,23 +260,26 @@ static int load_counts(struct db *db, const struct db_inv_query *q, struct db_in
 	return rc == SQLITE_DONE ? 0 : db_fail(db, err, "cannot count runs");
 }
 
-static int load_runs(struct db *db, const struct db_inv_query *q, struct db_inventory *inv,
-		     struct strbuf *err)
+/* Runs by sql (sql_runs, or sql_bad_runs with ?4 = limit) into *v. */
+static int load_runs(struct db *db, const struct db_inv_query *q, const char *sql, long limit,
+		     struct db_inv_run **v, size_t *nv, struct strbuf *err)
 {
 	sqlite3_stmt *st;
 	size_t alloc = 0;
-	int rc = prep(db, &st, sql_runs, q, err);
+	int rc = prep(db, &st, sql, q, err);
 
 	if (rc)
 		return rc;
+	if (limit > 0)
+		sqlite3_bind_int64(st, 4, limit);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct db_inv_run *r;
 
-		if (inv->nruns == alloc) {
+		if (*nv == alloc) {
 			alloc = alloc ? 2 * alloc : 256;
-			inv->runs = ab_realloc(inv->runs, alloc * sizeof(*inv->runs));
+			*v = ab_realloc(*v, alloc * sizeof(**v));
 		}
-		r = &inv->runs[inv->nruns++];
+		r = &(*v)[(*nv)++];
 		r->id = sqlite3_column_int64(st, 0);
 		r->suite = col_str(st, 1);
 		r->benchmark = col_str(st, 2);
@@ -275,6 +299,43 @@ static int load_runs(struct db *db, const struct db_inv_query *q, struct db_inve
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : db_fail(db, err, "cannot list runs");
+}
+
+static int load_cfgsrc(struct db *db, const struct db_inv_query *q, struct db_inventory *inv,
+		       struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	size_t alloc = 0;
+	int rc = prep(db, &st, sql_cfgsrc, q, err);
+
+	if (rc)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_inv_cfgsrc *c;
+
+		if (inv->ncfgsrc == alloc) {
+			alloc = alloc ? 2 * alloc : 64;
+			inv->cfgsrc = ab_realloc(inv->cfgsrc, alloc * sizeof(*inv->cfgsrc));
+		}
+		c = &inv->cfgsrc[inv->ncfgsrc++];
+		c->suite = col_str(st, 0);
+		c->benchmark = col_str(st, 1);
+		c->system = col_str(st, 2);
+		c->nodes = col_long(st, 3);
+		c->devices = col_long(st, 4);
+		c->global_batch = col_long(st, 5);
+		c->precision = col_str(st, 6);
+		c->source = col_str(st, 7);
+		c->sha256 = col_str(st, 8);
+		c->n = (size_t)col_long(st, 9);
+		c->n_not_ok = (size_t)col_long(st, 10);
+		c->line_min = col_long(st, 11);
+		c->line_max = col_long(st, 12);
+		c->id_min = sqlite3_column_int64(st, 13);
+		c->id_max = sqlite3_column_int64(st, 14);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(db, err, "cannot group runs");
 }
 
 static int load_benchmarks(struct db *db, const struct db_inv_query *q,
@@ -299,6 +360,26 @@ static int load_benchmarks(struct db *db, const struct db_inv_query *q,
 	return rc == SQLITE_DONE ? 0 : db_fail(db, err, "cannot list benchmarks");
 }
 
+static void release_runs(struct db_inv_run *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct db_inv_run *r = &v[i];
+
+		free(r->suite);
+		free(r->benchmark);
+		free(r->system);
+		free(r->status);
+		free(r->job_id);
+		free(r->precision);
+		free(r->source);
+		free(r->sha256);
+		free(r->excluded_reason);
+		free(r->unit);
+	}
+}
+
 int db_inventory_load(struct db *db, const struct db_inv_query *q, size_t max_runs,
 		      struct db_inventory *out, struct strbuf *err)
 {
@@ -312,9 +393,21 @@ int db_inventory_load(struct db *db, const struct db_inv_query *q, size_t max_ru
 		return rc;
 	}
 	total = out->n_ok + out->n_failed + out->n_aborted + out->n_invalid;
-	if (total > max_runs)
+	if (total > max_runs) {
 		out->runs_omitted = total > 0;
-	else if ((rc = load_runs(db, q, out, err))) {
+		if (max_runs > 0 &&
+		    ((rc = load_cfgsrc(db, q, out, err)) ||
+		     (rc = load_runs(db, q, sql_bad_runs, (long)max_runs + 1, &out->bad, &out->nbad,
+				     err)))) {
+			db_inventory_release(out);
+			return rc;
+		}
+		if (out->nbad > max_runs) {
+			out->bad_omitted = 1;
+			out->nbad = max_runs;   /* the extra one only told there are more */
+			release_runs(out->bad + max_runs, 1);
+		}
+	} else if ((rc = load_runs(db, q, sql_runs, 0, &out->runs, &out->nruns, err))) {
 		db_inventory_release(out);
 		return rc;
 	}
@@ -342,20 +435,20 @@ void db_inventory_release(struct db_inventory *inv)
 		free(y->src_nodes);
 		free(y->src_framework);
 	}
-	for (i = 0; i < inv->nruns; i++) {
-		struct db_inv_run *r = &inv->runs[i];
+	release_runs(inv->runs, inv->nruns);
+	release_runs(inv->bad, inv->nbad);
+	free(inv->bad);
+	for (i = 0; i < inv->ncfgsrc; i++) {
+		struct db_inv_cfgsrc *c = &inv->cfgsrc[i];
 
-		free(r->suite);
-		free(r->benchmark);
-		free(r->system);
-		free(r->status);
-		free(r->job_id);
-		free(r->precision);
-		free(r->source);
-		free(r->sha256);
-		free(r->excluded_reason);
-		free(r->unit);
+		free(c->suite);
+		free(c->benchmark);
+		free(c->system);
+		free(c->precision);
+		free(c->source);
+		free(c->sha256);
 	}
+	free(inv->cfgsrc);
 	for (i = 0; i < inv->nbenchmarks; i++) {
 		free(inv->benchmarks[i].suite);
 		free(inv->benchmarks[i].name);
@@ -373,7 +466,8 @@ static const char sql_refs[] =
 	" json_extract(mk.meta, '$.reference'), json_extract(mk.meta, '$.lower_bound'),"
 	" json_extract(mk.meta, '$.upper_bound'), json_extract(mk.meta, '$.lower_thres'),"
 	" json_extract(mk.meta, '$.upper_thres'), json_extract(mk.meta, '$.result')"
-	" FROM run_data r JOIN benchmark b ON b.id = r.benchmark_id"
+	/* the run view: the status as text whatever run_data stores */
+	" FROM run r JOIN benchmark b ON b.id = r.benchmark_id"
 	" JOIN system y ON y.id = r.system_id"
 	" JOIN metric_data md ON md.run_id = r.id"
 	" JOIN metric_kind mk ON mk.id = md.kind_id"

@@ -41,6 +41,17 @@ struct db_inv_run {
 	double value;                                     /* headline metric, NAN if none */
 };
 
+/* Runs of one configuration from one source file (the appendix of a
+ * database too large to list every run). */
+struct db_inv_cfgsrc {
+	char *suite, *benchmark, *system, *precision;     /* precision NULL: unknown */
+	long nodes, devices, global_batch;                /* 0 unknown */
+	char *source, *sha256;
+	size_t n, n_not_ok;
+	long line_min, line_max;                          /* 0 unknown */
+	int64_t id_min, id_max;
+};
+
 struct db_inv_bench {
 	char *suite, *name;
 };
@@ -54,7 +65,13 @@ struct db_inventory {
 	char provenance[65];  /* sha256 hex over the sorted sha256s of the sources */
 	struct db_inv_run *runs;         /* ordered by suite, benchmark, system, id */
 	size_t nruns;
-	int runs_omitted;                /* more runs than max_runs: none loaded */
+	int runs_omitted;                /* more runs than max_runs: none loaded, but: */
+	struct db_inv_cfgsrc *cfgsrc;    /* configuration x source groups (by suite,
+					  * benchmark, system, shape, source) */
+	size_t ncfgsrc;
+	struct db_inv_run *bad;          /* every run not ok, up to max_runs of them */
+	size_t nbad;
+	int bad_omitted;                 /* more than max_runs runs were not ok */
 	size_t n_ok, n_failed, n_aborted, n_invalid, n_excluded;
 	int simulated;                   /* any listed system is simulated */
 };
@@ -70,7 +87,9 @@ struct db_inv_query {
 };
 
 /* Everything q selects (NULL: all).  Runs are loaded only when there are
- * at most max_runs of them (0: never).  Returns 0 or -AB_EIO. */
+ * at most max_runs of them (0: never); above, the configuration x source
+ * groups and the runs that were not ok (again up to max_runs).  Returns 0
+ * or -AB_EIO. */
 int db_inventory_load(struct db *db, const struct db_inv_query *q, size_t max_runs,
 		      struct db_inventory *out, struct strbuf *err);
 void db_inventory_release(struct db_inventory *inv);

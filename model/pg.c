@@ -317,8 +317,46 @@ static const char *const pg_migration_3[] = {
 	NULL
 };
 
+/*
+ * 4: push COPYs straight into the central tables, with ids the client
+ * assigns from a block reserve_ids() hands out (a source takes base, its
+ * runs base + seq).  One sequence for both tables, its defaults dropped:
+ * every id now comes from a reserved block, so none can collide.
+ */
+static const char *const pg_migration_4[] = {
+	"CREATE SEQUENCE accelbench.ids;"
+	"SELECT setval('accelbench.ids', greatest((SELECT max(id) FROM accelbench.run),"
+	"  (SELECT max(id) FROM accelbench.source), 0) + 1, false);"
+	"ALTER TABLE accelbench.run ALTER id DROP DEFAULT;"
+	"ALTER TABLE accelbench.source ALTER id DROP DEFAULT;"
+	/* n consecutive ids: the lock makes nextval + setval one step (the
+	 * sequence has no other user) */
+	"CREATE FUNCTION accelbench.reserve_ids(n bigint) RETURNS bigint"
+	" LANGUAGE plpgsql AS $f$"
+	" DECLARE first bigint;"
+	" BEGIN"
+	"  IF n < 1 THEN RAISE EXCEPTION 'reserve_ids: % ids', n; END IF;"
+	"  PERFORM pg_advisory_xact_lock(1633903465);" /* "acci" */
+	"  first := nextval('accelbench.ids');"
+	"  IF n > 1 THEN PERFORM setval('accelbench.ids', first + n - 1); END IF;"
+	"  RETURN first;"
+	" END $f$;",
+	/* which systems a user's systems file described, as the pushing site
+	 * knew it (pull re-describes exactly those with that source); the
+	 * sources pushed before: by the file's base name, the local rule */
+	"CREATE TABLE accelbench.source_system("
+	"  source_id bigint NOT NULL,"
+	"  system_id bigint NOT NULL,"
+	"  PRIMARY KEY (source_id, system_id));"
+	"INSERT INTO accelbench.source_system(source_id, system_id)"
+	" SELECT s.id, y.id FROM accelbench.source s JOIN accelbench.system y"
+	"  ON y.meta::jsonb ->> 'described' = regexp_replace(s.path, '^.*/', '')"
+	" WHERE s.format = 'accelbench-systems';",
+	NULL
+};
+
 static const char *const *const pg_migrations[] = { pg_migration_1, pg_migration_2,
-						    pg_migration_3 };
+						    pg_migration_3, pg_migration_4 };
 
 int pg_schema_latest(void)
 {
@@ -618,12 +656,122 @@ int pg_init(struct pg *pg, const struct pg_init_opts *o, struct pg_init_result *
 	return rc;
 }
 
+/* ---- integrity ------------------------------------------------------- */
+
+/* Every reference between the central tables, as anti-joins (the tables
+ * carry no foreign keys: see docs/postgres.md). */
+static const struct {
+	const char *what, *sql;
+} pg_checks[] = {
+	{ "runs whose source is missing",
+	  "SELECT count(*) FROM accelbench.run r WHERE NOT EXISTS"
+	  " (SELECT 1 FROM accelbench.source s WHERE s.id = r.source_id)" },
+	{ "runs whose system is missing",
+	  "SELECT count(*) FROM accelbench.run r WHERE NOT EXISTS"
+	  " (SELECT 1 FROM accelbench.system y WHERE y.id = r.system_id)" },
+	{ "runs whose benchmark is missing",
+	  "SELECT count(*) FROM accelbench.run r WHERE NOT EXISTS"
+	  " (SELECT 1 FROM accelbench.benchmark b WHERE b.id = r.benchmark_id)" },
+	{ "further provenances whose source or run is missing",
+	  "SELECT count(*) FROM accelbench.run_source x WHERE NOT EXISTS"
+	  " (SELECT 1 FROM accelbench.source s WHERE s.id = x.source_id) OR NOT EXISTS"
+	  " (SELECT 1 FROM accelbench.run r WHERE r.id = x.run_id)" },
+	{ "metrics whose run is missing",
+	  "SELECT count(*) FROM accelbench.metric m WHERE NOT EXISTS"
+	  " (SELECT 1 FROM accelbench.run r WHERE r.id = m.run_id)" },
+	{ "power samples whose run is missing",
+	  "SELECT count(*) FROM accelbench.power_sample p WHERE NOT EXISTS"
+	  " (SELECT 1 FROM accelbench.run r WHERE r.id = p.run_id)" },
+	{ "systems-file links whose source or system is missing",
+	  "SELECT count(*) FROM accelbench.source_system l WHERE NOT EXISTS"
+	  " (SELECT 1 FROM accelbench.source s WHERE s.id = l.source_id) OR NOT EXISTS"
+	  " (SELECT 1 FROM accelbench.system y WHERE y.id = l.system_id)" },
+};
+
+int pg_check(struct pg *pg, void (*report)(void *ctx, const char *what, long long n), void *ctx,
+	     long long *problems, struct strbuf *err)
+{
+	size_t i;
+	int rc;
+
+	*problems = 0;
+	rc = pg_check_schema(pg, err);
+	if (rc < 0)
+		return rc;
+	/* one snapshot for all checks */
+	rc = pg_exec(pg, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", err);
+	for (i = 0; rc == 0 && i < AB_ARRAY_SIZE(pg_checks); i++) {
+		PGresult *res = PQexec(pg->conn, pg_checks[i].sql);
+		long long n;
+
+		if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
+			rc = pg_fail_res(res, err, "cannot check the central store", NULL);
+			PQclear(res);
+			break;
+		}
+		n = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+		PQclear(res);
+		*problems += n;
+		if (report)
+			report(ctx, pg_checks[i].what, n);
+	}
+	pg_exec(pg, "ROLLBACK", NULL);
+	return rc;
+}
+
 /* ---- COPY text format ---------------------------------------------- */
 
 static void sep(struct pg_copy *cp)
 {
+	if (cp->binary) {
+		if (cp->ncols++ == 0) { /* the column count, filled in at the row's end */
+			cp->row_start = cp->buf.len;
+			strbuf_add(&cp->buf, "\0\0", 2);
+		}
+		return;
+	}
 	if (cp->ncols++)
 		strbuf_addch(&cp->buf, '\t');
+}
+
+/* big-endian, as binary COPY wants */
+static void put_be(struct pg_copy *cp, uint64_t v, int bytes)
+{
+	unsigned char b[8];
+	int i;
+
+	for (i = bytes - 1; i >= 0; i--) {
+		b[i] = (unsigned char)(v & 0xFF);
+		v >>= 8;
+	}
+	strbuf_add(&cp->buf, b, (size_t)bytes);
+}
+
+void pg_copy_begin(struct pg_copy *cp)
+{
+	/* the 11-byte signature, flags 0, no header extension */
+	static const unsigned char head[19] = { 'P', 'G', 'C', 'O', 'P', 'Y', '\n', 0xFF, '\r',
+						'\n', 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+
+	if (cp->binary)
+		strbuf_add(&cp->buf, head, sizeof(head));
+}
+
+void pg_copy_finish(struct pg_copy *cp)
+{
+	if (cp->binary)
+		put_be(cp, 0xFFFF, 2);
+}
+
+void pg_copy_int4(struct pg_copy *cp, int32_t v)
+{
+	if (!cp->binary) {
+		pg_copy_int(cp, v);
+		return;
+	}
+	sep(cp);
+	put_be(cp, 4, 4);
+	put_be(cp, (uint32_t)v, 4);
 }
 
 /* Length of the valid UTF-8 sequence at s (n bytes left), 0 if none:
@@ -698,6 +846,15 @@ void pg_copy_textn(struct pg_copy *cp, const char *s, size_t n)
 
 	sep(cp);
 	strbuf_grow(&cp->buf, n + 8);
+	if (cp->binary) { /* the length, then the bytes as UTF-8 */
+		size_t at = cp->buf.len, len;
+		put_be(cp, 0, 4);
+		cp->fixed += (long)add_utf8(&cp->buf, s, n);
+		len = cp->buf.len - at - 4;
+		for (i = 0; i < 4; i++)
+			cp->buf.buf[at + i] = (char)((len >> (8 * (3 - i))) & 0xFF);
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		const char *esc = NULL;
 
@@ -745,6 +902,12 @@ void pg_copy_text(struct pg_copy *cp, const char *s)
 
 void pg_copy_int(struct pg_copy *cp, int64_t v)
 {
+	if (cp->binary) {
+		sep(cp);
+		put_be(cp, 8, 4);
+		put_be(cp, (uint64_t)v, 8);
+		return;
+	}
 	sep(cp);
 	strbuf_addf(&cp->buf, "%lld", (long long)v);
 }
@@ -755,6 +918,13 @@ void pg_copy_double(struct pg_copy *cp, double v)
 	int n;
 
 	sep(cp);
+	if (cp->binary) { /* IEEE 754 bits: the exact double */
+		uint64_t bits;
+		memcpy(&bits, &v, sizeof(bits));
+		put_be(cp, 8, 4);
+		put_be(cp, bits, 8);
+		return;
+	}
 	if (isnan(v)) {
 		strbuf_addstr(&cp->buf, "NaN");
 		return;
@@ -772,12 +942,21 @@ void pg_copy_double(struct pg_copy *cp, double v)
 void pg_copy_null(struct pg_copy *cp)
 {
 	sep(cp);
+	if (cp->binary) {
+		put_be(cp, 0xFFFFFFFFu, 4);
+		return;
+	}
 	strbuf_addstr(&cp->buf, "\\N");
 }
 
 int pg_copy_end_row(struct pg_copy *cp, struct strbuf *err)
 {
-	strbuf_addch(&cp->buf, '\n');
+	if (cp->binary) {
+		cp->buf.buf[cp->row_start] = (char)((cp->ncols >> 8) & 0xFF);
+		cp->buf.buf[cp->row_start + 1] = (char)(cp->ncols & 0xFF);
+	} else {
+		strbuf_addch(&cp->buf, '\n');
+	}
 	cp->ncols = 0;
 	cp->rows++;
 	if (cp->buf.len >= PG_COPY_CHUNK && cp->flush)

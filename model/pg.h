@@ -9,11 +9,11 @@
  * schema "accelbench_dash", the only one the reader role may use.
  *
  * push: every local source the store lacks (by sha256 and identity) lands
- * in its own PostgreSQL transaction: batches of sources are COPYed into
- * session-local staging tables, then merged server-side source by source
- * (INSERT ... SELECT ... ON CONFLICT, a COMMIT after each).  A run whose
- * dedupe key the store already has (another site pushed it through
- * another file) is stored once and gains a second provenance.
+ * in its own PostgreSQL transaction, its rows binary-COPYed straight into
+ * the central tables with ids reserved in the store (two lanes, each with
+ * its own connection).  A run whose dedupe key the store already has
+ * (another site pushed it through another file) is stored once and gains
+ * a second provenance.
  * pull: the store's sources (all, or those holding runs that match a
  * filter) are written into the local SQLite database through the ingest
  * sink, one SQLite transaction per source, so every reading command works
@@ -59,6 +59,12 @@ struct pg_init_result {
  * several clients at once) and create/grant the reader role. */
 int pg_init(struct pg *pg, const struct pg_init_opts *o, struct pg_init_result *res,
 	    struct strbuf *err);
+
+/* Check every reference between the central tables (docs/postgres.md,
+ * "Integrity"): report(ctx, what, n) per check, n rows that break it;
+ * *problems = their sum. */
+int pg_check(struct pg *pg, void (*report)(void *ctx, const char *what, long long n), void *ctx,
+	     long long *problems, struct strbuf *err);
 
 /* What push and pull did, also passed to the progress callback. */
 struct pg_totals {

@@ -22,6 +22,10 @@ enum {
 	LS_HAS_SOURCE,
 	LS_PROVENANCE,
 	LS_RUN_COUNTS,
+	LS_SYSTEM_IDS,
+	LS_BENCH_IDS,
+	LS_RUNS_BY_KEY,
+	LS_KEYS,
 	LS_COUNT
 };
 
@@ -39,9 +43,16 @@ static const char *const local_sql[LS_COUNT] = {
 	[LS_BENCH_OF] = "SELECT " BENCH_COLS " FROM benchmark WHERE id IN"
 			" (SELECT DISTINCT benchmark_id FROM run WHERE source_id = ?1)"
 			" ORDER BY suite, name",
-	[LS_RUNS] = "SELECT seq, line, system_id, benchmark_id, job_id, started, finished, status,"
-		    " nodes, devices, global_batch, local_batch, precision, framework, params,"
-		    " excluded_reason, dedupe_key FROM run WHERE source_id = ?1 ORDER BY seq",
+#define RUN_COLS "seq, line, system_id, benchmark_id, job_id, started, finished, status," \
+		 " nodes, devices, global_batch, local_batch, precision, framework, params," \
+		 " excluded_reason, dedupe_key"
+	[LS_RUNS] = "SELECT " RUN_COLS " FROM run WHERE source_id = ?1 ORDER BY seq",
+	[LS_RUNS_BY_KEY] = "SELECT " RUN_COLS " FROM run WHERE source_id = ?1"
+			   " ORDER BY dedupe_key, seq",
+	[LS_KEYS] = "SELECT seq, line, dedupe_key FROM run WHERE source_id = ?1"
+		    " AND dedupe_key <> ''",
+	[LS_SYSTEM_IDS] = "SELECT id, name, json_extract(meta, '$.described') FROM system",
+	[LS_BENCH_IDS] = "SELECT id, suite, name FROM benchmark",
 	[LS_METRICS] = "SELECT r.seq, m.name, m.value, m.unit, m.meta FROM run r"
 		       " JOIN metric m ON m.run_id = r.id WHERE r.source_id = ?1",
 	/* (device, t) order: the order every reader of power samples uses */
@@ -49,7 +60,8 @@ static const char *const local_sql[LS_COUNT] = {
 		     " JOIN power_sample p ON p.run_id = r.id WHERE r.source_id = ?1"
 		     " ORDER BY r.seq, p.device, p.t",
 	[LS_HAS_SOURCE] = "SELECT 1 FROM source WHERE sha256 = ?1 AND identity = ?2",
-	[LS_RUN_COUNTS] = "SELECT source_id, count(*) FROM run GROUP BY source_id ORDER BY source_id",
+	[LS_RUN_COUNTS] = "SELECT source_id, count(*), max(seq) FROM run GROUP BY source_id"
+			  " ORDER BY source_id",
 	[LS_PROVENANCE] = "UPDATE source SET ingested_at = ?3, tool_version = ?4"
 			  " WHERE sha256 = ?1 AND identity = ?2",
 };
@@ -176,8 +188,10 @@ int pg_local_sources(struct pg_local *l, struct pg_local_source **out, size_t *n
 			int64_t id = sqlite3_column_int64(st, 0);
 			while (i < len && v[i].id < id)
 				i++;
-			if (i < len && v[i].id == id)
+			if (i < len && v[i].id == id) {
 				v[i].nruns = (long)sqlite3_column_int64(st, 1);
+				v[i].max_seq = sqlite3_column_int64(st, 2);
+			}
 		}
 	}
 	sqlite3_reset(st);
@@ -266,20 +280,153 @@ int pg_local_copy_benchmarks(struct pg_local *l, int64_t source_id, struct pg_co
 			 "cannot read the local benchmarks", err);
 }
 
-int pg_local_copy_runs(struct pg_local *l, int64_t source_id, struct pg_copy *cp,
-		       struct strbuf *err)
+int pg_local_dims(struct pg_local *l, int benchmarks,
+		  int (*fn)(void *ctx, int benchmarks, int64_t id, const char *a, const char *b,
+			    struct strbuf *err),
+		  void *ctx, struct strbuf *err)
 {
-	return copy_rows(l, LS_RUNS, source_id, cp, "cannot read the local runs", err);
+	sqlite3_stmt *st;
+	int rc;
+
+	rc = stmt(l, benchmarks ? LS_BENCH_IDS : LS_SYSTEM_IDS, 0, &st, err);
+	if (rc < 0)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *a = (const char *)sqlite3_column_text(st, 1);
+		const char *b = (const char *)sqlite3_column_text(st, 2);
+
+		rc = fn(ctx, benchmarks, sqlite3_column_int64(st, 0), a ? a : "",
+			benchmarks ? (b ? b : "") : b, err);
+		if (rc < 0) {
+			sqlite3_reset(st);
+			return rc;
+		}
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(l->db, err, "cannot read the local systems and benchmarks");
+	return 0;
 }
 
-int pg_local_copy_metrics(struct pg_local *l, int64_t source_id, struct pg_copy *cp,
-			  struct strbuf *err)
+static int skipped(const struct pg_local_ids *ids, int64_t seq)
 {
-	return copy_rows(l, LS_METRICS, source_id, cp, "cannot read the local metrics", err);
+	return ids->skip && seq >= 0 && (size_t)seq < ids->nskip && ids->skip[seq];
 }
 
-int pg_local_copy_power(struct pg_local *l, int64_t source_id, struct pg_copy *cp,
-			struct strbuf *err)
+/* A local system/benchmark id as the store's. */
+static int64_t mapped(const int64_t *map, size_t n, int64_t id)
+{
+	return id >= 0 && (size_t)id < n ? map[id] : 0;
+}
+
+/* An integer column: NULL stays NULL. */
+static void copy_int_col(struct pg_copy *cp, sqlite3_stmt *st, int i)
+{
+	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+		pg_copy_null(cp);
+	else
+		pg_copy_int(cp, sqlite3_column_int64(st, i));
+}
+
+/* A text column: NULL stays NULL; whatever type SQLite holds, as text. */
+static void copy_text_col(struct pg_copy *cp, sqlite3_stmt *st, int i)
+{
+	if (sqlite3_column_type(st, i) == SQLITE_NULL) {
+		pg_copy_null(cp);
+		return;
+	}
+	pg_copy_textn(cp, (const char *)sqlite3_column_text(st, i),
+		      (size_t)sqlite3_column_bytes(st, i));
+}
+
+int pg_local_copy_final_runs(struct pg_local *l, int64_t source_id,
+			     const struct pg_local_ids *ids, struct pg_copy *cp, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	int rc, i;
+
+	rc = stmt(l, ids->by_key ? LS_RUNS_BY_KEY : LS_RUNS, source_id, &st, err);
+	if (rc < 0)
+		return rc;
+	/* columns: 0 seq, 1 line, 2 system_id, 3 benchmark_id, 4 job_id,
+	 * 5 started, 6 finished, 7 status, 8-11 nodes..local_batch,
+	 * 12 precision, 13 framework, 14 params, 15 excluded_reason, 16 key */
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t seq = sqlite3_column_int64(st, 0);
+		int64_t sys = mapped(ids->sys, ids->nsys, sqlite3_column_int64(st, 2));
+		int64_t bench = mapped(ids->bench, ids->nbench, sqlite3_column_int64(st, 3));
+		const char *key = (const char *)sqlite3_column_text(st, 16);
+
+		if (skipped(ids, seq))
+			continue;
+		if (!sys || !bench) {
+			sqlite3_reset(st);
+			return ab_fail(err, AB_EINTERNAL, "run %lld: its %s is not in the store",
+				       (long long)seq, sys ? "benchmark" : "system");
+		}
+		pg_copy_int(cp, ids->base + seq);
+		pg_copy_int(cp, ids->base);
+		pg_copy_int4(cp, (int32_t)seq);
+		copy_int_col(cp, st, 1);
+		pg_copy_int(cp, sys);
+		pg_copy_int(cp, bench);
+		for (i = 4; i <= 7; i++)
+			copy_text_col(cp, st, i);
+		for (i = 8; i <= 11; i++)
+			copy_int_col(cp, st, i);
+		for (i = 12; i <= 15; i++)
+			copy_text_col(cp, st, i);
+		if (key && *key) /* '' = no key (hex of NULL) */
+			pg_copy_textn(cp, key, (size_t)sqlite3_column_bytes(st, 16));
+		else
+			pg_copy_null(cp);
+		rc = pg_copy_end_row(cp, err);
+		if (rc < 0) {
+			sqlite3_reset(st);
+			return rc;
+		}
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(l->db, err, "cannot read the local runs");
+	return 0;
+}
+
+int pg_local_copy_final_metrics(struct pg_local *l, int64_t source_id,
+				const struct pg_local_ids *ids, struct pg_copy *cp,
+				struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	rc = stmt(l, LS_METRICS, source_id, &st, err);
+	if (rc < 0)
+		return rc;
+	/* rows: seq, name, value, unit, meta */
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t seq = sqlite3_column_int64(st, 0);
+
+		if (skipped(ids, seq))
+			continue;
+		pg_copy_int(cp, ids->base + seq);
+		copy_text_col(cp, st, 1);
+		pg_copy_double(cp, sqlite3_column_double(st, 2));
+		copy_text_col(cp, st, 3);
+		copy_text_col(cp, st, 4);
+		rc = pg_copy_end_row(cp, err);
+		if (rc < 0) {
+			sqlite3_reset(st);
+			return rc;
+		}
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(l->db, err, "cannot read the local metrics");
+	return 0;
+}
+
+int pg_local_copy_final_power(struct pg_local *l, int64_t source_id,
+			      const struct pg_local_ids *ids, struct pg_copy *cp, struct strbuf *err)
 {
 	sqlite3_stmt *st;
 	int64_t last_seq = -1, i = 0;
@@ -288,17 +435,17 @@ int pg_local_copy_power(struct pg_local *l, int64_t source_id, struct pg_copy *c
 	rc = stmt(l, LS_POWER, source_id, &st, err);
 	if (rc < 0)
 		return rc;
-	/* rows: seq, i (0, 1, ... within a run), device, t, watts */
+	/* rows: seq, device, t, watts; i = 0, 1, ... within a run */
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t seq = sqlite3_column_int64(st, 0);
 
 		i = seq == last_seq ? i + 1 : 0;
 		last_seq = seq;
-		if (cp->with_src)
-			pg_copy_int(cp, cp->src);
-		pg_copy_int(cp, seq);
-		pg_copy_int(cp, i);
-		copy_col(cp, st, 1);
+		if (skipped(ids, seq))
+			continue;
+		pg_copy_int(cp, ids->base + seq);
+		pg_copy_int4(cp, (int32_t)i);
+		copy_text_col(cp, st, 1);
 		pg_copy_double(cp, sqlite3_column_double(st, 2));
 		pg_copy_double(cp, sqlite3_column_double(st, 3));
 		rc = pg_copy_end_row(cp, err);
@@ -310,6 +457,31 @@ int pg_local_copy_power(struct pg_local *l, int64_t source_id, struct pg_copy *c
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE)
 		return db_fail(l->db, err, "cannot read the local power samples");
+	return 0;
+}
+
+int pg_local_run_keys(struct pg_local *l, int64_t source_id,
+		      int (*fn)(void *ctx, int64_t seq, int64_t line, const char *key,
+				struct strbuf *err),
+		      void *ctx, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	rc = stmt(l, LS_KEYS, source_id, &st, err);
+	if (rc < 0)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		rc = fn(ctx, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+			(const char *)sqlite3_column_text(st, 2), err);
+		if (rc < 0) {
+			sqlite3_reset(st);
+			return rc;
+		}
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(l->db, err, "cannot read the local dedupe keys");
 	return 0;
 }
 

@@ -2,7 +2,7 @@
  * pg_priv.h - internals shared by model/pg*.c.
  *
  * pg.c        connection, errors, migrations, `pg init`, COPY text encoding
- * pg_push.c   push: staging tables, COPY in, the server-side merge
+ * pg_push.c   push: reserved ids, binary COPY into the central tables, two lanes
  * pg_pull.c   pull: COPY out, decoding, handing records to pg_local.c
  * pg_local.c  the only file that reads or writes the local SQLite database
  *             for push/pull (through the public names of docs/schema.md and
@@ -42,7 +42,9 @@ int pg_check_schema(struct pg *pg, struct strbuf *err);
 
 struct pg_copy {
 	struct strbuf buf;
+	int binary;                /* COPY ... (FORMAT binary): exact numbers, no escapes */
 	int ncols;                 /* columns in the current row */
+	size_t row_start;          /* binary: where the row's column count goes */
 	long fixed;                /* bytes that were not UTF-8, sent converted (see pg_utf8_add) */
 	int (*flush)(void *ctx, struct pg_copy *cp, struct strbuf *err);
 	void *ctx;
@@ -60,9 +62,13 @@ struct pg_copy {
  */
 size_t pg_utf8_add(struct strbuf *sb, const char *s, size_t n);
 
+/* binary: the header before the first row and the trailer after the last */
+void pg_copy_begin(struct pg_copy *cp);
+void pg_copy_finish(struct pg_copy *cp);
 void pg_copy_text(struct pg_copy *cp, const char *s);
 void pg_copy_textn(struct pg_copy *cp, const char *s, size_t n);
-void pg_copy_int(struct pg_copy *cp, int64_t v);
+void pg_copy_int(struct pg_copy *cp, int64_t v);   /* bigint */
+void pg_copy_int4(struct pg_copy *cp, int32_t v);  /* integer */
 void pg_copy_double(struct pg_copy *cp, double v);
 void pg_copy_null(struct pg_copy *cp);
 /* End a row; flushes when the buffer is large.  Returns 0 or negative. */
@@ -82,6 +88,7 @@ struct pg_local_source {
 	char *path, *sha256, *identity, *format, *ingested_at, *tool_version;
 	int64_t size;
 	long nruns;
+	int64_t max_seq;           /* largest run seq (0: no runs) */
 };
 
 int pg_local_open(struct pg_local **out, struct db *db, struct strbuf *err);
@@ -95,18 +102,48 @@ int pg_local_sources(struct pg_local *l, struct pg_local_source **out, size_t *n
 		     struct strbuf *err);
 void pg_local_sources_free(struct pg_local_source *v, size_t n);
 
-/* COPY rows for the staging tables (column order: see pg_push.c).
- * source_id 0 = every system / benchmark. */
+/* COPY rows for the staging tables of systems and benchmarks (column
+ * order: see pg_push.c).  source_id 0 = every system / benchmark. */
 int pg_local_copy_systems(struct pg_local *l, int64_t source_id, struct pg_copy *cp,
 			  struct strbuf *err);
 int pg_local_copy_benchmarks(struct pg_local *l, int64_t source_id, struct pg_copy *cp,
 			     struct strbuf *err);
-int pg_local_copy_runs(struct pg_local *l, int64_t source_id, struct pg_copy *cp,
-		       struct strbuf *err);
-int pg_local_copy_metrics(struct pg_local *l, int64_t source_id, struct pg_copy *cp,
-			  struct strbuf *err);
-int pg_local_copy_power(struct pg_local *l, int64_t source_id, struct pg_copy *cp,
-			struct strbuf *err);
+/* Every local system (a = name, b = the systems file that described it
+ * (meta.described) or NULL) or benchmark (a = suite, b = name) with its
+ * local id. */
+int pg_local_dims(struct pg_local *l, int benchmarks,
+		  int (*fn)(void *ctx, int benchmarks, int64_t id, const char *a, const char *b,
+			    struct strbuf *err),
+		  void *ctx, struct strbuf *err);
+
+/* How a source's rows go straight into the central tables. */
+struct pg_local_ids {
+	int64_t base;              /* the source's store id; its runs are base + seq */
+	const int64_t *sys, *bench; /* local id -> store id (0: none) */
+	size_t nsys, nbench;
+	const unsigned char *skip; /* skip[seq]: the store holds that run already; or NULL */
+	size_t nskip;
+	int by_key;                /* runs in dedupe-key order (pushers lock keys alike) */
+};
+
+/* Binary COPY rows for accelbench.run (id, source_id, seq, line, system_id,
+ * benchmark_id, job_id, started, finished, status, nodes, devices,
+ * global_batch, local_batch, precision, framework, params,
+ * excluded_reason, dedupe_key), .metric (run_id, name, value, unit, meta)
+ * and .power_sample (run_id, i, device, t, watts) of one source, without
+ * the runs ids->skip marks. */
+int pg_local_copy_final_runs(struct pg_local *l, int64_t source_id,
+			     const struct pg_local_ids *ids, struct pg_copy *cp, struct strbuf *err);
+int pg_local_copy_final_metrics(struct pg_local *l, int64_t source_id,
+				const struct pg_local_ids *ids, struct pg_copy *cp,
+				struct strbuf *err);
+int pg_local_copy_final_power(struct pg_local *l, int64_t source_id,
+			      const struct pg_local_ids *ids, struct pg_copy *cp, struct strbuf *err);
+/* (seq, line, dedupe key) of every run of a source that has a key. */
+int pg_local_run_keys(struct pg_local *l, int64_t source_id,
+		      int (*fn)(void *ctx, int64_t seq, int64_t line, const char *key,
+				struct strbuf *err),
+		      void *ctx, struct strbuf *err);
 
 /* pull: records from the store, written through the ingest sink */
 int pg_local_has_source(struct pg_local *l, const char *sha256, const char *identity, int *has,

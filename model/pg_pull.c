@@ -33,7 +33,6 @@ struct psystem {
 	struct ingest_system sys;
 	char *strs[7];             /* owned strings of sys */
 	json_t *meta;
-	const char *described;     /* meta.described, borrowed from meta */
 };
 
 struct pbench {
@@ -61,6 +60,8 @@ struct pull {
 	size_t nbench;
 	struct psource *src;
 	size_t nsrc;
+	int64_t (*links)[2];       /* (source, system) a systems file described, sorted */
+	size_t nlinks;
 	struct stream st[3];
 	struct ingest_metric *metrics;
 	char **meta;               /* parallel to metrics: meta as JSON text or NULL */
@@ -133,7 +134,6 @@ static int load_dimensions(struct pull *p, struct strbuf *err)
 	p->sys = ab_calloc(p->nsys ? p->nsys : 1, sizeof(*p->sys));
 	for (r = 0; r < PQntuples(res); r++) {
 		struct psystem *s = &p->sys[r];
-		json_t *d;
 		double tdp = 0;
 
 		parse_i64(PQgetvalue(res, r, 0), &s->id);
@@ -157,8 +157,17 @@ static int load_dimensions(struct pull *p, struct strbuf *err)
 			s->meta = NULL;
 		}
 		s->sys.meta = s->meta;
-		d = s->meta ? json_object_get(s->meta, "described") : NULL;
-		s->described = d ? json_string_value(d) : NULL;
+	}
+	PQclear(res);
+	res = query(p, "SELECT source_id, system_id FROM accelbench.source_system ORDER BY 1, 2", 0,
+		    NULL, "cannot read which systems the systems files described", err);
+	if (!res)
+		return -AB_EIO;
+	p->nlinks = (size_t)PQntuples(res);
+	p->links = ab_calloc(p->nlinks ? p->nlinks : 1, sizeof(*p->links));
+	for (r = 0; r < PQntuples(res); r++) {
+		parse_i64(PQgetvalue(res, r, 0), &p->links[r][0]);
+		parse_i64(PQgetvalue(res, r, 1), &p->links[r][1]);
 	}
 	PQclear(res);
 	res = query(p, "SELECT id, suite, name, metric, unit, better FROM accelbench.benchmark"
@@ -493,20 +502,28 @@ static int add_run(struct pull *p, struct strbuf *err)
 	return stream_next(p, s, err);
 }
 
-/* Systems a user's systems file described: re-described with its source. */
+/* Systems a user's systems file described: re-described with its source
+ * (the links push recorded in accelbench.source_system). */
 static int describe_systems(struct pull *p, const struct psource *s, struct strbuf *err)
 {
-	const char *base = strrchr(s->path, '/');
-	size_t i;
+	size_t lo = 0, hi = p->nlinks;
 	int rc;
 
-	base = base ? base + 1 : s->path;
 	if (!p->sink->system)
 		return 0;
-	for (i = 0; i < p->nsys; i++) {
-		if (!p->sys[i].described || strcmp(p->sys[i].described, base))
+	while (lo < hi) { /* the first link of this source */
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->links[mid][0] < s->id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < p->nlinks && p->links[lo][0] == s->id; lo++) {
+		struct psystem *y = find_system(p, p->links[lo][1]);
+
+		if (!y)
 			continue;
-		rc = p->sink->system(p->sink->self, &p->sys[i].sys, err);
+		rc = p->sink->system(p->sink->self, &y->sys, err);
 		if (rc < 0)
 			return rc;
 		p->t->systems++;
@@ -584,7 +601,7 @@ static int start_streams(struct pull *p, int all, struct strbuf *err)
 					     "cannot read the central power samples" };
 	struct strbuf sql = STRBUF_INIT, snap = STRBUF_INIT;
 	PGresult *res;
-	int i, rc = 0;
+	int i, prov, rc = 0;
 
 	/* one snapshot for all three connections */
 	res = PQexec(p->pg->conn, "SELECT pg_export_snapshot()");
@@ -595,6 +612,25 @@ static int start_streams(struct pull *p, int all, struct strbuf *err)
 	}
 	strbuf_addstr(&snap, PQgetvalue(res, 0, 0));
 	PQclear(res);
+	/* no further provenance among the selected sources (the common case):
+	 * each stream reads the tables in index order, with no sort that
+	 * would hold its first row back until it has read everything */
+	strbuf_addstr(&sql, "SELECT EXISTS (SELECT 1 FROM accelbench.run_source x WHERE ");
+	selection(p, "x.source_id", all, &sql);
+	strbuf_addstr(&sql, ")");
+	res = PQexec(p->pg->conn, sql.buf);
+	if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
+		rc = pg_fail_res(res, err, "cannot read the central provenances", NULL);
+		PQclear(res);
+		goto out;
+	}
+	prov = !strcmp(PQgetvalue(res, 0, 0), "t");
+	PQclear(res);
+	if (!prov) {
+		rc = pg_exec(p->pg, "SET LOCAL enable_sort = off", err);
+		if (rc < 0)
+			goto out;
+	}
 	for (i = 0; i < 3; i++) {
 		struct stream *s = &p->st[i];
 
@@ -611,7 +647,10 @@ static int start_streams(struct pull *p, int all, struct strbuf *err)
 		}
 		strbuf_reset(&sql);
 		strbuf_addstr(&sql, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY;"
-				    " SET LOCAL work_mem = '256MB'; SET TRANSACTION SNAPSHOT ");
+				    " SET LOCAL work_mem = '256MB'; SET LOCAL jit = off;");
+		if (!prov)
+			strbuf_addstr(&sql, " SET LOCAL enable_sort = off;");
+		strbuf_addstr(&sql, " SET TRANSACTION SNAPSHOT ");
 		{
 			char *lit = PQescapeLiteral(s->conn, snap.buf, snap.len);
 			strbuf_addstr(&sql, lit ? lit : "''");
@@ -632,13 +671,18 @@ static int start_streams(struct pull *p, int all, struct strbuf *err)
 			    " r.global_batch, r.local_batch, r.precision, r.framework, r.params,"
 			    " r.excluded_reason, r.dedupe_key FROM accelbench.run r WHERE ");
 	selection(p, "r.source_id", all, &sql);
-	strbuf_addstr(&sql, " UNION ALL SELECT x.source_id, x.seq, x.line, r.system_id,"
-			    " r.benchmark_id, r.job_id, r.started, r.finished, r.status, r.nodes,"
-			    " r.devices, r.global_batch, r.local_batch, r.precision, r.framework,"
-			    " r.params, r.excluded_reason, r.dedupe_key FROM accelbench.run_source x"
-			    " JOIN accelbench.run r ON r.id = x.run_id WHERE ");
-	selection(p, "x.source_id", all, &sql);
-	strbuf_addstr(&sql, " ORDER BY 1, 2) TO STDOUT");
+	if (prov) {
+		strbuf_addstr(&sql, " UNION ALL SELECT x.source_id, x.seq, x.line, r.system_id,"
+				    " r.benchmark_id, r.job_id, r.started, r.finished, r.status,"
+				    " r.nodes, r.devices, r.global_batch, r.local_batch, r.precision,"
+				    " r.framework, r.params, r.excluded_reason, r.dedupe_key"
+				    " FROM accelbench.run_source x JOIN accelbench.run r"
+				    " ON r.id = x.run_id WHERE ");
+		selection(p, "x.source_id", all, &sql);
+		strbuf_addstr(&sql, " ORDER BY 1, 2) TO STDOUT");
+	} else {
+		strbuf_addstr(&sql, " ORDER BY r.source_id, r.seq) TO STDOUT");
+	}
 	if (!PQsendQuery(p->st[0].conn, sql.buf)) {
 		rc = conn_fail(p->st[0].conn, err, what[0]);
 		goto out;
@@ -647,26 +691,38 @@ static int start_streams(struct pull *p, int all, struct strbuf *err)
 	strbuf_addstr(&sql, "COPY (SELECT r.source_id, r.seq, m.name, m.value, m.unit, m.meta"
 			    " FROM accelbench.run r JOIN accelbench.metric m ON m.run_id = r.id WHERE ");
 	selection(p, "r.source_id", all, &sql);
-	strbuf_addstr(&sql, " UNION ALL SELECT x.source_id, x.seq, m.name, m.value, m.unit, m.meta"
-			    " FROM accelbench.run_source x JOIN accelbench.metric m"
-			    " ON m.run_id = x.run_id WHERE ");
-	selection(p, "x.source_id", all, &sql);
-	strbuf_addstr(&sql, " ORDER BY 1, 2) TO STDOUT");
+	if (prov) {
+		strbuf_addstr(&sql, " UNION ALL SELECT x.source_id, x.seq, m.name, m.value, m.unit,"
+				    " m.meta FROM accelbench.run_source x JOIN accelbench.metric m"
+				    " ON m.run_id = x.run_id WHERE ");
+		selection(p, "x.source_id", all, &sql);
+		strbuf_addstr(&sql, " ORDER BY 1, 2) TO STDOUT");
+	} else {
+		strbuf_addstr(&sql, " ORDER BY r.source_id, r.seq) TO STDOUT");
+	}
 	if (!PQsendQuery(p->st[1].conn, sql.buf)) {
 		rc = conn_fail(p->st[1].conn, err, what[1]);
 		goto out;
 	}
 	strbuf_reset(&sql);
-	strbuf_addstr(&sql, "COPY (SELECT source_id, seq, device, t, watts FROM ("
-			    " SELECT r.source_id, r.seq, p.i, p.device, p.t, p.watts"
-			    " FROM accelbench.run r JOIN accelbench.power_sample p ON p.run_id = r.id"
-			    " WHERE ");
-	selection(p, "r.source_id", all, &sql);
-	strbuf_addstr(&sql, " UNION ALL SELECT x.source_id, x.seq, p.i, p.device, p.t, p.watts"
-			    " FROM accelbench.run_source x JOIN accelbench.power_sample p"
-			    " ON p.run_id = x.run_id WHERE ");
-	selection(p, "x.source_id", all, &sql);
-	strbuf_addstr(&sql, ") q ORDER BY source_id, seq, i) TO STDOUT");
+	if (prov) {
+		strbuf_addstr(&sql, "COPY (SELECT source_id, seq, device, t, watts FROM ("
+				    " SELECT r.source_id, r.seq, p.i, p.device, p.t, p.watts"
+				    " FROM accelbench.run r JOIN accelbench.power_sample p"
+				    " ON p.run_id = r.id WHERE ");
+		selection(p, "r.source_id", all, &sql);
+		strbuf_addstr(&sql, " UNION ALL SELECT x.source_id, x.seq, p.i, p.device, p.t,"
+				    " p.watts FROM accelbench.run_source x"
+				    " JOIN accelbench.power_sample p ON p.run_id = x.run_id WHERE ");
+		selection(p, "x.source_id", all, &sql);
+		strbuf_addstr(&sql, ") q ORDER BY source_id, seq, i) TO STDOUT");
+	} else {
+		strbuf_addstr(&sql, "COPY (SELECT r.source_id, r.seq, p.device, p.t, p.watts"
+				    " FROM accelbench.run r JOIN accelbench.power_sample p"
+				    " ON p.run_id = r.id WHERE ");
+		selection(p, "r.source_id", all, &sql);
+		strbuf_addstr(&sql, " ORDER BY r.source_id, r.seq, p.i) TO STDOUT");
+	}
 	if (!PQsendQuery(p->st[2].conn, sql.buf)) {
 		rc = conn_fail(p->st[2].conn, err, what[2]);
 		goto out;
@@ -721,6 +777,7 @@ static void pull_release(struct pull *p)
 		json_decref(p->sys[i].meta);
 	}
 	free(p->sys);
+	free(p->links);
 	for (i = 0; i < p->nbench; i++) {
 		free(p->bench[i].suite);
 		free(p->bench[i].name);
@@ -761,7 +818,7 @@ int pg_pull(struct pg *pg, struct db *db, const struct pg_filter *f,
 		return rc;
 	p.sink = pg_local_sink(p.local);
 	rc = pg_exec(pg, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY;"
-			 " SET LOCAL work_mem = '256MB'",
+			 " SET LOCAL work_mem = '256MB'; SET LOCAL jit = off",
 		     err);
 	if (rc < 0)
 		goto out;

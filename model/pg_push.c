@@ -1,80 +1,131 @@
 /*
  * pg_push.c - `accelbench push`: send the local sources the central store
- * lacks, one PostgreSQL transaction per source.
+ * lacks, each in its own PostgreSQL transaction, straight into the central
+ * tables.
  *
- * Sources go in batches (many small ones, or one large one): one query
- *   BEGIN; TRUNCATE staging; COPY sb_source; COPY st_system; COPY st_bench;
- *   COPY sb_run; COPY sb_metric; COPY sb_power; COMMIT
- * streams the batch from SQLite in 1 MiB PQputCopyData chunks into
- * session-local staging tables, then CALL accelbench.merge_batch() merges
- * the sources one by one server-side (INSERT ... SELECT ... ON CONFLICT)
- * and COMMITs after each.  A killed pusher loses at most the source being
- * merged (rolled back by the server) and the staging of its batch; the next
- * push sends what is missing.  A deadlock or serialization failure (only
- * between pushers of the same new rows) calls merge_batch() again: it
- * resumes after the last committed source.
+ * Systems and benchmarks go first (all of them, merged server-side by
+ * accelbench.merge_dimensions()); their store ids map the local ones.
+ * Then sources in batches (many small ones, or one large one): the batch
+ * reserves consecutive ids (accelbench.reserve_ids(), one round trip) and
+ * gives each source base, its runs base + seq, so every row can go
+ * straight into its final table with binary COPY.  One query per batch:
+ *   BEGIN; INSERT INTO source ...; COPY run; COPY metric; COPY power_sample; COMMIT;
+ *   BEGIN; ... COMMIT; ...
+ * one transaction per source, committed in local order, with no round
+ * trip per source beyond COPY's own.  Two lanes (threads), each with its
+ * own connection and local read transaction, take batches in turn: two
+ * server backends work at once and one lane's round trips overlap the
+ * other's work.  Everything the lanes share is in struct shared, under
+ * its mutex.
+ *
+ * A unique violation stops the query at the source that caused it (the
+ * ones before are committed): on (sha256, identity) another pusher stored
+ * the source first (counted as there); on a dedupe key the store holds
+ * some of its runs through another source, so it is sent again "keyed":
+ * the runs the store has (looked up by key) become further provenances in
+ * accelbench.run_source and the rest go in dedupe-key order, the order
+ * every keyed sender locks keys in, so pushers wait for each other rather
+ * than deadlock.  A deadlock or serialization failure sends the source
+ * keyed again.  A killed pusher leaves nothing half-sent: the open
+ * transaction is rolled back by the server; the next push sends the rest.
  */
 #include "core/compat.h"
 #include "pg_priv.h"
 
+#include <pthread.h>
 #include <time.h>
 
 #define PUSH_RETRIES 20
 #define PRESENT_BATCH 2000
 
-static const char stage_ddl[] =
-	"SET synchronous_commit = off; SET work_mem = '64MB';"
-	"CREATE TEMP TABLE IF NOT EXISTS sb_source(src integer, sha256 text, identity text,"
-	" path text, format text, size bigint, ingested_at text, tool_version text);"
-	"CREATE TEMP TABLE IF NOT EXISTS st_system(lid bigint, name text, display_name text,"
-	" vendor text, accelerator text, per_node bigint, host_cpu text, interconnect text,"
-	" site text, tdp_w float8, meta text);"
-	"CREATE TEMP TABLE IF NOT EXISTS st_bench(lid bigint, suite text, name text,"
-	" metric text, unit text, better text);"
-	"CREATE TEMP TABLE IF NOT EXISTS sb_run(src integer, seq integer, line bigint, sys bigint,"
-	" bench bigint, job_id text, started text, finished text, status text, nodes bigint,"
-	" devices bigint, global_batch bigint, local_batch bigint, precision text,"
-	" framework text, params text, excluded_reason text, dedupe_key text);"
-	"CREATE INDEX IF NOT EXISTS sb_run_src ON sb_run(src);"
-	"CREATE TEMP TABLE IF NOT EXISTS sb_metric(src integer, seq integer, name text,"
-	" value float8, unit text, meta text);"
-	"CREATE INDEX IF NOT EXISTS sb_metric_src ON sb_metric(src);"
-	"CREATE TEMP TABLE IF NOT EXISTS sb_power(src integer, seq integer, i integer,"
-	" device text, t float8, watts float8);"
-	"CREATE INDEX IF NOT EXISTS sb_power_src ON sb_power(src);"
-	"CREATE TEMP TABLE IF NOT EXISTS sb_result(src integer PRIMARY KEY, source_id bigint,"
-	" runs bigint, deduped bigint, metrics bigint, power bigint)";
-
 /* a batch: up to this many sources, or runs (a larger source goes alone) */
 #define BATCH_SOURCES 500
 #define BATCH_RUNS 20000
 
-enum stage { STAGE_SOURCE, STAGE_SYSTEM, STAGE_BENCH, STAGE_RUN, STAGE_METRIC, STAGE_POWER,
-	     STAGE_COUNT };
+static const char stage_ddl[] =
+	"SET synchronous_commit = off;"
+	"CREATE TEMP TABLE IF NOT EXISTS st_system(lid bigint, name text, display_name text,"
+	" vendor text, accelerator text, per_node bigint, host_cpu text, interconnect text,"
+	" site text, tdp_w float8, meta text);"
+	"CREATE TEMP TABLE IF NOT EXISTS st_bench(lid bigint, suite text, name text,"
+	" metric text, unit text, better text)";
 
-/* A connection with its staged batch: two of them overlap the COPY of one
- * batch with the merge of the previous one (the server uses both cores). */
-struct lane {
-	PGconn *conn;
-	const struct pg_local_source *batch;
-	size_t nbatch;
-	int pending;               /* a CALL merge_batch() is running */
+/* the COPYs of one source, in order (run_source only when keyed) */
+enum stage { STAGE_RUN, STAGE_RUN_SOURCE, STAGE_METRIC, STAGE_POWER };
+
+/* one source of a batch */
+struct job {
+	const struct pg_local_source *s;
+	int64_t base;              /* its store id; its runs base + seq */
+	int keyed;                 /* sent again: runs the store has skipped, key order */
+	unsigned char *skip;       /* keyed: skip[seq] = the store has that run */
+	int64_t *dup_id, *dup_line; /* keyed: the store's run id, and line, per skipped seq */
+	long tries;
+	long runs, deduped, metrics, power; /* rows COPYed (counted once committed) */
+	long fixed;                /* bytes converted to UTF-8 */
 };
 
+/* the store's systems (b NULL) and benchmarks by name */
+struct dim {
+	char *a, *b;
+	int64_t id;
+};
+
+/* What the two lanes share: taken under mu (when there are two). */
+struct shared {
+	pthread_mutex_t mu;
+	int threads;               /* the second lane runs: lock mu */
+	const struct pg_local_source *v;
+	const unsigned char *present;
+	size_t n, next;            /* sources; the first not yet taken into a batch */
+	int failed;                /* a lane failed: take no more batches */
+	struct timespec last;
+};
+
+/* One lane: a PostgreSQL connection and a local read transaction of its
+ * own, sending the batches it takes (lane 0 in the calling thread). */
 struct push {
 	struct pg *pg;
-	PGconn *conn;              /* the connection being served */
+	struct shared *sh;
+	PGconn *conn;
 	struct pg_local *local;
 	const struct pg_progress *prog;
 	struct pg_totals *t;
 	struct pg_copy cp;
-	struct timespec last;
-	const struct pg_local_source *batch;   /* the sources of the current batch */
-	size_t nbatch;
-	long *fixed;               /* per source of the batch: bytes converted to UTF-8 */
-	size_t afixed;
-	int dims_warned;
+	int64_t *sys, *bench;      /* local id -> store id */
+	size_t nsys, nbench;
+	struct dim *dims;
+	size_t ndims;
+	struct dim *described;     /* a = systems file base name, id = the store's system */
+	size_t ndescribed;
+	/* the query being served: its jobs, and which COPY comes next */
+	struct job *jobs;
+	size_t njobs, cur;
+	int next_stage;            /* the next COPY of the job (enum stage) */
+	enum stage last_stage;     /* the COPY sent last, for its row count */
+	int in_dims;               /* serving push_dimensions(): systems, then benchmarks */
+	struct db *db2;            /* the second lane's own handle of the local database */
+	struct strbuf err;         /* the lane's error */
+	int rc;
 };
+
+static void lock(struct push *p)
+{
+	if (p->sh->threads)
+		pthread_mutex_lock(&p->sh->mu);
+}
+
+static void unlock(struct push *p)
+{
+	if (p->sh->threads)
+		pthread_mutex_unlock(&p->sh->mu);
+}
+
+/* with the lock held */
+static void progress(struct push *p, int final)
+{
+	pg_progress_report(p->prog, &p->sh->last, p->t, final);
+}
 
 static void warn(struct push *p, const char *fmt, ...) AB_PRINTF(2, 3);
 static void warn(struct push *p, const char *fmt, ...)
@@ -87,13 +138,17 @@ static void warn(struct push *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
+	lock(p);
 	p->prog->warn(p->prog->ctx, msg.buf);
+	unlock(p);
 	strbuf_release(&msg);
 }
 
-static void progress(struct push *p, int final)
+/* libpq prints notices (e.g. "relation exists, skipping") on stderr */
+static void quiet(void *arg, const char *msg)
 {
-	pg_progress_report(p->prog, &p->last, p->t, final);
+	(void)arg;
+	(void)msg;
 }
 
 static int conn_fail(PGconn *c, struct strbuf *err, const char *what)
@@ -113,69 +168,106 @@ static int flush_copy(void *ctx, struct pg_copy *cp, struct strbuf *err)
 		return 0;
 	if (PQputCopyData(p->conn, cp->buf.buf, (int)cp->buf.len) != 1)
 		return conn_fail(p->conn, err, "cannot send data to PostgreSQL");
+	lock(p);
 	p->t->bytes += cp->buf.len;
-	strbuf_reset(&cp->buf);
 	progress(p, 0);
+	unlock(p);
+	strbuf_reset(&cp->buf);
 	return 0;
 }
 
-static void copy_source_row(struct pg_copy *cp, size_t k, const struct pg_local_source *s)
+static void job_clear(struct job *j)
 {
-	pg_copy_int(cp, (int64_t)k);
-	pg_copy_text(cp, s->sha256);
-	pg_copy_text(cp, s->identity);
-	pg_copy_text(cp, s->path);
-	pg_copy_text(cp, s->format);
-	pg_copy_int(cp, s->size);
-	pg_copy_text(cp, s->ingested_at);
-	pg_copy_text(cp, s->tool_version);
+	free(j->skip);
+	free(j->dup_id);
+	free(j->dup_line);
+	j->skip = NULL;
+	j->dup_id = j->dup_line = NULL;
 }
 
-/* Stream one staging table's rows for the sources of the batch. */
-static int send_stage(struct push *p, enum stage which, struct strbuf *err)
+/* The rows of one COPY of a job. */
+static int copy_job_stage(struct push *p, struct job *j, enum stage which, struct strbuf *err)
 {
-	size_t k;
+	struct pg_local_ids ids = { 0 };
+	int64_t seq;
 	int rc = 0;
+
+	ids.base = j->base;
+	ids.sys = p->sys;
+	ids.nsys = p->nsys;
+	ids.bench = p->bench;
+	ids.nbench = p->nbench;
+	ids.skip = j->skip;
+	ids.nskip = j->skip ? (size_t)j->s->max_seq + 1 : 0;
+	ids.by_key = j->keyed;
+	switch (which) {
+	case STAGE_RUN:
+		rc = pg_local_copy_final_runs(p->local, j->s->id, &ids, &p->cp, err);
+		break;
+	case STAGE_RUN_SOURCE: /* source_id, seq, line, run_id */
+		for (seq = 0; rc == 0 && seq <= j->s->max_seq; seq++) {
+			if (!j->skip[seq])
+				continue;
+			pg_copy_int(&p->cp, j->base);
+			pg_copy_int4(&p->cp, (int32_t)seq);
+			if (j->dup_line[seq] > 0)
+				pg_copy_int(&p->cp, j->dup_line[seq]);
+			else
+				pg_copy_null(&p->cp);
+			pg_copy_int(&p->cp, j->dup_id[seq]);
+			rc = pg_copy_end_row(&p->cp, err);
+		}
+		break;
+	case STAGE_METRIC:
+		rc = pg_local_copy_final_metrics(p->local, j->s->id, &ids, &p->cp, err);
+		break;
+	default:
+		rc = pg_local_copy_final_power(p->local, j->s->id, &ids, &p->cp, err);
+		break;
+	}
+	return rc;
+}
+
+/* Serve the COPY the server asks for next. */
+static int send_copy(struct push *p, struct strbuf *err)
+{
+	struct job *j = NULL;
+	enum stage which;
+	long before;
+	int rc;
 
 	strbuf_reset(&p->cp.buf);
 	p->cp.ncols = 0;
 	p->cp.rows = 0;
-	p->cp.with_src = 0;
-	p->cp.fixed = 0;
-	if (which == STAGE_SYSTEM) {
-		rc = pg_local_copy_systems(p->local, 0, &p->cp, err);
-	} else if (which == STAGE_BENCH) {
-		rc = pg_local_copy_benchmarks(p->local, 0, &p->cp, err);
+	before = p->cp.fixed;
+	if (p->in_dims) { /* systems, then benchmarks: text COPY into staging */
+		int systems = p->next_stage++ == 0;
+		p->cp.binary = 0;
+		rc = systems ? pg_local_copy_systems(p->local, 0, &p->cp, err)
+			     : pg_local_copy_benchmarks(p->local, 0, &p->cp, err);
+		if (rc == 0 && p->cp.fixed > before)
+			warn(p, "system or benchmark names or descriptions hold %ld byte%s that "
+				"%s not UTF-8: sent with each read as Latin-1",
+			     p->cp.fixed - before, p->cp.fixed - before == 1 ? "" : "s",
+			     p->cp.fixed - before == 1 ? "is" : "are");
 	} else {
-		for (k = 0; rc == 0 && k < p->nbatch; k++) {
-			const struct pg_local_source *s = &p->batch[k];
-			long before = p->cp.fixed;
-
-			p->cp.with_src = 1;
-			p->cp.src = (int64_t)k;
-			switch (which) {
-			case STAGE_SOURCE:
-				copy_source_row(&p->cp, k, s);
-				rc = pg_copy_end_row(&p->cp, err);
-				break;
-			case STAGE_RUN:
-				rc = pg_local_copy_runs(p->local, s->id, &p->cp, err);
-				break;
-			case STAGE_METRIC:
-				rc = pg_local_copy_metrics(p->local, s->id, &p->cp, err);
-				break;
-			default:
-				rc = pg_local_copy_power(p->local, s->id, &p->cp, err);
-				break;
-			}
-			p->fixed[k] += p->cp.fixed - before;
+		if (p->cur >= p->njobs) {
+			PQputCopyEnd(p->conn, "accelbench: unexpected COPY");
+			return ab_fail(err, AB_EINTERNAL, "the server asked for an unexpected COPY");
 		}
-	}
-	if (p->cp.fixed && (which == STAGE_SYSTEM || which == STAGE_BENCH) && !p->dims_warned) {
-		p->dims_warned = 1;
-		warn(p, "%s names or descriptions hold %ld bytes that are not UTF-8: sent with "
-			"each read as Latin-1",
-		     which == STAGE_SYSTEM ? "system" : "benchmark", p->cp.fixed);
+		j = &p->jobs[p->cur];
+		which = (enum stage)p->next_stage;
+		p->cp.binary = 1;
+		pg_copy_begin(&p->cp);
+		rc = copy_job_stage(p, j, which, err);
+		if (rc == 0)
+			pg_copy_finish(&p->cp);
+		j->fixed += p->cp.fixed - before;
+		p->last_stage = which;
+		/* the next COPY of this job (run_source only when keyed) */
+		p->next_stage++;
+		if (p->next_stage == STAGE_RUN_SOURCE && !j->keyed)
+			p->next_stage++;
 	}
 	if (rc == 0)
 		rc = flush_copy(p, &p->cp, err);
@@ -190,49 +282,89 @@ static int send_stage(struct push *p, enum stage which, struct strbuf *err)
 	return 0;
 }
 
-static int drain(struct push *p, const enum stage *stages, size_t nstages, char *sqlstate,
-		 struct strbuf *err);
-
-/*
- * Send one query and serve its COPYs in order.  Returns 0, or negative
- * with *sqlstate set when the server failed a statement (an open
- * transaction is rolled back).
- */
-static int run_query(struct push *p, const char *sql, const enum stage *stages, size_t nstages,
-		     char *sqlstate, struct strbuf *err)
+/* A finished COPY's row count, to the job being sent. */
+static void count_copy(struct push *p, PGresult *res)
 {
-	PGconn *c = p->conn;
+	struct job *j;
+	long n;
 
-	memset(sqlstate, 0, 6);
-	if (!PQsendQuery(c, sql))
-		return conn_fail(c, err, "cannot send to PostgreSQL");
-	return drain(p, stages, nstages, sqlstate, err);
+	if (p->in_dims || p->cur >= p->njobs || strncmp(PQcmdStatus(res), "COPY ", 5))
+		return;
+	j = &p->jobs[p->cur];
+	n = atol(PQcmdTuples(res));
+	switch (p->last_stage) {
+	case STAGE_RUN: j->runs = n; break;
+	case STAGE_RUN_SOURCE: j->deduped = n; break;
+	case STAGE_METRIC: j->metrics = n; break;
+	default: j->power = n; break;
+	}
 }
 
-/* Collect the results of the query running on p->conn, serving its COPYs. */
-static int drain(struct push *p, const enum stage *stages, size_t nstages, char *sqlstate,
-		 struct strbuf *err)
+/* A job committed: count it, warn about converted text, go to the next. */
+static void job_done(struct push *p)
+{
+	struct job *j = &p->jobs[p->cur];
+
+	lock(p);
+	p->t->sources_sent++;
+	p->t->sources_done++;
+	p->t->runs += j->runs;
+	p->t->runs_deduped += j->deduped;
+	p->t->metrics += j->metrics;
+	p->t->power_samples += j->power;
+	if (j->fixed)
+		p->t->sources_converted++;
+	progress(p, 0);
+	unlock(p);
+	if (j->fixed) {
+		warn(p, "'%s': %ld byte%s that %s not UTF-8 sent with each read as Latin-1 "
+			"(NUL as U+FFFD); the store holds UTF-8 text",
+		     j->s->path, j->fixed, j->fixed == 1 ? "" : "s", j->fixed == 1 ? "is" : "are");
+	}
+	job_clear(j);
+	p->cur++;
+	p->next_stage = STAGE_RUN;
+}
+
+/*
+ * Send one query and serve its COPYs.  Returns 0, or negative with
+ * *sqlstate (and the violated constraint) set when the server failed a
+ * statement; an open transaction is rolled back.
+ */
+static int run_query(struct push *p, const char *sql, char *sqlstate, struct strbuf *constraint,
+		     struct strbuf *err)
 {
 	PGconn *c = p->conn;
 	PGresult *res;
-	size_t k = 0;
 	int rc = 0;
 
 	memset(sqlstate, 0, 6);
+	strbuf_reset(constraint);
+	if (!PQsendQuery(c, sql))
+		return conn_fail(c, err, "cannot send to PostgreSQL");
 	while ((res = PQgetResult(c)) != NULL) {
 		switch (PQresultStatus(res)) {
 		case PGRES_COPY_IN:
-			if (rc == 0 && k < nstages)
-				rc = send_stage(p, stages[k++], err);
+			if (rc == 0)
+				rc = send_copy(p, err);
 			else
-				PQputCopyEnd(c, "accelbench: unexpected COPY");
+				PQputCopyEnd(c, "accelbench: stopped");
 			break;
 		case PGRES_TUPLES_OK:
+			break;
 		case PGRES_COMMAND_OK:
+			if (rc == 0 && !p->in_dims && !strcmp(PQcmdStatus(res), "COMMIT"))
+				job_done(p);
+			else if (rc == 0)
+				count_copy(p, res);
 			break;
 		default:
-			if (rc == 0)
+			if (rc == 0) {
+				const char *con = PQresultErrorField(res, PG_DIAG_CONSTRAINT_NAME);
 				rc = pg_fail_res(res, err, "PostgreSQL error", sqlstate);
+				if (con)
+					strbuf_addstr(constraint, con);
+			}
 			break;
 		}
 		PQclear(res);
@@ -249,149 +381,139 @@ static int drain(struct push *p, const enum stage *stages, size_t nstages, char 
 	return rc;
 }
 
-static int finish_batch(struct push *p, struct lane *l, struct strbuf *err);
-
 static int retryable(const char *sqlstate)
 {
 	return !strcmp(sqlstate, "40P01") || !strcmp(sqlstate, "40001");
 }
 
+/* ---- systems and benchmarks ------------------------------------------- */
+
+static int dim_cmp(const void *x, const void *y)
+{
+	const struct dim *a = x, *b = y;
+	int c = strcmp(a->a, b->a);
+
+	if (c || (!a->b && !b->b))
+		return c;
+	return strcmp(a->b ? a->b : "", b->b ? b->b : "");
+}
+
+static void free_dims(struct push *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->ndims; i++) {
+		free(p->dims[i].a);
+		free(p->dims[i].b);
+	}
+	free(p->dims);
+	p->dims = NULL;
+	p->ndims = 0;
+}
+
+static int load_store_dims(struct push *p, int benchmarks, struct strbuf *err)
+{
+	PGresult *res = PQexec(p->conn, benchmarks ? "SELECT id, suite, name FROM accelbench.benchmark"
+						   : "SELECT id, name FROM accelbench.system");
+	int r;
+
+	free_dims(p);
+	if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
+		int rc = pg_fail_res(res, err, "cannot read the central systems and benchmarks", NULL);
+		PQclear(res);
+		return rc;
+	}
+	p->ndims = (size_t)PQntuples(res);
+	p->dims = ab_calloc(p->ndims ? p->ndims : 1, sizeof(*p->dims));
+	for (r = 0; r < PQntuples(res); r++) {
+		p->dims[r].id = strtoll(PQgetvalue(res, r, 0), NULL, 10);
+		p->dims[r].a = ab_strdup(PQgetvalue(res, r, 1));
+		p->dims[r].b = benchmarks ? ab_strdup(PQgetvalue(res, r, 2)) : NULL;
+	}
+	PQclear(res);
+	qsort(p->dims, p->ndims, sizeof(*p->dims), dim_cmp);
+	return 0;
+}
+
+/* One local system/benchmark: its store id into the map. */
+static int map_dim(void *ctx, int benchmarks, int64_t id, const char *a, const char *b,
+		   struct strbuf *err)
+{
+	struct push *p = ctx;
+	struct strbuf ua = STRBUF_INIT, ub = STRBUF_INIT;
+	struct dim key, *hit;
+	int64_t **map = benchmarks ? &p->bench : &p->sys;
+	size_t *n = benchmarks ? &p->nbench : &p->nsys;
+	const char *described = benchmarks ? NULL : b;
+
+	if (id < 0 || id > INT32_MAX)
+		return ab_fail(err, AB_EINTERNAL, "local id %lld out of range", (long long)id);
+	/* the store has the names as UTF-8 */
+	if (!benchmarks)
+		b = NULL;
+	pg_utf8_add(&ua, a, strlen(a));
+	if (b)
+		pg_utf8_add(&ub, b, strlen(b));
+	key.a = ua.buf;
+	key.b = b ? ub.buf : NULL;
+	hit = bsearch(&key, p->dims, p->ndims, sizeof(*p->dims), dim_cmp);
+	strbuf_release(&ua);
+	strbuf_release(&ub);
+	if (described && hit) { /* for the systems file's link */
+		p->described = ab_realloc(p->described, (p->ndescribed + 1) * sizeof(*p->described));
+		p->described[p->ndescribed].a = ab_strdup(described);
+		p->described[p->ndescribed].b = NULL;
+		p->described[p->ndescribed].id = hit->id;
+		p->ndescribed++;
+	}
+	if ((size_t)id >= *n) {
+		size_t m = (size_t)id + 1 > 2 * *n ? (size_t)id + 1 : 2 * *n;
+		*map = ab_realloc(*map, m * sizeof(**map));
+		memset(*map + *n, 0, (m - *n) * sizeof(**map));
+		*n = m;
+	}
+	(*map)[id] = hit ? hit->id : 0;
+	return 0;
+}
+
 static int push_dimensions(struct push *p, struct strbuf *err)
 {
-	static const enum stage stages[] = { STAGE_SYSTEM, STAGE_BENCH };
+	struct strbuf constraint = STRBUF_INIT;
 	char sqlstate[6];
 	int tries, rc;
 
 	for (tries = 0;; tries++) {
+		p->in_dims = 1;
+		p->next_stage = 0;
 		rc = run_query(p,
 			       "BEGIN; TRUNCATE pg_temp.st_system, pg_temp.st_bench;"
 			       " COPY pg_temp.st_system FROM STDIN;"
 			       " COPY pg_temp.st_bench FROM STDIN;"
 			       " SELECT accelbench.merge_dimensions(); COMMIT",
-			       stages, 2, sqlstate, err);
+			       sqlstate, &constraint, err);
 		if (rc == 0 || !retryable(sqlstate) || tries >= PUSH_RETRIES)
-			return rc;
+			break;
+		lock(p);
 		p->t->retries++;
+		unlock(p);
 	}
-}
-
-/* Name the source a failed batch was merging (the first without a result). */
-static void name_failed_source(struct push *p, struct strbuf *err)
-{
-	struct strbuf msg = STRBUF_INIT;
-	PGresult *res = PQexec(p->conn, "SELECT coalesce(max(src) + 1, 0) FROM pg_temp.sb_result");
-	size_t k = 0;
-
-	if (res && PQresultStatus(res) == PGRES_TUPLES_OK)
-		k = (size_t)strtoul(PQgetvalue(res, 0, 0), NULL, 10);
-	PQclear(res);
-	if (k < p->nbatch) {
-		strbuf_addf(&msg, "cannot push '%s': %s", p->batch[k].path, err->buf);
-		strbuf_reset(err);
-		strbuf_addbuf(err, &msg);
-	}
-	strbuf_release(&msg);
-}
-
-static void use_lane(struct push *p, struct lane *l)
-{
-	p->conn = l->conn;
-	p->batch = l->batch;
-	p->nbatch = l->nbatch;
-}
-
-/* Stage a lane's batch, then start merging it (CALL, not waited for). */
-static int start_batch(struct push *p, struct lane *l, struct lane *other, struct strbuf *err)
-{
-	static const enum stage stages[] = { STAGE_SOURCE, STAGE_SYSTEM, STAGE_BENCH, STAGE_RUN,
-					     STAGE_METRIC, STAGE_POWER };
-	char sqlstate[6];
-	size_t k;
-	int rc;
-
-	use_lane(p, l);
-	if (p->afixed < l->nbatch) {
-		p->afixed = l->nbatch;
-		p->fixed = ab_realloc(p->fixed, p->afixed * sizeof(*p->fixed));
-	}
-	memset(p->fixed, 0, l->nbatch * sizeof(*p->fixed));
-	rc = run_query(p,
-		       "BEGIN; TRUNCATE pg_temp.sb_source, pg_temp.st_system, pg_temp.st_bench,"
-		       " pg_temp.sb_run, pg_temp.sb_metric, pg_temp.sb_power, pg_temp.sb_result;"
-		       " COPY pg_temp.sb_source FROM STDIN; COPY pg_temp.st_system FROM STDIN;"
-		       " COPY pg_temp.st_bench FROM STDIN; COPY pg_temp.sb_run FROM STDIN;"
-		       " COPY pg_temp.sb_metric FROM STDIN; COPY pg_temp.sb_power FROM STDIN;"
-		       " ANALYZE pg_temp.sb_run, pg_temp.sb_metric, pg_temp.sb_power; COMMIT",
-		       stages, STAGE_COUNT, sqlstate, err);
+	p->in_dims = 0;
+	p->next_stage = 0;
+	strbuf_release(&constraint);
 	if (rc < 0)
 		return rc;
-	for (k = 0; k < l->nbatch; k++)
-		if (p->fixed[k]) {
-			p->t->sources_converted++;
-			warn(p, "'%s': %ld byte%s that %s not UTF-8 sent with each read as Latin-1 "
-				"(NUL as U+FFFD); the store holds UTF-8 text",
-			     l->batch[k].path, p->fixed[k], p->fixed[k] == 1 ? "" : "s",
-			     p->fixed[k] == 1 ? "is" : "are");
-		}
-	/* sources commit in local order: this batch merges after the other's */
-	if (other && other->pending) {
-		rc = finish_batch(p, other, err);
-		if (rc < 0)
-			return rc;
-	}
-	use_lane(p, l);
-	if (!PQsendQuery(l->conn, "CALL accelbench.merge_batch()"))
-		return conn_fail(l->conn, err, "cannot send to PostgreSQL");
-	l->pending = 1;
-	return 0;
+	rc = load_store_dims(p, 0, err);
+	if (rc == 0)
+		rc = pg_local_dims(p->local, 0, map_dim, p, err);
+	if (rc == 0)
+		rc = load_store_dims(p, 1, err);
+	if (rc == 0)
+		rc = pg_local_dims(p->local, 1, map_dim, p, err);
+	free_dims(p);
+	return rc;
 }
 
-/* Wait for a lane's merge (calling it again after a deadlock), count what it did. */
-static int finish_batch(struct push *p, struct lane *l, struct strbuf *err)
-{
-	char sqlstate[6];
-	PGresult *res;
-	int tries, rc, r;
-
-	use_lane(p, l);
-	l->pending = 0;
-	rc = drain(p, NULL, 0, sqlstate, err);
-	for (tries = 0; rc < 0 && retryable(sqlstate) && tries < PUSH_RETRIES; tries++) {
-		p->t->retries++;
-		rc = run_query(p, "CALL accelbench.merge_batch()", NULL, 0, sqlstate, err);
-	}
-	if (rc < 0) {
-		name_failed_source(p, err);
-		return rc;
-	}
-	res = PQexec(l->conn, "SELECT source_id IS NULL, runs, deduped, metrics, power"
-			      " FROM pg_temp.sb_result");
-	if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
-		rc = pg_fail_res(res, err, "cannot read what was merged", NULL);
-		PQclear(res);
-		return rc;
-	}
-	if ((size_t)PQntuples(res) != l->nbatch) {
-		PQclear(res);
-		return ab_fail(err, AB_EINTERNAL, "merge_batch() merged %d of %zu sources",
-			       PQntuples(res), l->nbatch);
-	}
-	for (r = 0; r < PQntuples(res); r++) {
-		if (!strcmp(PQgetvalue(res, r, 0), "t")) {
-			p->t->sources_present++;
-			continue;
-		}
-		p->t->sources_sent++;
-		p->t->runs += atol(PQgetvalue(res, r, 1));
-		p->t->runs_deduped += atol(PQgetvalue(res, r, 2));
-		p->t->metrics += atol(PQgetvalue(res, r, 3));
-		p->t->power_samples += atol(PQgetvalue(res, r, 4));
-	}
-	PQclear(res);
-	p->t->sources_done += (long)l->nbatch;
-	progress(p, 0);
-	return 0;
-}
+/* ---- sources ------------------------------------------------------------ */
 
 /* Mark the sources the store has already (one query per batch of hashes). */
 static int find_present(struct push *p, const struct pg_local_source *v, size_t n,
@@ -421,7 +543,7 @@ static int find_present(struct push *p, const struct pg_local_source *v, size_t 
 		}
 		strbuf_addch(&arr, '}');
 		params[0] = arr.buf;
-		res = PQexecParams(p->pg->conn,
+		res = PQexecParams(p->conn,
 				   "SELECT sha256, identity FROM accelbench.source"
 				   " WHERE sha256 = ANY($1::text[])",
 				   1, NULL, params, NULL, NULL, 0);
@@ -450,42 +572,391 @@ static int find_present(struct push *p, const struct pg_local_source *v, size_t 
 	return rc;
 }
 
+/* A text value as an SQL literal, UTF-8 (the caller counts conversions). */
+static void add_literal(struct push *p, struct strbuf *sql, const char *s, long *fixed)
+{
+	struct strbuf u = STRBUF_INIT;
+	char *lit;
+
+	*fixed += (long)pg_utf8_add(&u, s ? s : "", s ? strlen(s) : 0);
+	lit = PQescapeLiteral(p->conn, u.buf, u.len);
+	strbuf_addstr(sql, lit ? lit : "''");
+	PQfreemem(lit);
+	strbuf_release(&u);
+}
+
+static void add_job_sql(struct push *p, struct strbuf *sql, struct job *j)
+{
+	const struct pg_local_source *s = j->s;
+
+	strbuf_addf(sql, "BEGIN; INSERT INTO accelbench.source(id, sha256, identity, path, format,"
+			 " size, ingested_at, tool_version) VALUES (%lld, ",
+		    (long long)j->base);
+	add_literal(p, sql, s->sha256, &j->fixed);
+	strbuf_addstr(sql, ", ");
+	add_literal(p, sql, s->identity, &j->fixed);
+	strbuf_addstr(sql, ", ");
+	add_literal(p, sql, s->path, &j->fixed);
+	strbuf_addstr(sql, ", ");
+	add_literal(p, sql, s->format, &j->fixed);
+	strbuf_addf(sql, ", %lld, ", (long long)s->size);
+	add_literal(p, sql, s->ingested_at, &j->fixed);
+	strbuf_addstr(sql, ", ");
+	add_literal(p, sql, s->tool_version, &j->fixed);
+	strbuf_addstr(sql, ");");
+	/* a systems file: the systems it described (the local rule: meta.described
+	 * is the file's base name), linked for pull */
+	if (!strcmp(s->format, "accelbench-systems")) {
+		const char *slash = strrchr(s->path, '/'), *base = slash ? slash + 1 : s->path;
+		size_t i;
+		int first = 1;
+
+		for (i = 0; i < p->ndescribed; i++) {
+			if (strcmp(p->described[i].a, base))
+				continue;
+			strbuf_addf(sql, "%s(%lld, %lld)",
+				    first ? " INSERT INTO accelbench.source_system(source_id, system_id)"
+					    " VALUES " : ", ",
+				    (long long)j->base, (long long)p->described[i].id);
+			first = 0;
+		}
+		if (!first)
+			strbuf_addstr(sql, " ON CONFLICT DO NOTHING;");
+	}
+	strbuf_addstr(sql, " COPY accelbench.run(id, source_id, seq, line, system_id, benchmark_id,"
+			   " job_id, started, finished, status, nodes, devices, global_batch,"
+			   " local_batch, precision, framework, params, excluded_reason, dedupe_key)"
+			   " FROM STDIN (FORMAT binary);");
+	if (j->keyed)
+		strbuf_addstr(sql, " COPY accelbench.run_source(source_id, seq, line, run_id)"
+				   " FROM STDIN (FORMAT binary);");
+	strbuf_addstr(sql, " COPY accelbench.metric(run_id, name, value, unit, meta)"
+			   " FROM STDIN (FORMAT binary);"
+			   " COPY accelbench.power_sample(run_id, i, device, t, watts)"
+			   " FROM STDIN (FORMAT binary); COMMIT;");
+}
+
+/* keyed: collect the source's dedupe keys */
+struct keys {
+	struct strbuf arr;
+	struct job *j;
+	int64_t nkeys;
+	/* key -> (seq, line), sorted by key to match the store's answer */
+	struct key_seq {
+		char *key;
+		int64_t seq, line;
+	} *v;
+	size_t n, alloc;
+};
+
+static int add_key(void *ctx, int64_t seq, int64_t line, const char *key, struct strbuf *err)
+{
+	struct keys *k = ctx;
+
+	(void)err;
+	if (!key || !*key || seq < 0 || seq > k->j->s->max_seq)
+		return 0;
+	if (k->n == k->alloc) {
+		k->alloc = k->alloc ? 2 * k->alloc : 256;
+		k->v = ab_realloc(k->v, k->alloc * sizeof(*k->v));
+	}
+	k->v[k->n].key = ab_strdup(key);
+	k->v[k->n].seq = seq;
+	k->v[k->n].line = line;
+	k->n++;
+	return 0;
+}
+
+static int key_cmp(const void *x, const void *y)
+{
+	return strcmp(((const struct key_seq *)x)->key, ((const struct key_seq *)y)->key);
+}
+
+/* Make j keyed: which of its runs does the store hold (by dedupe key)? */
+static int prepare_keyed(struct push *p, struct job *j, struct strbuf *err)
+{
+	struct keys k = { STRBUF_INIT, j, 0, NULL, 0, 0 };
+	const char *params[1];
+	PGresult *res;
+	size_t i, m = (size_t)j->s->max_seq + 1;
+	int rc, r;
+
+	job_clear(j);
+	j->keyed = 1;
+	j->skip = ab_calloc(m, 1);
+	j->dup_id = ab_calloc(m, sizeof(*j->dup_id));
+	j->dup_line = ab_calloc(m, sizeof(*j->dup_line));
+	rc = pg_local_run_keys(p->local, j->s->id, add_key, &k, err);
+	if (rc < 0 || k.n == 0)
+		goto out;
+	qsort(k.v, k.n, sizeof(*k.v), key_cmp);
+	/* keys are lowercase hex: no quoting needed in the array literal */
+	strbuf_addch(&k.arr, '{');
+	for (i = 0; i < k.n; i++) {
+		if (i)
+			strbuf_addch(&k.arr, ',');
+		pg_utf8_add(&k.arr, k.v[i].key, strlen(k.v[i].key));
+	}
+	strbuf_addch(&k.arr, '}');
+	params[0] = k.arr.buf;
+	res = PQexecParams(p->conn,
+			   "SELECT dedupe_key, id FROM accelbench.run WHERE dedupe_key = ANY($1::text[])",
+			   1, NULL, params, NULL, NULL, 0);
+	if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
+		rc = pg_fail_res(res, err, "cannot look up dedupe keys in the store", NULL);
+		PQclear(res);
+		goto out;
+	}
+	for (r = 0; r < PQntuples(res); r++) {
+		struct key_seq probe, *hit;
+
+		probe.key = PQgetvalue(res, r, 0);
+		hit = bsearch(&probe, k.v, k.n, sizeof(*k.v), key_cmp);
+		if (!hit)
+			continue;
+		j->skip[hit->seq] = 1;
+		j->dup_id[hit->seq] = strtoll(PQgetvalue(res, r, 1), NULL, 10);
+		j->dup_line[hit->seq] = hit->line;
+	}
+	PQclear(res);
+out:
+	for (i = 0; i < k.n; i++)
+		free(k.v[i].key);
+	free(k.v);
+	strbuf_release(&k.arr);
+	return rc;
+}
+
+/* Send the jobs of a batch, from the first not yet done, until all are. */
+static int send_jobs(struct push *p, struct job *jobs, size_t n, struct strbuf *err)
+{
+	struct strbuf sql = STRBUF_INIT, constraint = STRBUF_INIT;
+	char sqlstate[6];
+	size_t i;
+	int rc = 0;
+
+	p->jobs = jobs;
+	p->njobs = n;
+	p->cur = 0;
+	while (p->cur < n) {
+		struct job *j;
+
+		strbuf_reset(&sql);
+		for (i = p->cur; i < n; i++) {
+			jobs[i].fixed = 0; /* conversions are counted again as sent */
+			add_job_sql(p, &sql, &jobs[i]);
+		}
+		p->next_stage = STAGE_RUN;
+		rc = run_query(p, sql.buf, sqlstate, &constraint, err);
+		if (rc == 0)
+			break;
+		if (p->cur >= n || !sqlstate[0]) /* not the server's refusal of a source */
+			break;
+		j = &jobs[p->cur];
+		if (!strcmp(sqlstate, "23505") && !strcmp(constraint.buf, "source_sha256_identity_key")) {
+			/* another pusher stored these bytes first */
+			lock(p);
+			p->t->sources_present++;
+			p->t->sources_done++;
+			unlock(p);
+			job_clear(j);
+			p->cur++;
+			rc = 0;
+			continue;
+		}
+		if ((!strcmp(sqlstate, "23505") && !strcmp(constraint.buf, "run_dedupe_key_key")) ||
+		    retryable(sqlstate)) {
+			if (++j->tries > PUSH_RETRIES)
+				break;
+			if (retryable(sqlstate) || j->keyed) {
+				lock(p);
+				p->t->retries++;
+				unlock(p);
+			}
+			rc = prepare_keyed(p, j, err);
+			if (rc < 0)
+				break;
+			continue;
+		}
+		break;
+	}
+	if (rc < 0 && p->cur < n) {
+		struct strbuf msg = STRBUF_INIT;
+		strbuf_addf(&msg, "cannot push '%s': %s", jobs[p->cur].s->path, err->buf);
+		strbuf_reset(err);
+		strbuf_addbuf(err, &msg);
+		strbuf_release(&msg);
+	}
+	for (i = 0; i < n; i++)
+		job_clear(&jobs[i]);
+	p->jobs = NULL;
+	p->njobs = p->cur = 0;
+	strbuf_release(&sql);
+	strbuf_release(&constraint);
+	return rc;
+}
+
+/* Reserve the ids of a batch: a source takes base, its runs base + seq. */
+static int reserve_ids(struct push *p, struct job *jobs, size_t n, struct strbuf *err)
+{
+	char num[32];
+	const char *params[1] = { num };
+	PGresult *res;
+	int64_t need = 0, first;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		need += jobs[i].s->max_seq + 1;
+	snprintf(num, sizeof(num), "%lld", (long long)need);
+	res = PQexecParams(p->conn, "SELECT accelbench.reserve_ids($1::bigint)", 1, NULL, params,
+			   NULL, NULL, 0);
+	if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
+		int rc = pg_fail_res(res, err, "cannot reserve ids in the store", NULL);
+		PQclear(res);
+		return rc;
+	}
+	first = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+	PQclear(res);
+	for (i = 0; i < n; i++) {
+		jobs[i].base = first;
+		first += jobs[i].s->max_seq + 1;
+	}
+	return 0;
+}
+
+/* The next batch: a contiguous run of missing sources, bounded in count
+ * and runs (a larger source alone); 0 when none is left. */
+static size_t take_batch(struct push *p, size_t *start)
+{
+	struct shared *sh = p->sh;
+	size_t i, j, runs = 0;
+
+	lock(p);
+	i = sh->next;
+	while (!sh->failed && i < sh->n && sh->present[i]) {
+		p->t->sources_present++;
+		p->t->sources_done++;
+		i++;
+	}
+	j = i;
+	while (!sh->failed && j < sh->n && !sh->present[j] && j - i < BATCH_SOURCES &&
+	       (j == i || runs + (size_t)sh->v[j].nruns <= BATCH_RUNS)) {
+		runs += (size_t)sh->v[j].nruns;
+		j++;
+	}
+	sh->next = j;
+	unlock(p);
+	*start = i;
+	return j - i;
+}
+
+/* Take batches until none is left (or a lane failed). */
+static int lane_run(struct push *p)
+{
+	struct job *jobs = ab_calloc(BATCH_SOURCES, sizeof(*jobs));
+	size_t start, n, k;
+	int rc = 0;
+
+	while ((n = take_batch(p, &start)) > 0) {
+		memset(jobs, 0, n * sizeof(*jobs));
+		for (k = 0; k < n; k++)
+			jobs[k].s = &p->sh->v[start + k];
+		rc = reserve_ids(p, jobs, n, &p->err);
+		if (rc == 0)
+			rc = send_jobs(p, jobs, n, &p->err);
+		if (rc < 0) {
+			lock(p);
+			p->sh->failed = 1;
+			unlock(p);
+			break;
+		}
+	}
+	free(jobs);
+	return rc;
+}
+
+static void *lane_main(void *arg)
+{
+	struct push *p = arg;
+
+	p->rc = lane_run(p);
+	return NULL;
+}
+
+/* A second lane: its own connection and local read transaction; 0 when
+ * it cannot have them (then one lane does everything). */
+static int open_lane(struct push *q, const struct push *p, struct db *db)
+{
+	struct strbuf ignore = STRBUF_INIT;
+	PGresult *res;
+	int ok = 0;
+
+	*q = *p;
+	q->conn = NULL;
+	q->local = NULL;
+	q->db2 = NULL;
+	strbuf_init(&q->err, 0);
+	memset(&q->cp, 0, sizeof(q->cp));
+	q->conn = PQconnectdb(p->pg->url.buf);
+	if (!q->conn || PQstatus(q->conn) != CONNECTION_OK)
+		goto out;
+	PQsetNoticeProcessor(q->conn, quiet, NULL);
+	res = PQexec(q->conn, stage_ddl);
+	ok = res && PQresultStatus(res) == PGRES_COMMAND_OK;
+	PQclear(res);
+	if (!ok)
+		goto out;
+	ok = db_open(&q->db2, db_path(db), DB_READONLY | DB_MUST_EXIST, &ignore) == 0 &&
+	     pg_local_open(&q->local, q->db2, &ignore) == 0 &&
+	     pg_local_read_begin(q->local, &ignore) == 0;
+out:
+	strbuf_release(&ignore);
+	if (ok) {
+		strbuf_init(&q->cp.buf, PG_COPY_CHUNK + 65536);
+		q->cp.flush = flush_copy;
+		q->cp.ctx = q;
+	}
+	return ok;
+}
+
+static void close_lane(struct push *q)
+{
+	pg_local_free(q->local);
+	db_free(q->db2);
+	if (q->conn)
+		PQfinish(q->conn);
+	strbuf_release(&q->cp.buf);
+	strbuf_release(&q->err);
+}
+
 int pg_push(struct pg *pg, struct db *db, const struct pg_progress *prog,
 	    struct pg_totals *totals, struct strbuf *err)
 {
-	struct push p = { 0 };
-	struct lane lanes[2] = { { 0 }, { 0 } };
+	struct shared sh;
+	struct push p = { 0 }, q;
 	struct pg_local_source *v = NULL;
 	unsigned char *present = NULL;
-	PGconn *second = NULL;
-	size_t n = 0, i;
-	int rc, cur = 0, nlanes = 1, k;
+	pthread_t tid;
+	size_t n = 0, i, k;
+	int rc, two = 0;
 
+	memset(&sh, 0, sizeof(sh));
 	memset(totals, 0, sizeof(*totals));
 	p.pg = pg;
+	p.sh = &sh;
+	p.conn = pg->conn;
 	p.prog = prog;
 	p.t = totals;
+	strbuf_init(&p.err, 0);
 	strbuf_init(&p.cp.buf, PG_COPY_CHUNK + 65536);
 	p.cp.flush = flush_copy;
 	p.cp.ctx = &p;
-	p.conn = pg->conn;
-	lanes[0].conn = pg->conn;
 	rc = pg_check_schema(pg, err);
 	if (rc < 0)
 		goto out;
 	rc = pg_exec(pg, stage_ddl, err);
 	if (rc < 0)
 		goto out;
-	/* a second connection when the server grants one (else one lane) */
-	second = PQconnectdb(pg->url.buf);
-	if (second && PQstatus(second) == CONNECTION_OK) {
-		PGresult *res = PQexec(second, stage_ddl);
-		if (res && PQresultStatus(res) == PGRES_COMMAND_OK) {
-			lanes[1].conn = second;
-			nlanes = 2;
-		}
-		PQclear(res);
-	}
 	rc = pg_local_open(&p.local, db, err);
 	if (rc < 0)
 		goto out;
@@ -505,56 +976,55 @@ int pg_push(struct pg *pg, struct db *db, const struct pg_progress *prog,
 	rc = push_dimensions(&p, err);
 	if (rc < 0)
 		goto out;
-	/* batches of the missing sources, in local order; with two lanes the
-	 * COPY of one overlaps the merge of the previous */
-	for (i = 0; i < n;) {
-		size_t j = i, runs = 0;
-		struct lane *l = &lanes[cur];
-
-		if (present[i]) {
-			totals->sources_present++;
-			totals->sources_done++;
-			i++;
-			continue;
+	sh.v = v;
+	sh.n = n;
+	sh.present = present;
+	/* two lanes when there is more than one batch to send: two server
+	 * backends and the client's reads in parallel; each lane commits its
+	 * sources in local order */
+	for (i = 0, k = 0; i < n; i++)
+		k += !present[i];
+	if (k > 1 && !open_lane(&q, &p, db)) {
+		close_lane(&q); /* what it opened before it could not */
+	} else if (k > 1) {
+		pthread_mutex_init(&sh.mu, NULL);
+		sh.threads = 1;
+		if (pthread_create(&tid, NULL, lane_main, &q) == 0) {
+			two = 1;
+		} else {
+			sh.threads = 0;
+			pthread_mutex_destroy(&sh.mu);
+			close_lane(&q);
 		}
-		/* a contiguous run of missing sources, bounded in count and runs */
-		while (j < n && !present[j] && j - i < BATCH_SOURCES &&
-		       (j == i || runs + (size_t)v[j].nruns <= BATCH_RUNS)) {
-			runs += (size_t)v[j].nruns;
-			j++;
-		}
-		l->batch = &v[i];
-		l->nbatch = j - i;
-		rc = start_batch(&p, l, nlanes == 2 ? &lanes[1 - cur] : NULL, err);
-		if (rc == 0 && nlanes == 1)
-			rc = finish_batch(&p, l, err);
-		if (rc < 0)
-			goto out;
-		cur = nlanes == 2 ? 1 - cur : 0;
-		i = j;
 	}
-	for (k = 0; k < 2; k++) {
-		struct lane *l = &lanes[(cur + k) % 2];
-		if (l->pending) {
-			rc = finish_batch(&p, l, err);
-			if (rc < 0)
-				goto out;
+	rc = lane_run(&p);
+	if (two) {
+		pthread_join(tid, NULL);
+		pthread_mutex_destroy(&sh.mu);
+		sh.threads = 0;
+		if (rc == 0 && q.rc < 0) {
+			rc = q.rc;
+			strbuf_reset(&p.err);
+			strbuf_addbuf(&p.err, &q.err);
 		}
+		close_lane(&q);
+	}
+	if (rc < 0) {
+		strbuf_reset(err);
+		strbuf_addbuf(err, &p.err);
 	}
 out:
-	for (k = 0; k < 2; k++)
-		if (lanes[k].pending) { /* after an error: let the other lane finish cleanly */
-			struct strbuf ignore = STRBUF_INIT;
-			finish_batch(&p, &lanes[k], &ignore);
-			strbuf_release(&ignore);
-		}
-	if (second)
-		PQfinish(second);
 	progress(&p, 1);
+	free(p.sys);
+	free(p.bench);
+	free_dims(&p);
+	for (i = 0; i < p.ndescribed; i++)
+		free(p.described[i].a);
+	free(p.described);
 	pg_local_sources_free(v, n);
 	free(present);
 	pg_local_free(p.local);
 	strbuf_release(&p.cp.buf);
-	free(p.fixed);
+	strbuf_release(&p.err);
 	return rc;
 }

@@ -91,7 +91,7 @@ int plot_bar_render(struct plot_ctx *c, struct plot_rect area, const struct plot
 	struct plot_axis y;
 	struct plot_rect reg = area, p;
 	struct strbuf sb = STRBUF_INIT, vb = STRBUF_INIT, rb = STRBUF_INIT, yt = STRBUF_INIT;
-	double base = NAN, top = 0, left = 60, slot = 0, label_h, w, h, y0, vmin = 0,
+	double *tops, base = NAN, top = 0, left = 60, slot = 0, label_h, w, h, y0, vmin = 0,
 	       vpos = HUGE_VAL;
 	size_t i, n = s->n_bars, iter;
 	int rc, vendors_seen[PLOT_VENDOR_COUNT] = { 0 };
@@ -229,6 +229,7 @@ int plot_bar_render(struct plot_ctx *c, struct plot_rect area, const struct plot
 	/* grid, bars, whiskers, labels */
 	plot_ygrid(c, &y, p);
 	y0 = plot_axis_map_clamped(&y, plot_scale_is_log(s->y_scale) ? y.lo : 0);
+	tops = ab_calloc(n ? n : 1, sizeof(*tops));
 	for (i = 0; i < n; i++) {
 		const struct plot_bar *b = order[i];
 		struct plot_style st;
@@ -247,8 +248,22 @@ int plot_bar_render(struct plot_ctx *c, struct plot_rect area, const struct plot
 			plot_whisker(c->cr, cxp, ylo, yhi, fmin(bw * 0.18, 6), 1.3, PLOT_INK);
 			ytop = fmin(ytop, fmin(ylo, yhi));
 		}
-		if (show_values && b->value >= 0) {
-			double ly = ytop - 3;
+		tops[i] = ytop;
+	}
+	/* the baseline: a dashed line at its value, over the bars (the legend
+	 * names it) and under the labels, which a halo keeps readable */
+	if (isfinite(base)) {
+		double yb = plot_axis_map_clamped(&y, base);
+		cairo_save(c->cr);
+		plot_dash(c->cr, 5, 3);
+		plot_hline(c->cr, p.x, p.x + p.w, yb, 1.0, PLOT_INK2, 0.8);
+		cairo_restore(c->cr);
+	}
+	for (i = 0; i < n && show_values; i++) {
+		const struct plot_bar *b = order[i];
+		double cxp = p.x + (i + 0.5) * slot;
+		if (b->value >= 0) {
+			double ly = tops[i] - 3;
 			labels_of(b, base, s->lower_is_better, compact, &vb, &rb);
 			if (rb.len && !bold[i]) {
 				plot_text_draw(c, &ratio_font, rb.buf, cxp, ly, 0.5, 1, 0);
@@ -258,15 +273,7 @@ int plot_bar_render(struct plot_ctx *c, struct plot_rect area, const struct plot
 			plot_text_draw(c, &value_font, vb.buf, cxp, ly, 0.5, 1, 0);
 		}
 	}
-	/* the baseline: a dashed line at its value, over the bars (the legend
-	 * names it) */
-	if (isfinite(base)) {
-		double yb = plot_axis_map_clamped(&y, base);
-		cairo_save(c->cr);
-		plot_dash(c->cr, 5, 3);
-		plot_hline(c->cr, p.x, p.x + p.w, yb, 1.0, PLOT_INK2, 0.8);
-		cairo_restore(c->cr);
-	}
+	free(tops);
 	plot_hline(c->cr, p.x, p.x + p.w, y0, 1.0, PLOT_SPINE, 1);
 	plot_yaxis_draw(c, &y, p, yt.buf, 0);
 	plot_catx_draw(c, &cx, p.x, slot, p.y + p.h);

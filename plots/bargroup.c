@@ -10,6 +10,7 @@ static const struct plot_font xtitle_font = { .size = PLOT_SZ_AXIS, .color = PLO
 static const struct plot_font value_font = { .size = PLOT_SZ_SMALL,
 					     .color = PLOT_RGB_INK2,
 					     .halo = 1 };
+static const struct plot_font xtitle_font2 = { .size = PLOT_SZ_AXIS, .color = PLOT_RGB_INK2 };
 
 #define DEFAULT_CAPTION \
 	"Bars: median. Whiskers: 95 % confidence interval of the median. Missing bars: not " \
@@ -43,6 +44,218 @@ static int validate(const struct plot_bargroup_spec *s, struct strbuf *err)
 	return 0;
 }
 
+#define HROW_BAR 9.0  /* one bar of a horizontal group */
+#define HROW_GAP 8.0  /* between systems */
+
+static const struct plot_font hname_font = { .size = PLOT_SZ_TICK, .color = PLOT_RGB_INK };
+static const struct plot_font hconf_font = { .size = PLOT_SZ_SMALL - 0.5,
+					     .color = PLOT_RGB_INK3,
+					     .halo = 1 };
+static const struct plot_font htick_font = { .size = PLOT_SZ_TICK, .color = PLOT_RGB_INK2 };
+
+/* Bars a system has (measured cells), at least 1: only those take rows. */
+static size_t bars_of(const struct plot_bargroup_spec *s, size_t k)
+{
+	size_t g, m = 0;
+
+	for (g = 0; g < s->n_groups; g++)
+		m += !isnan(s->cells[g * s->n_systems + k].value);
+	return m ? m : 1;
+}
+
+double plot_hbargroup_height(const struct plot_bargroup_spec *s)
+{
+	/* header, legend, axis, caption; a block of bars per system */
+	size_t k, rows = 0;
+
+	for (k = 0; k < s->n_systems; k++)
+		rows += bars_of(s, k);
+	return 210.0 + HROW_BAR * (double)rows + HROW_GAP * (double)s->n_systems;
+}
+
+static void hvalue(struct strbuf *sb, const struct plot_bargroup_spec *s, double v)
+{
+	if (s->labels.y_unit && !strcmp(s->labels.y_unit, "\xC3\x97"))
+		plot_format_ratio(sb, v);
+	else
+		plot_format_value(sb, v);
+}
+
+/* Many systems: one block of rows per system (its full name and marker
+ * down the left), a bar per group inside it in the group's colour, the
+ * value and the configuration at the bar's end, the reference line under
+ * everything so that it never crosses a label. */
+static int hbargroup_render(struct plot_ctx *c, struct plot_rect area,
+			    const struct plot_bargroup_spec *s, struct strbuf *err)
+{
+	const struct plot_palette *pal;
+	struct plot_legend leg;
+	struct plot_axis x;
+	struct plot_rect reg = area, p;
+	struct strbuf sb = STRBUF_INIT, xt = STRBUF_INIT;
+	struct plot_font nf = hname_font, vf = value_font;
+	size_t i, g, k, ns = s->n_systems, ng = s->n_groups;
+	double namew = 0, valw = 0, lo = HUGE_VAL, hi = -HUGE_VAL, w, h, gap, bh, k2 = 1, y0;
+	size_t nrows = 0;
+	int rc = 0, log = plot_scale_is_log(s->y_scale);
+
+	pal = plot_ctx_palette(c, s->palette, s->systems, ns);
+	for (i = 0; i < ng * ns; i++) {
+		const struct plot_cell *v = &s->cells[i];
+		if (isnan(v->value))
+			continue;
+		lo = fmin(lo, isfinite(v->lo) && (v->lo > 0 || !log) ? fmin(v->lo, v->value) : v->value);
+		hi = fmax(hi, isfinite(v->hi) ? fmax(v->hi, v->value) : v->value);
+		strbuf_reset(&sb);
+		hvalue(&sb, s, v->value);
+		plot_text_extent(c, &vf, sb.buf, &w, &h);
+		if (s->configs && s->configs[i]) {
+			double cw;
+			plot_text_extent(c, &hconf_font, s->configs[i], &cw, &h);
+			w += 6 + cw;
+		}
+		valw = fmax(valw, w);
+	}
+	if (isfinite(s->reference)) {
+		lo = fmin(lo, s->reference);
+		hi = fmax(hi, s->reference);
+	}
+	plot_frame_header(c, &s->labels, NULL, &reg);
+	plot_frame_caption(c, s->labels.caption, DEFAULT_CAPTION, &reg);
+	plot_legend_init(&leg);
+	for (g = 0; g < ng; g++)
+		plot_legend_add(&leg, s->groups[g], PLOT_SWATCH_PATCH, plot_qualitative(g),
+				PLOT_MARKER_CIRCLE);
+	if (isfinite(s->reference) && s->reference_label && *s->reference_label)
+		plot_legend_add(&leg, s->reference_label, PLOT_SWATCH_DASH, PLOT_INK2,
+				PLOT_MARKER_CIRCLE);
+	h = plot_frame_legend_top(c, &leg, reg.w);
+	plot_legend_draw(c, &leg, reg.x, reg.y);
+	reg.y += h + 4;
+	reg.h -= h + 4;
+
+	for (k = 0; k < ns; k++) {
+		plot_text_extent(c, &nf, plot_str(s->systems[k].name), &w, &h);
+		namew = fmax(namew, w);
+	}
+	/* narrow areas (report pages): a smaller font, never shortened names */
+	if (namew + valw + 160 > reg.w && namew > 0) {
+		k2 = fmax(0.5, (reg.w - valw - 160) / namew);
+		nf.size *= k2;
+		namew *= k2;
+	}
+	plot_text_extent(c, &htick_font, "0", &w, &h);
+	p.x = reg.x + namew + 20;
+	p.w = reg.x + reg.w - p.x - valw - 10;
+	p.y = reg.y + 2;
+	p.h = reg.h - 2 * h - 14;
+	for (k = 0; k < ns; k++)
+		nrows += bars_of(s, k);
+	gap = fmin(HROW_GAP, p.h * 0.3 / (double)ns);
+	bh = fmin((p.h - gap * (double)ns) / (double)nrows, 14);
+	gap = (p.h - bh * (double)nrows) / (double)ns;
+	if (bh < 3 || p.w < 80) {
+		rc = ab_fail(err, AB_EUSAGE, "grouped bar chart: %zu systems x %zu groups do not fit "
+					     "in %.0f x %.0f with every name legible; give it more "
+					     "room or fewer systems", ns, ng, area.w, area.h);
+		goto done;
+	}
+	if (log)
+		plot_axis_setup(&x, s->y_scale, PLOT_AXIS_PAD, lo, hi, (size_t)fmax(2, p.w / 70));
+	else
+		plot_axis_setup(&x, s->y_scale, PLOT_AXIS_ZERO | PLOT_AXIS_NICE, fmin(0, lo), hi,
+				(size_t)fmax(2, p.w / 70));
+	plot_axis_set_pixels(&x, p.x, p.x + p.w);
+	for (i = 0; i < x.n_ticks; i++) {
+		double px = plot_axis_map(&x, x.ticks[i]);
+		if (px < p.x - 0.5 || px > p.x + p.w + 0.5)
+			continue;
+		plot_vline(c->cr, px, p.y, p.y + p.h, 0.8, PLOT_GRID, 1);
+		strbuf_reset(&sb);
+		plot_axis_tick_label(&x, i, &sb);
+		plot_text_draw(c, &htick_font, sb.buf, px, p.y + p.h + 3, 0.5, 0, 0);
+	}
+	plot_axis_title(&xt, s->labels.y_title, s->labels.y_unit, NULL, NULL);
+	if (log)
+		strbuf_addstr(&xt, ", log scale");
+	plot_text_draw(c, &xtitle_font2, xt.buf, p.x + p.w / 2, p.y + p.h + h + 6, 0.5, 0, 0);
+	/* the reference line first: bars and labels (with a halo) go over it */
+	if (isfinite(s->reference) && s->reference >= x.lo && s->reference <= x.hi) {
+		double xr = plot_axis_map(&x, s->reference);
+		cairo_save(c->cr);
+		plot_dash(c->cr, 5, 3);
+		plot_vline(c->cr, xr, p.y, p.y + p.h, 1.0, PLOT_INK2, 0.8);
+		cairo_restore(c->cr);
+	}
+	for (k = 0, y0 = p.y; k < ns; k++) {
+		double block = bh * (double)bars_of(s, k) + gap, yc = y0 + block / 2, gy0;
+		size_t row = 0;
+		struct plot_style st;
+
+		plot_palette_style(pal, s->systems[k].name, s->systems[k].vendor, &st);
+		if (k)
+			plot_hline(c->cr, reg.x, p.x + p.w, y0, 0.6, PLOT_GRID, 1);
+		/* a system with nothing measured keeps its row, said in it */
+		if (bars_of(s, k) == 1) {
+			for (g = 0; g < ng && isnan(s->cells[g * ns + k].value); g++)
+				;
+			if (g == ng)
+				plot_text_draw(c, &hconf_font, "not measured", p.x + 4, yc, 0, 0.5, 0);
+		}
+		plot_text_draw(c, &nf, plot_str(s->systems[k].name), reg.x + namew, yc, 1, 0.5, 0);
+		/* the system's colour and marker: the same as in every other chart */
+		plot_marker(c->cr, st.marker, reg.x + namew + 10, yc, PLOT_MARKER_R - 0.5, st.color,
+			    1, 0);
+		gy0 = yc - bh * (double)bars_of(s, k) / 2;
+		y0 += block;
+		for (g = 0; g < ng; g++) {
+			const struct plot_cell *v = &s->cells[g * ns + k];
+			double by = gy0 + bh * (double)row, x0, xv, xe;
+			if (isnan(v->value))
+				continue;
+			row++;
+			/* ratios on a log axis grow from the reference (1x) */
+			x0 = log ? (isfinite(s->reference) ? plot_axis_map_clamped(&x, s->reference)
+							   : p.x)
+				 : plot_axis_map_clamped(&x, 0);
+			xv = plot_axis_map_clamped(&x, v->value);
+			xe = fmax(xv, x0); /* labels right of the bar and of 1x */
+			cairo_new_path(c->cr);
+			cairo_rectangle(c->cr, fmin(x0, xv), by + 0.5, fabs(xv - x0), bh - 1);
+			plot_set_rgb(c->cr, plot_qualitative(g), 1.0);
+			cairo_fill(c->cr);
+			if (isfinite(v->lo) && isfinite(v->hi)) {
+				double a = plot_axis_map_clamped(&x, v->lo);
+				double z = plot_axis_map_clamped(&x, v->hi);
+				plot_hline(c->cr, a, z, by + bh / 2, 1.0, PLOT_INK, 1);
+				plot_vline(c->cr, a, by + 1.5, by + bh - 1.5, 1.0, PLOT_INK, 1);
+				plot_vline(c->cr, z, by + 1.5, by + bh - 1.5, 1.0, PLOT_INK, 1);
+				xe = fmax(xe, z);
+			}
+			if (bh >= 5) {
+				double tw;
+				struct plot_font f1 = vf, f2 = hconf_font;
+				f1.size = fmin(f1.size, bh + 1.5);
+				f2.size = fmin(f2.size, bh + 1);
+				strbuf_reset(&sb);
+				hvalue(&sb, s, v->value);
+				plot_text_draw(c, &f1, sb.buf, xe + 4, by + bh / 2, 0, 0.5, 0);
+				plot_text_extent(c, &f1, sb.buf, &tw, &h);
+				if (s->configs && s->configs[g * ns + k])
+					plot_text_draw(c, &f2, s->configs[g * ns + k], xe + 4 + tw + 6,
+						       by + bh / 2, 0, 0.5, 0);
+			}
+		}
+	}
+	plot_vline(c->cr, log ? p.x : plot_axis_map_clamped(&x, 0), p.y, p.y + p.h, 1.0,
+		   PLOT_SPINE, 1);
+done:
+	plot_legend_release(&leg);
+	strbuf_release(&sb);
+	strbuf_release(&xt);
+	return rc;
+}
+
 int plot_bargroup_render(struct plot_ctx *c, struct plot_rect area,
 			 const struct plot_bargroup_spec *s, struct strbuf *err)
 {
@@ -54,12 +267,14 @@ int plot_bargroup_render(struct plot_ctx *c, struct plot_rect area,
 	struct strbuf sb = STRBUF_INIT, yt = STRBUF_INIT, xt = STRBUF_INIT;
 	double xt_h = 0;
 	double top = -HUGE_VAL, vmin = 0, vpos = HUGE_VAL, left = 60, slot = 0, bw = 0, y0, w, h;
-	double label_h;
+	double label_h, *tops;
 	size_t i, g, k, ns = s->n_systems, ng = s->n_groups, iter;
 	int rc, show_values = 1;
 
 	if ((rc = validate(s, err)) < 0)
 		return rc;
+	if (s->horizontal)
+		return hbargroup_render(c, area, s, err);
 	pal = plot_ctx_palette(c, s->palette, s->systems, ns);
 	for (i = 0; i < ng * ns; i++) {
 		const struct plot_cell *v = &s->cells[i];
@@ -138,6 +353,7 @@ int plot_bargroup_render(struct plot_ctx *c, struct plot_rect area,
 	if ((rc = plot_check_fit(p, "grouped bar", err)) < 0)
 		goto done;
 	plot_ygrid(c, &y, p);
+	tops = ab_calloc(ng * ns, sizeof(*tops));
 	y0 = plot_axis_map_clamped(&y, plot_scale_is_log(s->y_scale) ? y.lo : 0);
 	for (g = 0; g < ng; g++) {
 		double gx = p.x + g * slot + (slot - bw * (double)ns) / 2;
@@ -165,14 +381,11 @@ int plot_bargroup_render(struct plot_ctx *c, struct plot_rect area,
 					     PLOT_INK);
 				ytop = fmin(ytop, fmin(a, b));
 			}
-			if (show_values) {
-				strbuf_reset(&sb);
-				plot_format_value(&sb, v->value);
-				plot_text_draw(c, &value_font, sb.buf, bx + bw / 2, ytop - 2, 0.5,
-					       1, 0);
-			}
+			tops[g * ns + k] = ytop;
 		}
 	}
+	/* the reference line over the bars, under the value labels (a halo
+	 * keeps them readable where it crosses) */
 	if (isfinite(s->reference) && s->reference >= y.lo && s->reference <= y.hi) {
 		double yr = plot_axis_map(&y, s->reference);
 		cairo_save(c->cr);
@@ -180,6 +393,19 @@ int plot_bargroup_render(struct plot_ctx *c, struct plot_rect area,
 		plot_hline(c->cr, p.x, p.x + p.w, yr, 1.0, PLOT_INK2, 0.8);
 		cairo_restore(c->cr);
 	}
+	for (g = 0; g < ng && show_values; g++) {
+		double gx = p.x + g * slot + (slot - bw * (double)ns) / 2;
+		for (k = 0; k < ns; k++) {
+			const struct plot_cell *v = &s->cells[g * ns + k];
+			if (isnan(v->value))
+				continue;
+			strbuf_reset(&sb);
+			plot_format_value(&sb, v->value);
+			plot_text_draw(c, &value_font, sb.buf, gx + ((double)k + 0.5) * bw,
+				       tops[g * ns + k] - 2, 0.5, 1, 0);
+		}
+	}
+	free(tops);
 	plot_hline(c->cr, p.x, p.x + p.w, y0, 1.0, PLOT_SPINE, 1);
 	plot_yaxis_draw(c, &y, p, yt.buf, 0);
 	plot_catx_draw(c, &cx, p.x, slot, p.y + p.h);

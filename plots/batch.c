@@ -266,7 +266,8 @@ int plot_batch_render(struct plot_ctx *c, struct plot_rect area, const struct pl
 	for (i = 0; i < s->n_series; i++) {
 		struct plot_style st;
 		plot_palette_style(pal, s->series[i].system, s->series[i].vendor, &st);
-		plot_legend_add(&leg, s->series[i].system, PLOT_SWATCH_LINE_MARKER, st.color,
+		plot_legend_add(&leg, s->series[i].label ? s->series[i].label : s->series[i].system,
+				PLOT_SWATCH_LINE_MARKER, st.color,
 				st.marker);
 	}
 	if (any_knee)

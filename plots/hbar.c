@@ -12,7 +12,8 @@ static const struct plot_font name_font = { .size = PLOT_SZ_TICK, .color = PLOT_
 static const struct plot_font base_font = { .size = PLOT_SZ_TICK, .color = PLOT_RGB_INK,
 					    .bold = 1 };
 static const struct plot_font conf_font = { .size = PLOT_SZ_SMALL, .color = PLOT_RGB_INK3 };
-static const struct plot_font value_font = { .size = PLOT_SZ_SMALL, .color = PLOT_RGB_INK2 };
+static const struct plot_font value_font = { .size = PLOT_SZ_SMALL, .color = PLOT_RGB_INK2,
+					     .halo = 1 };
 static const struct plot_font tick_font = { .size = PLOT_SZ_TICK, .color = PLOT_RGB_INK2 };
 static const struct plot_font axis_font = { .size = PLOT_SZ_AXIS, .color = PLOT_RGB_INK2 };
 
@@ -192,6 +193,15 @@ int plot_hbar_render(struct plot_ctx *c, struct plot_rect area, const struct plo
 		strbuf_addstr(&xt, ", log scale");
 	plot_text_draw(c, &axis_font, xt.buf, p.x + p.w / 2, p.y + p.h + h + 6, 0.5, 0, 0);
 
+	/* the baseline under the bars and labels: it never crosses a label
+	 * (value labels carry a halo) */
+	if (isfinite(base)) {
+		double xb = plot_axis_map_clamped(&x, base);
+		cairo_save(c->cr);
+		plot_dash(c->cr, 5, 3);
+		plot_vline(c->cr, xb, p.y, p.y + p.h, 1.0, PLOT_INK2, 0.8);
+		cairo_restore(c->cr);
+	}
 	for (i = 0; i < n; i++) {
 		const struct plot_bar *b = order[i];
 		struct plot_style st;
@@ -224,13 +234,6 @@ int plot_hbar_render(struct plot_ctx *c, struct plot_rect area, const struct plo
 		if (b->n >= 0)
 			strbuf_addf(&sb, "  n=%d", b->n);
 		plot_text_draw(c, &value_font, sb.buf, xe + 4, yc, 0, 0.5, 0);
-	}
-	if (isfinite(base)) {
-		double xb = plot_axis_map_clamped(&x, base);
-		cairo_save(c->cr);
-		plot_dash(c->cr, 5, 3);
-		plot_vline(c->cr, xb, p.y, p.y + p.h, 1.0, PLOT_INK2, 0.8);
-		cairo_restore(c->cr);
 	}
 	plot_vline(c->cr, log ? p.x : plot_axis_map_clamped(&x, 0), p.y, p.y + p.h, 1.0,
 		   PLOT_SPINE, 1);

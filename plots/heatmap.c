@@ -11,7 +11,7 @@
 	"the benchmarks measured for that system."
 #define GEO_GAP 10.0
 #define CELL_GAP 1.5
-#define BAR_W 200.0
+#define BAR_W 260.0
 #define BAR_H 9.0
 
 static const struct plot_font row_font = { .size = PLOT_SZ_TICK, .color = PLOT_RGB_INK };
@@ -67,8 +67,11 @@ static struct plot_rgb ink_on(struct plot_rgb bg)
 	return plot_luminance(bg) < 0.33 ? PLOT_WHITE : PLOT_INK;
 }
 
-static void cell(struct plot_ctx *c, double x, double y, double w, double h, double v, double lim,
-		 const struct plot_font *vf, int bold)
+struct lims;
+static struct plot_rgb colour_of(double v, const struct lims *l);
+
+static void cell(struct plot_ctx *c, double x, double y, double w, double h, double v,
+		 const struct lims *lim, const struct plot_font *vf, int bold, const char *config)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct plot_font f = *vf;
@@ -93,7 +96,7 @@ static void cell(struct plot_ctx *c, double x, double y, double w, double h, dou
 		cairo_restore(c->cr);
 		return;
 	}
-	bg = plot_diverging(v, lim);
+	bg = colour_of(v, lim);
 	cairo_new_path(c->cr);
 	cairo_rectangle(c->cr, x + CELL_GAP / 2, y + CELL_GAP / 2, w - CELL_GAP, h - CELL_GAP);
 	plot_set_rgb(c->cr, bg, 1.0);
@@ -101,19 +104,119 @@ static void cell(struct plot_ctx *c, double x, double y, double w, double h, dou
 	plot_format_ratio(&sb, v);
 	f.color = ink_on(bg);
 	f.bold = bold;
+	/* the value always: a smaller font before none */
 	plot_text_extent(c, &f, sb.buf, &tw, &th);
-	if (tw <= w - 4 && th <= h)
-		plot_text_draw(c, &f, sb.buf, x + w / 2, y + h / 2, 0.5, 0.5, 0);
+	while ((tw > w - 3 || th > h) && f.size > 5.5) {
+		f.size -= 0.5;
+		plot_text_extent(c, &f, sb.buf, &tw, &th);
+	}
+	if (config && *config) {
+		/* the configuration the cell stands for, in small print under it */
+		struct plot_font cf = f;
+		double cw2, chh;
+		cf.size = fmin(f.size, PLOT_SZ_SMALL) - 1;
+		cf.bold = 0;
+		plot_text_extent(c, &cf, config, &cw2, &chh);
+		while (cw2 > w - 3 && cf.size > 5) {
+			cf.size -= 0.5;
+			plot_text_extent(c, &cf, config, &cw2, &chh);
+		}
+		if (th + chh <= h - 1 && cw2 <= w - 3) {
+			double top = y + (h - th - chh) / 2;
+			plot_text_draw(c, &f, sb.buf, x + w / 2, top, 0.5, 0, 0);
+			plot_text_draw(c, &cf, config, x + w / 2, top + th, 0.5, 0, 0);
+			strbuf_release(&sb);
+			return;
+		}
+	}
+	plot_text_draw(c, &f, sb.buf, x + w / 2, y + h / 2, 0.5, 0.5, 0);
 	strbuf_release(&sb);
 }
 
-/* The colour bar, right-aligned at (right, y); returns its height. */
-static double colour_bar(struct plot_ctx *c, double right, double y, double lim, double maxr,
+/* The colour bar's ticks: powers of two, every step-th, at most 7. */
+/* How far the colours reach on each side of 1, as factors: each side
+ * saturates at its own extreme of the data (at least 2x), so a round far
+ * from its baseline (1,452 nodes against one) still shows its differences
+ * instead of one saturated colour, and an empty side takes no room. */
+struct lims {
+	double lo, hi; /* 1/lo .. 1 .. hi */
+};
+
+/* The limit covering a factor: 2 or 4, else the next power of ten. */
+static double side_limit(double extreme)
+{
+	if (extreme <= 2.001)
+		return 2;
+	if (extreme <= 4.001)
+		return 4;
+	return pow(10, ceil(log10(extreme) - 1e-9));
+}
+
+static struct plot_rgb colour_of(double v, const struct lims *l)
+{
+	return plot_diverging(v, v < 1 ? l->lo : l->hi);
+}
+
+/* "4×", "1/100×", "10⁵×", "10⁻⁵×" */
+static void factor_label(struct strbuf *sb, double k)
+{
+	static const char *const sup[] = { "\xE2\x81\xB0", "\xC2\xB9", "\xC2\xB2", "\xC2\xB3",
+					   "\xE2\x81\xB4", "\xE2\x81\xB5", "\xE2\x81\xB6",
+					   "\xE2\x81\xB7", "\xE2\x81\xB8", "\xE2\x81\xB9" };
+	double f = k < 1 ? 1 / k : k;
+	int e = (int)lround(log10(f));
+
+	if (f < 1e4 - 0.5 || fabs(f - pow(10, e)) > 1e-6 * f || e > 99) {
+		if (k < 1)
+			strbuf_addf(sb, "1/%g\xC3\x97", f);
+		else
+			strbuf_addf(sb, "%g\xC3\x97", f);
+		return;
+	}
+	strbuf_addstr(sb, "10");
+	if (k < 1)
+		strbuf_addstr(sb, "\xE2\x81\xBB"); /* superscript minus */
+	if (e >= 10)
+		strbuf_addstr(sb, sup[e / 10]);
+	strbuf_addstr(sb, sup[e % 10]);
+	strbuf_addstr(sb, "\xC3\x97");
+}
+
+/* The ticks of one side (factors > 1, ascending), at most 3. */
+static size_t side_ticks(double lim, double *t)
+{
+	size_t n = 0;
+	int d, nd, step;
+
+	if (lim <= 4.001) {
+		t[n++] = 2;
+		if (lim > 2.001)
+			t[n++] = 4;
+		return n;
+	}
+	nd = (int)lround(log10(lim));
+	step = (nd + 2) / 3;
+	for (d = nd; d >= 1 && n < 3; d -= step)
+		t[n++] = pow(10, d);
+	/* ascending */
+	for (d = 0; d < (int)n / 2; d++) {
+		double x = t[d];
+		t[d] = t[n - 1 - d];
+		t[n - 1 - d] = x;
+	}
+	return n;
+}
+
+/* The colour bar, right-aligned at (right, y); returns its height.  Its
+ * halves are 1/lo..1 and 1..hi, each as long as the other. */
+static double colour_bar(struct plot_ctx *c, double right, double y, const struct lims *l,
 			 const char *base, int draw)
 {
 	struct strbuf sb = STRBUF_INIT;
-	double x0 = right - BAR_W - 14, w, h, th, k;
-	int i;
+	double x0 = right - BAR_W - 14, xm = x0 + BAR_W / 2, w, h, th, t[8];
+	struct plot_boxes taken;
+	size_t n, j;
+	int i, side, pass;
 
 	strbuf_addf(&sb, "ratio to %s (log scale): slower \xE2\x97\x82 \xE2\x96\xB8 faster",
 		    base && *base ? base : "baseline");
@@ -126,28 +229,49 @@ static double colour_bar(struct plot_ctx *c, double right, double y, double lim,
 	plot_text_draw(c, &bar_title_font, sb.buf, x0 + BAR_W, y, 1, 0, 0);
 	y += th + 3;
 	for (i = 0; i < 100; i++) {
-		double t = (i + 0.5) / 100.0;
+		double u = (i + 0.5) / 50.0 - 1; /* -1 .. 1 */
+		double v = u < 0 ? pow(l->lo, u) : pow(l->hi, u);
 		cairo_new_path(c->cr);
 		cairo_rectangle(c->cr, x0 + BAR_W * i / 100.0, y, BAR_W / 100.0 + 0.3, BAR_H);
-		plot_set_rgb(c->cr, plot_diverging(exp((2 * t - 1) * log(lim)), lim), 1.0);
+		plot_set_rgb(c->cr, colour_of(v, l), 1.0);
 		cairo_fill(c->cr);
 	}
-	/* ticks at powers of two inside [1/lim, lim] */
-	for (k = 1 / lim; k <= lim * 1.0001; k *= 2) {
-		double x = x0 + BAR_W * (log(k) / log(lim) + 1) / 2;
-		strbuf_reset(&sb);
-		/* the ends say when colours saturate: "<=1/4x", ">=4x" */
-		if (maxr > lim * 1.0001 && (k < 1.0001 / lim || k > lim * 0.9999))
-			strbuf_addstr(&sb, k < 1 ? "\xE2\x89\xA4" : "\xE2\x89\xA5");
-		if (k < 1)
-			strbuf_addf(&sb, "1/%g\xC3\x97", 1 / k);
-		else
-			strbuf_addf(&sb, "%g\xC3\x97", k);
-		plot_vline(c->cr, x, y + BAR_H, y + BAR_H + 2, 0.8, PLOT_INK2, 1);
-		plot_text_draw(c, &tick_font, sb.buf, x, y + BAR_H + 2, 0.5, 0, 0);
+	/* tick labels: the ends and 1x first, the others where they do not
+	 * touch a label already drawn */
+	plot_boxes_init(&taken);
+	for (pass = 0; pass < 2; pass++) {
+		for (side = -1; side <= 1; side++) {
+			double lim = side < 0 ? l->lo : l->hi;
+			n = side ? side_ticks(lim, t) : (t[0] = 1, 1);
+			for (j = 0; j < n; j++) {
+				double x = side == 0 ? xm
+						     : xm + side * (BAR_W / 2) * log(t[j]) / log(lim);
+				int end = side == 0 || fabs(t[j] - lim) < 1e-9 * lim;
+				double ax = end && side ? (side < 0 ? 0.15 : 0.85) : 0.5;
+				struct plot_rect r;
+				if (end != !pass)
+					continue;
+				strbuf_reset(&sb);
+				factor_label(&sb, side < 0 ? 1 / t[j] : t[j]);
+				r = plot_text_box(c, &tick_font, sb.buf, x, y + BAR_H + 2, ax, 0, 0);
+				if (pass && plot_boxes_hit(&taken, plot_rect_grow(r, 2)))
+					continue;
+				plot_boxes_add(&taken, r);
+				plot_vline(c->cr, x, y + BAR_H, y + BAR_H + 2, 0.8, PLOT_INK2, 1);
+				plot_text_draw(c, &tick_font, sb.buf, x, y + BAR_H + 2, ax, 0, 0);
+			}
+		}
 	}
+	plot_boxes_release(&taken);
 	strbuf_release(&sb);
 	return th + 3 + BAR_H + 2 + h;
+}
+
+double plot_heatmap_height(const struct plot_heatmap_spec *s)
+{
+	/* header, colour bar, column names, caption; a row per system, tall
+	 * enough for the value and the configuration under it */
+	return 230.0 + (s->configs ? 27.0 : 18.0) * (double)s->n_rows;
 }
 
 int plot_heatmap_render(struct plot_ctx *c, struct plot_rect area,
@@ -159,7 +283,8 @@ int plot_heatmap_render(struct plot_ctx *c, struct plot_rect area,
 	struct plot_rect reg = area;
 	struct strbuf sb = STRBUF_INIT;
 	struct plot_font vf = { .size = PLOT_SZ_LABEL, .color = PLOT_RGB_INK };
-	double lim, maxr = 1, labw = 0, w, h, gx, gw, cw, ch, gy, bar_h, geo_x, xt_h;
+	struct lims lim;
+	double minr = 1, maxr = 1, labw = 0, w, h, gx, gw, cw, ch, gy, bar_h, geo_x, xt_h, nscale = 1;
 	size_t i, j, nr = s->n_rows, nc = s->n_cols, ncol;
 	int rc, geo = !s->no_geomean;
 
@@ -177,7 +302,8 @@ int plot_heatmap_render(struct plot_ctx *c, struct plot_rect area,
 				continue;
 			sum += log(v);
 			n++;
-			maxr = fmax(maxr, fmax(v, 1 / v));
+			maxr = fmax(maxr, v);
+			minr = fmin(minr, v);
 		}
 		rows[i].idx = i;
 		rows[i].geo = s->geomeans ? s->geomeans[i] : n ? exp(sum / (double)n) : NAN;
@@ -185,10 +311,8 @@ int plot_heatmap_render(struct plot_ctx *c, struct plot_rect area,
 	}
 	if (!s->keep_order)
 		qsort(rows, nr, sizeof(*rows), cmp_row);
-	/* symmetric limit: the power of two covering the data, 2x or 4x;
-	 * beyond 4x colours saturate (the printed values still tell) so that
-	 * one CPU at 0.03x does not wash out the differences that matter */
-	lim = maxr > 2.001 ? 4 : 2;
+	lim.lo = side_limit(1 / minr);
+	lim.hi = side_limit(maxr);
 	for (j = 0; j < nc; j++)
 		heads[j] = s->cols[j];
 	if (geo)
@@ -196,19 +320,29 @@ int plot_heatmap_render(struct plot_ctx *c, struct plot_rect area,
 
 	plot_frame_header(c, &s->labels, NULL, &reg);
 	plot_frame_caption(c, s->labels.caption, DEFAULT_CAPTION, &reg);
-	bar_h = colour_bar(c, reg.x + reg.w, reg.y, lim, maxr, s->baseline, 0);
-	colour_bar(c, reg.x + reg.w, reg.y, lim, maxr, s->baseline, 1);
+	bar_h = colour_bar(c, reg.x + reg.w, reg.y, &lim, s->baseline, 0);
+	colour_bar(c, reg.x + reg.w, reg.y, &lim, s->baseline, 1);
 	reg.y += bar_h + 10;
 	reg.h -= bar_h + 10;
+	if (s->labels.y_title && *s->labels.y_title) {
+		/* its own line over the names, clear of the colour bar */
+		plot_text_extent(c, &axis_font, s->labels.y_title, &w, &h);
+		reg.y += h + 2;
+		reg.h -= h + 2;
+	}
 
-	/* row names: as wide as the longest, at most 30 % of the width */
+	/* row names: full, as wide as the longest (a smaller font in narrow
+	 * areas, never shortened: two systems never share a label) */
 	for (i = 0; i < nr; i++) {
 		struct plot_font rf = row_font;
-		rf.bold = s->baseline && !strcmp(s->baseline, rows[i].name);
+		rf.bold = 1;
 		plot_text_extent(c, &rf, rows[i].name, &w, &h);
 		labw = fmax(labw, w);
 	}
-	labw = fmin(labw, reg.w * 0.3);
+	if (labw > reg.w * 0.55) {
+		nscale = fmax(0.6, reg.w * 0.55 / labw);
+		labw *= nscale;
+	}
 	gx = reg.x + labw + 8;
 	gw = reg.w - labw - 8 - (geo ? GEO_GAP : 0);
 	cw = fmin(gw / (double)ncol, 120);
@@ -226,6 +360,12 @@ int plot_heatmap_render(struct plot_ctx *c, struct plot_rect area,
 	if (ch < h + 3 || cw < w + 4)
 		vf.size = PLOT_SZ_SMALL;
 	geo_x = gx + cw * (double)nc + GEO_GAP;
+	if (ch < 9 || cw < 24) {
+		rc = ab_fail(err, AB_EUSAGE, "heatmap: %zu systems x %zu benchmarks do not fit in "
+					     "%.0f x %.0f with every name and value legible; give it "
+					     "more room or fewer systems", nr, nc, area.w, area.h);
+		goto done;
+	}
 	if ((rc = plot_check_fit((struct plot_rect){ gx, gy, cw * 4, ch * 4 }, "heatmap", err)) < 0)
 		goto done;
 
@@ -236,13 +376,13 @@ int plot_heatmap_render(struct plot_ctx *c, struct plot_rect area,
 		struct plot_font rf = row_font;
 
 		rf.bold = is_base;
-		plot_text_fit(c, &rf, r->name, labw, &sb);
-		plot_text_draw(c, &rf, sb.buf, gx - 8, y + ch / 2, 1, 0.5, 0);
+		rf.size *= nscale;
+		plot_text_draw(c, &rf, r->name, gx - 8, y + ch / 2, 1, 0.5, 0);
 		for (j = 0; j < nc; j++)
-			cell(c, gx + cw * (double)j, y, cw, ch, s->ratios[r->idx * nc + j], lim,
-			     &vf, 0);
+			cell(c, gx + cw * (double)j, y, cw, ch, s->ratios[r->idx * nc + j], &lim,
+			     &vf, 0, s->configs ? s->configs[r->idx * nc + j] : NULL);
 		if (geo)
-			cell(c, geo_x, y, cw, ch, r->geo, lim, &vf, 1);
+			cell(c, geo_x, y, cw, ch, r->geo, &lim, &vf, 1, NULL);
 	}
 	/* the axis titles: over the system names, under the benchmark names */
 	if (s->labels.y_title && *s->labels.y_title)

@@ -189,9 +189,14 @@ int plot_write_file(const char *path, const struct plot_file_opts *opts,
 	if (!o.height) {
 		o.height = PLOT_DEFAULT_HEIGHT;
 		/* many systems: the file grows so every one keeps its row */
-		if (chart->kind == PLOT_BAR && chart->u.bar->horizontal &&
-		    plot_hbar_height(chart->u.bar) * o.scale > o.height)
-			o.height = (int)ceil(plot_hbar_height(chart->u.bar) * o.scale);
+		double need = chart->kind == PLOT_BAR && chart->u.bar->horizontal
+				      ? plot_hbar_height(chart->u.bar)
+			      : chart->kind == PLOT_HEATMAP ? plot_heatmap_height(chart->u.heatmap)
+			      : chart->kind == PLOT_BARGROUP && chart->u.bargroup->horizontal
+				      ? plot_hbargroup_height(chart->u.bargroup)
+				      : 0;
+		if (need * o.scale > o.height)
+			o.height = (int)ceil(need * o.scale);
 	}
 	if ((rc = check_size(o.width, o.height, o.scale, err)) < 0)
 		return rc;

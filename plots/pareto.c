@@ -96,37 +96,6 @@ static void front_path(const struct plot_xy *xy, struct pt **fr, size_t nf, doub
 	}
 }
 
-/* Draw lab at the first free place around (x, y) inside bounds, trying
- * right, left, above, below, then the diagonals, then farther out. */
-static void place_label(struct plot_ctx *c, const struct plot_font *f, const char *lab, double x,
-			double y, struct plot_rect bounds, struct plot_boxes *boxes)
-{
-	static const double cand[][4] = {
-		/* direction x, y; anchor x, y */
-		{ 1, 0, 0, 0.5 },    { -1, 0, 1, 0.5 },  { 0, -1, 0.5, 1 },    { 0, 1, 0.5, 0 },
-		{ 0.8, -0.8, 0, 1 }, { 0.8, 0.8, 0, 0 }, { -0.8, -0.8, 1, 1 }, { -0.8, 0.8, 1, 0 },
-	};
-	double off;
-	size_t j;
-
-	bounds = plot_rect_grow(bounds, 4);
-	for (off = LABEL_OFF; off <= 3 * LABEL_OFF; off += LABEL_OFF) {
-		for (j = 0; j < AB_ARRAY_SIZE(cand); j++) {
-			double tx = x + cand[j][0] * off, ty = y + cand[j][1] * off;
-			struct plot_rect r = plot_text_box(c, f, lab, tx, ty, cand[j][2],
-							   cand[j][3], 0);
-			if (plot_rect_contains(bounds, r) &&
-			    !plot_boxes_hit(boxes, plot_rect_grow(r, 1))) {
-				plot_text_draw(c, f, lab, tx, ty, cand[j][2], cand[j][3], 0);
-				plot_boxes_add(boxes, r);
-				return;
-			}
-		}
-	}
-	/* crowded: to the right of the point, the one place that stays legible */
-	plot_text_draw(c, f, lab, x + LABEL_OFF, y, 0, 0.5, 0);
-}
-
 int plot_pareto_render(struct plot_ctx *c, struct plot_rect area, const struct plot_pareto_spec *s,
 		       struct strbuf *err)
 {
@@ -140,7 +109,7 @@ int plot_pareto_render(struct plot_ctx *c, struct plot_rect area, const struct p
 	struct strbuf xt = STRBUF_INIT, yt = STRBUF_INIT;
 	double xlo = HUGE_VAL, xhi = -HUGE_VAL, ylo = HUGE_VAL, yhi = -HUGE_VAL, lx = 0, ly = 0;
 	double *xs, *ys;
-	size_t i, k, n = s->n_points, nf = 0, np = 0;
+	size_t i, k, n = s->n_points, nf = 0, np = 0, dropped = 0;
 	int rc, pass, any_dominated = 0;
 
 	if ((rc = validate(s, err)) < 0)
@@ -256,14 +225,28 @@ int plot_pareto_render(struct plot_ctx *c, struct plot_rect area, const struct p
 			plot_marker(c->cr, st.marker, x, y, PLOT_MARKER_R + 0.8, st.color, 1, 0);
 		}
 	}
-	/* labels: the front's first, so they get the best spots */
+	/* labels: the front's first, so they get the best spots; one with no
+	 * free spot is left out (the legend names every system), never
+	 * printed over another */
+	plot_boxes_add(&boxes, (struct plot_rect){ lx, ly, leg.w, leg.h });
 	for (k = 0; k < 2; k++)
 		for (i = 0; i < n; i++)
-			if (pts[i].front == !k)
-				place_label(c, pts[i].front ? &front_font : &muted_font,
-					    label_of(pts[i].p), plot_xy_px(&xy, pts[i].p->x),
-					    plot_xy_py(&xy, pts[i].p->y), xy.plot, &boxes);
+			if (pts[i].front == !k &&
+			    !plot_place_label(c, pts[i].front ? &front_font : &muted_font,
+					      label_of(pts[i].p), plot_xy_px(&xy, pts[i].p->x),
+					      plot_xy_py(&xy, pts[i].p->y), LABEL_OFF,
+					      plot_rect_grow(xy.plot, 4), &boxes))
+				dropped++;
 	plot_legend_draw(c, &leg, lx, ly);
+	if (dropped) {
+		struct plot_font notef = muted_font;
+		struct strbuf note = STRBUF_INIT;
+		notef.italic = 1;
+		strbuf_addf(&note, "%zu label%s left out: no free room", dropped,
+			    dropped == 1 ? "" : "s");
+		plot_text_draw(c, &notef, note.buf, xy.plot.x + xy.plot.w, xy.plot.y - 2, 1, 1, 0);
+		strbuf_release(&note);
+	}
 done:
 	plot_boxes_release(&boxes);
 	plot_legend_release(&leg);

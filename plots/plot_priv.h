@@ -383,6 +383,10 @@ static inline double plot_xy_py(const struct plot_xy *xy, double y)
 int plot_hbar_render(struct plot_ctx *c, struct plot_rect area, const struct plot_bar_spec *s,
 		     struct strbuf *err);
 double plot_hbar_height(const struct plot_bar_spec *s);
+/* The height in units a heatmap or a horizontal bargroup needs to give
+ * every system a legible row. */
+double plot_heatmap_height(const struct plot_heatmap_spec *s);
+double plot_hbargroup_height(const struct plot_bargroup_spec *s);
 int plot_bar_render(struct plot_ctx *c, struct plot_rect area, const struct plot_bar_spec *s,
 		    struct strbuf *err);
 int plot_bargroup_render(struct plot_ctx *c, struct plot_rect area,

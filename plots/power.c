@@ -36,6 +36,31 @@ static int validate(const struct plot_power_spec *s, struct strbuf *err)
 	return 0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* A pause between samples longer than this is a gap in the record: the
+ * line breaks there instead of drawing power nobody measured.  Five
+ * times the median sampling interval; HUGE_VAL for short traces. */
+static double gap_limit(const struct plot_power_series *se)
+{
+	double *dt, m;
+	size_t k;
+
+	if (se->n < 4)
+		return HUGE_VAL;
+	dt = ab_calloc(se->n - 1, sizeof(*dt));
+	for (k = 1; k < se->n; k++)
+		dt[k - 1] = se->t[k] - se->t[k - 1];
+	qsort(dt, se->n - 1, sizeof(*dt), cmp_double);
+	m = dt[(se->n - 1) / 2];
+	free(dt);
+	return m > 0 ? 5 * m : HUGE_VAL;
+}
+
 /* Visit the trace of se as device points: every sample when few, else the
  * first, min, max and last sample of each half-unit column in time order.
  * fn(ctx, x, y, first). */
@@ -44,9 +69,12 @@ static void trace(const struct plot_power_series *se, const struct plot_xy *xy, 
 {
 	size_t k, start = 0;
 	int first = 1;
+	double gap = gap_limit(se), last = NAN;
 
 	if (se->n <= (size_t)(4 * xy->plot.w)) {
 		for (k = 0; k < se->n; k++) {
+			if (k && se->t[k] - se->t[k - 1] > gap)
+				first = 1;
 			fn(ctx, plot_xy_px(xy, (se->t[k] - t0) / tdiv),
 			   plot_xy_py(xy, se->watts[k]), first);
 			first = 0;
@@ -75,6 +103,9 @@ static void trace(const struct plot_power_series *se, const struct plot_xy *xy, 
 					break;
 			if (j < m)
 				continue;
+			if (isfinite(last) && se->t[idx[m]] - last > gap)
+				first = 1;
+			last = se->t[idx[m]];
 			fn(ctx, plot_xy_px(xy, (se->t[idx[m]] - t0) / tdiv),
 			   plot_xy_py(xy, se->watts[idx[m]]), first);
 			first = 0;
@@ -118,7 +149,8 @@ int plot_power_render(struct plot_ctx *c, struct plot_rect area, const struct pl
 	struct strbuf xt = STRBUF_INIT, yt = STRBUF_INIT;
 	double t0, tmin = HUGE_VAL, tmax = -HUGE_VAL, wmax = 0, tdiv = 1, lx = 0, ly = 0;
 	size_t i, k;
-	int rc, pass;
+	int rc, pass, have_mark = 0;
+	struct plot_rect mark = { 0, 0, 0, 0 };
 
 	if ((rc = validate(s, err)) < 0)
 		return rc;
@@ -181,8 +213,9 @@ int plot_power_render(struct plot_ctx *c, struct plot_rect area, const struct pl
 			if (!isfinite(t))
 				continue;
 			x = plot_xy_px(&xy, (t - t0) / tdiv);
-			plot_boxes_add(&boxes, (struct plot_rect){ x - (k ? 2 : 60), xy.plot.y, 62,
-								   xy.plot.h });
+			/* the line, and its name on either side at the top */
+			plot_boxes_add_segment(&boxes, x, xy.plot.y, x, xy.plot.y + xy.plot.h, 2);
+			plot_boxes_add(&boxes, (struct plot_rect){ x - 64, xy.plot.y, 128, 30 });
 		}
 		plot_legend_layout(c, &leg, xy.plot.w * 0.9, 4);
 		if (plot_legend_place(&leg, xy.plot, &boxes, &lx, &ly))
@@ -234,18 +267,28 @@ int plot_power_render(struct plot_ctx *c, struct plot_rect area, const struct pl
 		plot_dash(c->cr, 4, 3);
 		plot_vline(c->cr, x, xy.plot.y, xy.plot.y + xy.plot.h, 1.1, PLOT_INK2, 1);
 		cairo_restore(c->cr);
-		/* outside the run, next to its line, unless that leaves the plot */
+		/* outside the run, next to its line, unless that leaves the plot;
+		 * a second row when the run is too short for both names */
 		{
 			const char *name = k ? "run stop" : "run start";
-			double w, h;
+			double w, h, ty = xy.plot.y + 2;
 			int right = k;
+			struct plot_rect r;
 			plot_text_extent(c, &mark_font, name, &w, &h);
 			if (right && x + 3 + w > xy.plot.x + xy.plot.w)
 				right = 0;
 			else if (!right && x - 3 - w < xy.plot.x)
 				right = 1;
-			plot_text_draw(c, &mark_font, name, x + (right ? 3 : -3), xy.plot.y + 2,
-				       right ? 0 : 1, 0, 0);
+			r = plot_text_box(c, &mark_font, name, x + (right ? 3 : -3), ty, right ? 0 : 1,
+					  0, 0);
+			if (k && have_mark && plot_rect_overlap(plot_rect_grow(r, 2), mark)) {
+				ty += h + 2;
+				r.y += h + 2;
+			}
+			plot_text_draw(c, &mark_font, name, x + (right ? 3 : -3), ty, right ? 0 : 1,
+				       0, 0);
+			mark = r;
+			have_mark = 1;
 		}
 	}
 	plot_legend_draw(c, &leg, lx, ly);

@@ -655,6 +655,7 @@ struct trow {
 struct pdf_table {
 	size_t ncols;
 	double font;
+	double pad_y;             /* above and below each cell's text */
 	char **titles;
 	enum pdf_align *align;
 	struct trow *rows;
@@ -667,6 +668,7 @@ struct pdf_table *pdf_table_new(size_t ncols, double font_size)
 
 	t->ncols = ncols ? ncols : 1;
 	t->font = font_size > 0 ? font_size : 8.0;
+	t->pad_y = CELL_PAD_Y;
 	t->titles = ab_calloc(t->ncols, sizeof(*t->titles));
 	t->align = ab_calloc(t->ncols, sizeof(*t->align));
 	return t;
@@ -738,6 +740,11 @@ void pdf_table_cellf(struct pdf_table *t, size_t col, const char *fmt, ...)
 	va_end(ap);
 	pdf_table_cell(t, col, sb.buf);
 	strbuf_release(&sb);
+}
+
+void pdf_table_dense(struct pdf_table *t)
+{
+	t->pad_y = 1.0;
 }
 
 void pdf_table_emph(struct pdf_table *t)
@@ -843,7 +850,7 @@ static double row_layouts(struct pdf_doc *d, struct pdf_table *t, char *const *c
 		if ((double)lh / PANGO_SCALE > h)
 			h = (double)lh / PANGO_SCALE;
 	}
-	return h + 2 * CELL_PAD_Y;
+	return h + 2 * t->pad_y;
 }
 
 static void row_draw(struct pdf_doc *d, struct pdf_table *t, PangoLayout **ls, const double *w,
@@ -864,7 +871,7 @@ static void row_draw(struct pdf_doc *d, struct pdf_table *t, PangoLayout **ls, c
 	cairo_save(d->cr);
 	set_grey(d->cr, 0.13);
 	for (c = 0; c < t->ncols; c++) {
-		show_at(d, ls[c], x + CELL_PAD_X, d->y + CELL_PAD_Y);
+		show_at(d, ls[c], x + CELL_PAD_X, d->y + t->pad_y);
 		x += w[c];
 	}
 	cairo_restore(d->cr);

@@ -125,6 +125,8 @@ void pdf_table_row(struct pdf_table *t, const char *link_dest, const char *dest)
 /* Set a cell of the last row (pango markup; NULL: empty). */
 void pdf_table_cell(struct pdf_table *t, size_t col, const char *markup);
 void pdf_table_cellf(struct pdf_table *t, size_t col, const char *fmt, ...) AB_PRINTF(3, 4);
+/* Less space above and below cells (long one-line-per-row tables). */
+void pdf_table_dense(struct pdf_table *t);
 /* Shade the last row (e.g. the baseline). */
 void pdf_table_emph(struct pdf_table *t);
 /* Lay out and draw the table at the cursor, continuing on new pages with

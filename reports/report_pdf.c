@@ -958,58 +958,261 @@ static void appendix_sources(struct pdf_doc *d, struct rep *r)
 	strbuf_release(&sb);
 }
 
-static void appendix(struct pdf_doc *d, struct rep *r)
+/* Runs not ok listed one by one in a grouped appendix; the rest are
+ * counted by reason. */
+#define APPENDIX_MAX_BAD 100
+
+/* A database too large to list every run: each configuration with the
+ * ids, files and lines of its runs (so every run can be found), and every
+ * run that was not ok by itself. */
+static void appendix_grouped(struct pdf_doc *d, struct rep *r)
 {
 	const struct db_inventory *inv = &r->inv.inv;
-	struct pdf_table *t;
 	struct strbuf sb = STRBUF_INIT;
-	size_t i, k;
+	struct pdf_table *t;
+	size_t i, k, total = inv->n_ok + inv->n_failed + inv->n_aborted + inv->n_invalid;
+	size_t nbad_sel;
 
-	pdf_heading(d, 1, "Appendix: every run", "sec-appendix", 1);
-	if (inv->runs_omitted) {
-		strbuf_addf(&sb, "The database holds %zu runs, more than a document can list "
-				 "usefully (%d); the table lists each configuration with its runs "
-				 "counted. <tt>accelbench ls runs --csv</tt> lists every run with "
-				 "its source file and line.",
-			    inv->n_ok + inv->n_failed + inv->n_aborted + inv->n_invalid,
-			    APPENDIX_MAX_RUNS);
-		pdf_para(d, PDF_BODY, sb.buf);
-		t = pdf_table_new(6, 7);
+	strbuf_addf(&sb, "The database holds %zu runs: listed one per row they would fill some "
+			 "%zu pages, more than a reader can use (this report lists every run up "
+			 "to %d). So each configuration is listed with the ids of its runs and the "
+			 "files and lines they were read from, enough to find any run; every run "
+			 "that was not ok is listed by itself below; and "
+			 "<tt>accelbench ls runs --csv</tt> prints every run with its source file "
+			 "and line.",
+		    total, total / 50 + 1, APPENDIX_MAX_RUNS);
+	pdf_para(d, PDF_BODY, sb.buf);
+	for (k = 0; k < r->nb; k++) {
+		const struct bench *b = &r->b[k];
+		struct strbuf row = STRBUF_INIT, h = STRBUF_INIT;
+
+		t = pdf_table_new(5, 7);
+		pdf_table_col(t, 0, "System", PDF_LEFT);
+		pdf_table_col(t, 1, "Configuration", PDF_LEFT);
+		pdf_table_col(t, 2, "Runs\n<span weight=\"normal\">all / not ok</span>", PDF_RIGHT);
+		pdf_table_col(t, 3, "Run ids", PDF_RIGHT);
+		pdf_table_col(t, 4, "Source:lines", PDF_LEFT);
+		for (i = 0; i < inv->ncfgsrc; i++) {
+			const struct db_inv_cfgsrc *c = &inv->cfgsrc[i];
+			const struct db_inv_cfgsrc *p = i ? &inv->cfgsrc[i - 1] : NULL;
+			size_t si;
+			int same;
+
+			if (strcmp(c->benchmark, b->name) || strcmp(c->suite, b->suite) ||
+			    !report_spec_has_system(r->spec, c->system))
+				continue;
+			/* rows of one configuration from several files: one row, a line each */
+			same = p && !strcmp(p->suite, c->suite) && !strcmp(p->benchmark, c->benchmark) &&
+			       !strcmp(p->system, c->system) && p->nodes == c->nodes &&
+			       p->devices == c->devices && p->global_batch == c->global_batch &&
+			       (p->precision == NULL) == (c->precision == NULL) &&
+			       (!p->precision || !strcmp(p->precision, c->precision));
+			si = src_index(r, c->source ? c->source : "", c->sha256 ? c->sha256 : "");
+			if (!same) {
+				struct db_config shape;
+
+				pdf_table_row(t, b->dest, NULL);
+				strbuf_reset(&sb);
+				pdf_esc(&sb, c->system);
+				pdf_table_cell(t, 0, sb.buf);
+				memset(&shape, 0, sizeof(shape));
+				shape.nodes = c->nodes;
+				shape.devices = c->devices;
+				shape.global_batch = c->global_batch;
+				shape.precision = c->precision;
+				strbuf_reset(&sb);
+				fmt_shape(&sb, &shape);
+				pdf_table_cell(t, 1, sb.buf);
+				strbuf_reset(&row);
+			} else {
+				strbuf_addch(&row, '\n');
+			}
+			strbuf_addf(&row, "S%zu", si + 1);
+			if (c->line_min > 0 && c->line_min == c->line_max)
+				strbuf_addf(&row, ":%ld", c->line_min);
+			else if (c->line_min > 0)
+				strbuf_addf(&row, ":%ld" NDASH "%ld", c->line_min, c->line_max);
+			strbuf_addf(&row, " (%zu)", c->n);
+			pdf_table_cell(t, 4, row.buf);
+			/* counts and id ranges over the configuration's files */
+			{
+				size_t n = 0, bad = 0, j = i;
+				int64_t lo = c->id_min, hi = c->id_max;
+
+				while (j > 0 && same) {   /* back to the configuration's first row */
+					const struct db_inv_cfgsrc *x = &inv->cfgsrc[j - 1];
+
+					if (strcmp(x->system, c->system) || x->nodes != c->nodes ||
+					    x->devices != c->devices || x->global_batch != c->global_batch ||
+					    strcmp(x->benchmark, c->benchmark) ||
+					    (x->precision == NULL) != (c->precision == NULL) ||
+					    (x->precision && strcmp(x->precision, c->precision)))
+						break;
+					j--;
+				}
+				for (; j <= i; j++) {
+					n += inv->cfgsrc[j].n;
+					bad += inv->cfgsrc[j].n_not_ok;
+					if (inv->cfgsrc[j].id_min < lo)
+						lo = inv->cfgsrc[j].id_min;
+					if (inv->cfgsrc[j].id_max > hi)
+						hi = inv->cfgsrc[j].id_max;
+				}
+				pdf_table_cellf(t, 2, "%zu / %zu", n, bad);
+				if (lo == hi)
+					pdf_table_cellf(t, 3, "%lld", (long long)lo);
+				else
+					pdf_table_cellf(t, 3, "%lld" NDASH "%lld", (long long)lo,
+							(long long)hi);
+			}
+		}
+		strbuf_addf(&h, "Runs of %s (%s) by configuration", b->name, b->suite);
+		pdf_heading(d, 2, h.buf, NULL, 0);
+		pdf_table_draw(d, t);
+		pdf_table_free(t);
+		strbuf_release(&h);
+		strbuf_release(&row);
+	}
+	pdf_para(d, PDF_SMALL, "Run ids: the smallest and largest of the configuration (ids are "
+			       "given in ingest order, so a file's runs are contiguous); "
+			       "Source:lines: each file with the first and last line of the "
+			       "configuration's runs in it and how many runs it holds.");
+	pdf_heading(d, 2, "Runs that were not ok", NULL, 0);
+	nbad_sel = 0;
+	for (i = 0; i < inv->nbad; i++)
+		nbad_sel += report_spec_has_system(r->spec, inv->bad[i].system);
+	{
+		/* by status and reason, from the runs loaded */
+		struct pdf_table *rt = pdf_table_new(3, 7);
+		size_t j, nrows = 0, nsel = 0;
+
+		pdf_table_col(rt, 0, "Status", PDF_LEFT);
+		pdf_table_col(rt, 1, "Reason", PDF_LEFT);
+		pdf_table_col(rt, 2, "Runs", PDF_RIGHT);
+		for (i = 0; i < inv->nbad; i++) {
+			const struct db_inv_run *x = &inv->bad[i];
+			size_t cnt = 0;
+
+			if (!report_spec_has_system(r->spec, x->system))
+				continue;
+			nsel++;
+			for (j = 0; j < i; j++)
+				if (report_spec_has_system(r->spec, inv->bad[j].system) &&
+				    !strcmp(inv->bad[j].status, x->status) &&
+				    !strcmp(or_dash(inv->bad[j].excluded_reason),
+					    or_dash(x->excluded_reason)))
+					break;
+			if (j < i)
+				continue;
+			for (j = i; j < inv->nbad; j++)
+				cnt += report_spec_has_system(r->spec, inv->bad[j].system) &&
+				       !strcmp(inv->bad[j].status, x->status) &&
+				       !strcmp(or_dash(inv->bad[j].excluded_reason),
+					       or_dash(x->excluded_reason));
+			pdf_table_row(rt, NULL, NULL);
+			strbuf_reset(&sb);
+			pdf_esc(&sb, x->status);
+			pdf_table_cell(rt, 0, sb.buf);
+			strbuf_reset(&sb);
+			pdf_esc(&sb, or_dash(x->excluded_reason));
+			pdf_table_cell(rt, 1, sb.buf);
+			pdf_table_cellf(rt, 2, "%zu", cnt);
+			nrows++;
+		}
+		if (nsel > APPENDIX_MAX_BAD && nrows)
+			pdf_table_draw(d, rt);
+		pdf_table_free(rt);
+		if (nsel > APPENDIX_MAX_BAD) {
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "%zu%s runs were not ok, counted above by reason; the first "
+					 "%d are listed below, the others are counted in their "
+					 "configuration's row.", nsel, inv->bad_omitted ? "+" : "",
+				    APPENDIX_MAX_BAD);
+			pdf_para(d, PDF_SMALL, sb.buf);
+		}
+	}
+	if (!inv->nbad) {
+		pdf_para(d, PDF_BODY, "Every run was ok.");
+	} else {
+		t = pdf_table_new(7, 7);
 		pdf_table_col(t, 0, "Benchmark", PDF_LEFT);
 		pdf_table_col(t, 1, "System", PDF_LEFT);
 		pdf_table_col(t, 2, "Configuration", PDF_LEFT);
-		pdf_table_col(t, 3, "ok runs", PDF_RIGHT);
-		pdf_table_col(t, 4, "Not ok", PDF_RIGHT);
-		pdf_table_col(t, 5, "Median", PDF_RIGHT);
-		for (i = 0; i < r->nb; i++)
-			for (k = 0; k < r->b[i].stats.n; k++) {
-				const struct views_stats_row *row = &r->b[i].stats.rows[k];
+		pdf_table_col(t, 3, "Status", PDF_LEFT);
+		pdf_table_col(t, 4, "Job", PDF_LEFT);
+		pdf_table_col(t, 5, "Source:line", PDF_LEFT);
+		pdf_table_col(t, 6, "Run id", PDF_RIGHT);
+		size_t listed = 0;
 
-				pdf_table_row(t, r->b[i].dest, NULL);
-				strbuf_reset(&sb);
-				pdf_esc(&sb, r->b[i].name);
-				pdf_table_cell(t, 0, sb.buf);
-				strbuf_reset(&sb);
-				pdf_esc(&sb, row->c->system);
-				pdf_table_cell(t, 1, sb.buf);
-				strbuf_reset(&sb);
-				fmt_shape(&sb, row->c);
-				pdf_table_cell(t, 2, sb.buf);
-				pdf_table_cellf(t, 3, "%zu", row->s.n);
-				pdf_table_cellf(t, 4, "%zu", row->s.n_failed);
-				strbuf_reset(&sb);
-				add_value(&sb, row->s.median);
-				pdf_table_cell(t, 5, sb.buf);
+		for (i = 0; i < inv->nbad && listed < APPENDIX_MAX_BAD; i++) {
+			const struct db_inv_run *run = &inv->bad[i];
+			struct db_config shape;
+			size_t si;
+
+			if (!report_spec_has_system(r->spec, run->system))
+				continue;
+			listed++;
+			for (k = 0; k < r->nb; k++)
+				if (!strcmp(r->b[k].name, run->benchmark) &&
+				    !strcmp(r->b[k].suite, run->suite))
+					break;
+			si = src_index(r, run->source ? run->source : "",
+				       run->sha256 ? run->sha256 : "");
+			pdf_table_row(t, k < r->nb ? r->b[k].dest : NULL, NULL);
+			strbuf_reset(&sb);
+			pdf_esc(&sb, run->benchmark);
+			pdf_table_cell(t, 0, sb.buf);
+			strbuf_reset(&sb);
+			pdf_esc(&sb, run->system);
+			pdf_table_cell(t, 1, sb.buf);
+			memset(&shape, 0, sizeof(shape));
+			shape.nodes = run->nodes;
+			shape.devices = run->devices;
+			shape.global_batch = run->global_batch;
+			shape.precision = run->precision;
+			strbuf_reset(&sb);
+			fmt_shape(&sb, &shape);
+			pdf_table_cell(t, 2, sb.buf);
+			strbuf_reset(&sb);
+			strbuf_addstr(&sb, "<b>");
+			pdf_esc(&sb, run->status);
+			strbuf_addstr(&sb, "</b>");
+			/* many: the reasons are in the table above */
+			if (run->excluded_reason && nbad_sel <= APPENDIX_MAX_BAD) {
+				strbuf_addstr(&sb, ": ");
+				pdf_esc(&sb, run->excluded_reason);
 			}
+			pdf_table_cell(t, 3, sb.buf);
+			strbuf_reset(&sb);
+			pdf_esc(&sb, or_dash(run->job_id));
+			pdf_table_cell(t, 4, sb.buf);
+			if (run->line > 0)
+				pdf_table_cellf(t, 5, "S%zu:%ld", si + 1, run->line);
+			else
+				pdf_table_cellf(t, 5, "S%zu", si + 1);
+			pdf_table_cellf(t, 6, "%lld", (long long)run->id);
+		}
 		pdf_table_draw(d, t);
 		pdf_table_free(t);
-		strbuf_release(&sb);
-		appendix_sources(d, r);
-		return;
+		if (inv->bad_omitted) {
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "More than %d runs were not ok: the counts by reason cover "
+					 "the first %d (<tt>accelbench ls runs --csv</tt> lists them "
+					 "all).", APPENDIX_MAX_RUNS, APPENDIX_MAX_RUNS);
+			pdf_para(d, PDF_SMALL, sb.buf);
+		}
 	}
-	appendix_runs(d, r);
-	appendix_sources(d, r);
 	strbuf_release(&sb);
+}
+
+static void appendix(struct pdf_doc *d, struct rep *r)
+{
+	pdf_heading(d, 1, "Appendix: every run", "sec-appendix", 1);
+	if (r->inv.inv.runs_omitted)
+		appendix_grouped(d, r);
+	else
+		appendix_runs(d, r);
+	appendix_sources(d, r);
 }
 
 /* ---- comparisons, charts, trade-offs ----------------------------------- */
@@ -1115,12 +1318,13 @@ static void fmt_system(struct strbuf *sb, const struct db_config *c)
 /* The generated findings: one per benchmark, then the composite and the
  * caveats.  Built from the comparison view only; a difference is stated
  * only when its verdict says so. */
-static size_t findings(struct pdf_doc *d, struct rep *r, const struct grp *g)
+static size_t findings(struct pdf_doc *d, struct rep *r, const struct grp *g, int compact)
 {
+	size_t max_bench = compact ? 3 : 4;
 	struct strbuf sb = STRBUF_INIT;
 	size_t i, k, n = 0, differ = 0;
 
-	for (i = 0; i < r->nb && n < 4; i++) {
+	for (i = 0; i < r->nb && n < max_bench; i++) {
 		const struct bench *b = &r->b[i];
 		const struct views_pair *best = NULL;
 		size_t nbetter = 0, nworse = 0, ncmp = 0;
@@ -1223,7 +1427,7 @@ static size_t findings(struct pdf_doc *d, struct rep *r, const struct grp *g)
 		pdf_bullet(d, sb.buf);
 		n++;
 	}
-	if (differ) {
+	if (differ && !compact) {   /* compact: said above the table */
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "%zu comparison%s pair%s configurations that differ from the "
 				 "baseline's (nodes, devices, batch or precision; marked " LQ "%s" RQ
@@ -1236,15 +1440,40 @@ static size_t findings(struct pdf_doc *d, struct rep *r, const struct grp *g)
 	return n;
 }
 
+/* Systems of a suite's summary: those that ran one of its benchmarks. */
+static int summary_has(struct rep *r, const size_t *bi, size_t nbi, const char *sys)
+{
+	size_t k;
+
+	for (k = 0; k < nbi; k++)
+		if (bench_eff(&r->b[bi[k]], sys) || bench_pair(&r->b[bi[k]], sys) ||
+		    bench_ran(&r->b[bi[k]], sys))
+			return 1;
+	return 0;
+}
+
+/* Above this many systems a suite's summary is compact: one line per
+ * system (ratio, mark and CI), so that it stays on one page; the headline
+ * values and efficiencies are in the benchmark sections. */
+#define SUMMARY_COMPACT_ROWS 12
+
 static void summary_group(struct pdf_doc *d, struct rep *r, const struct grp *g)
 {
 	const struct db_inventory *inv = &r->inv.inv;
 	struct strbuf sb = STRBUF_INIT;
-	size_t *bi = ab_calloc(r->nb + 1, sizeof(*bi)), nbi = 0, i, k, first;
+	size_t *bi = ab_calloc(r->nb + 1, sizeof(*bi)), nbi = 0, i, k, first, nrows = 0;
+	size_t per_table;
+	int compact;
 
 	for (k = 0; k < r->nb; k++)
 		if (!strcmp(r->b[k].suite, g->suite))
 			bi[nbi++] = k;
+	for (i = 0; i < inv->nsystems; i++)
+		nrows += summary_has(r, bi, nbi, inv->systems[i].name);
+	compact = nrows > SUMMARY_COMPACT_ROWS;
+	per_table = compact ? 6 : 5;
+	if (compact && g != r->g)
+		pdf_new_page(d);   /* each large suite's summary on a page of its own */
 	if (r->ng > 1) {
 		strbuf_addf(&sb, "%s: baseline %s", g->suite, g->baseline ? g->baseline : "none");
 		pdf_need(d, 120);
@@ -1257,13 +1486,24 @@ static void summary_group(struct pdf_doc *d, struct rep *r, const struct grp *g)
 		strbuf_release(&sb);
 		return;
 	}
-	/* at most five benchmarks per table, so cells stay legible */
-	for (first = 0; first < nbi; first += 5) {
-		size_t last = first + 5 < nbi ? first + 5 : nbi;
+	if (compact) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%zu systems: one line each (ratio, mark and CI; shaded: the "
+				 "baseline); the headline values, energy efficiency and which "
+				 "configurations differ (" "\xe2\x89\xa0" ") are in each benchmark's "
+				 "comparison table.", nrows);
+		pdf_para(d, PDF_SMALL, sb.buf);
+	}
+	/* at most five (compact: six) benchmarks per table, so cells stay legible */
+	for (first = 0; first < nbi; first += per_table) {
+		size_t last = first + per_table < nbi ? first + per_table : nbi;
 		int with_gm = last == nbi && g->has_all && g->all.n_common > 1;
-		struct pdf_table *t = pdf_table_new(1 + (last - first) + (with_gm ? 1 : 0), 7);
+		struct pdf_table *t = pdf_table_new(1 + (last - first) + (with_gm ? 1 : 0),
+						    compact ? 6 : 7);
 
 		pdf_table_col(t, 0, "System", PDF_LEFT);
+		if (compact)
+			pdf_table_dense(t);
 		for (k = first; k < last; k++) {
 			const struct bench *b = &r->b[bi[k]];
 
@@ -1283,17 +1523,14 @@ static void summary_group(struct pdf_doc *d, struct rep *r, const struct grp *g)
 		}
 		for (i = 0; i < inv->nsystems; i++) {
 			const char *sys = inv->systems[i].name;
-			int is_base = !strcmp(sys, g->baseline), ran = 0;
+			int is_base = !strcmp(sys, g->baseline);
 
-			for (k = 0; k < nbi && !ran; k++)
-				ran = bench_eff(&r->b[bi[k]], sys) || bench_pair(&r->b[bi[k]], sys) ||
-				      bench_ran(&r->b[bi[k]], sys);
-			if (!ran)
+			if (!summary_has(r, bi, nbi, sys))
 				continue;
 			pdf_table_row(t, NULL, NULL);
 			strbuf_reset(&sb);
 			pdf_esc(&sb, sys);
-			if (is_base)
+			if (is_base && !compact)   /* compact: the shaded row */
 				strbuf_addstr(&sb, "\n<i>baseline</i>");
 			pdf_table_cell(t, 0, sb.buf);
 			for (k = first; k < last; k++) {
@@ -1305,14 +1542,19 @@ static void summary_group(struct pdf_doc *d, struct rep *r, const struct grp *g)
 				if (p) {
 					strbuf_addstr(&sb, "<b>");
 					fmt_ratio(&sb, p->res.speedup);
-					strbuf_addf(&sb, "</b> %s%s\n", verdict_mark(p->res.verdict),
-						    p->same_shape ? "" : " \xe2\x89\xa0");
+					strbuf_addf(&sb, "</b> %s%s%s", verdict_mark(p->res.verdict),
+						    p->same_shape || compact ? "" : " \xe2\x89\xa0",
+						    compact ? " " : "\n");
 					fmt_ratio_ci(&sb, p->res.speedup_ci_low, p->res.speedup_ci_high);
-					strbuf_addstr(&sb, "\n");
+					if (!compact)
+						strbuf_addstr(&sb, "\n");
 				} else if (is_base && b->has_cmp) {
-					strbuf_addstr(&sb, "<b>1" TIMES "</b>\n");
+					strbuf_addstr(&sb, compact ? "<b>1" TIMES "</b>" : "<b>1" TIMES "</b>\n");
 				}
-				if (e) {
+				if (compact) {
+					if (!p && !(is_base && b->has_cmp))
+						strbuf_addstr(&sb, DASH);
+				} else if (e) {
 					strbuf_addstr(&sb, "<span foreground=\"#555555\">");
 					add_value(&sb, e->xv);
 					if (isfinite(e->yv)) {
@@ -1334,7 +1576,8 @@ static void summary_group(struct pdf_doc *d, struct rep *r, const struct grp *g)
 				if (c && isfinite(c->gm.gm)) {
 					strbuf_addstr(&sb, "<b>");
 					fmt_ratio(&sb, c->gm.gm);
-					strbuf_addf(&sb, "</b> %s\n", verdict_mark(c->verdict));
+					strbuf_addf(&sb, "</b> %s%s", verdict_mark(c->verdict),
+						    compact ? " " : "\n");
 					fmt_ratio_ci(&sb, c->gm.boot_ci_low, c->gm.boot_ci_high);
 				} else if (is_base) {
 					strbuf_addstr(&sb, "<b>1" TIMES "</b>");
@@ -1349,7 +1592,7 @@ static void summary_group(struct pdf_doc *d, struct rep *r, const struct grp *g)
 		pdf_table_draw(d, t);
 		pdf_table_free(t);
 	}
-	findings(d, r, g);
+	findings(d, r, g, compact);
 	free(bi);
 	strbuf_release(&sb);
 }
@@ -2391,8 +2634,9 @@ static int load(struct db *db, const struct report_spec *s, const struct report_
 		q.suite = s->suites[0];
 	if (s->nsystems == 1)
 		q.system = s->systems[0];
-	/* names the spec asks for must exist (in its suites) */
-	{
+	/* names the spec asks for must exist (in its suites); without names or
+	 * suites the report's own inventory below says all there is to say */
+	if (s->nsystems || s->baseline || s->nsuites) {
 		struct views_inventory any;
 		struct db_inv_query aq;
 
@@ -2439,9 +2683,12 @@ static int load(struct db *db, const struct report_spec *s, const struct report_
 			views_inventory_release(&r->inv);
 		free(bn);
 		if (rc < 0)
-			return rc == -AB_EDATA ? ab_fail(err, AB_EDATA, "report: no runs match the "
-									"spec's selection")
-					       : rc;
+			return rc == -AB_EDATA
+				       ? ab_fail(err, AB_EDATA, "report: %s",
+						 s->nsuites || s->nsystems || s->nbenchmarks
+							 ? "no runs match the spec's selection"
+							 : "the database holds no runs")
+				       : rc;
 	}
 	/* one section per benchmark, in the inventory's order (suite, name) */
 	r->b = ab_calloc(r->inv.inv.nbenchmarks + 1, sizeof(*r->b));

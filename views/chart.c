@@ -25,6 +25,7 @@ struct views_chart {
 	struct series_set ss, ss2;
 	struct db_power power;
 	struct views_pareto pareto;
+	struct views_compare cmp;     /* heatmap, bargroup across benchmarks */
 	json_t *json;                 /* MLPerf scores (model/mlperf_score.c) */
 	struct plot_palette *own_palette;
 	void **allocs;
@@ -140,6 +141,7 @@ void views_chart_free(struct views_chart *f)
 	db_configs_release(&f->cs2);
 	db_power_release(&f->power);
 	views_pareto_release(&f->pareto);
+	views_compare_release(&f->cmp);
 	json_decref(f->json);
 	plot_palette_free(f->own_palette);
 	free(f);
@@ -230,6 +232,16 @@ static int load(struct views_chart *f, struct db *db, const struct views_chart_o
 			       o->suite ? o->suite : "");
 	(void)f;
 	return 0;
+}
+
+/* What a subtitle may say about intervals: only what is drawn. */
+static const char *ci_note(struct views_chart *f, size_t with_ci, size_t total, const char *what)
+{
+	if (!with_ci)
+		return kstr(f, "no CI (fewer than %d runs)", STATS_CI_MIN_N);
+	if (with_ci == total)
+		return kstr(f, "%s", what);
+	return kstr(f, "%s where n ≥ %d", what, STATS_CI_MIN_N);
 }
 
 /* "1n x 8, b4096, fp16": the configuration a bar or point stands for */
@@ -327,6 +339,10 @@ static const char *bars_finish(struct views_chart *f, const struct views_chart_o
 	if ((sp->y_scale == PLOT_SCALE_LOG10 || sp->y_scale == PLOT_SCALE_LOG2))
 		strbuf_addf(&note, " · log scale (values span %.0f×)", hi / lo);
 	sp->horizontal = *n > 10 || longest > 16;
+	/* one meaning of "x" on every chart: times better than the baseline */
+	if (o->baseline && !sp->horizontal)
+		strbuf_addf(&note, " · ratios: × better than %s (%s)", o->baseline,
+			    c0->lower_is_better ? "speedup" : "throughput ratio");
 	return keep(f, strbuf_detach(&note, NULL));
 }
 
@@ -531,7 +547,7 @@ static int build_bar(struct views_chart *f, struct db *db, const struct views_ch
 	struct plot_bar_spec *sp = kalloc(f, 1, sizeof(*sp));
 	struct plot_bar *bars;
 	const char *note;
-	size_t i, n, runs = 0;
+	size_t i, n, runs = 0, nci = 0;
 	int rc = load(f, db, o, o->metric, &f->cs, err), refused, differ = 0;
 
 	if (rc < 0)
@@ -571,10 +587,12 @@ static int build_bar(struct views_chart *f, struct db *db, const struct views_ch
 				    : kstr(f, "%s: %s by system (%s is better)", pick[0]->benchmark,
 					   pretty_metric(f, pick[0]->metric),
 					   pick[0]->lower_is_better ? "lower" : "higher");
-	sp->labels.subtitle = kstr(f, "%s · %s%s · median and 95 %% CI · %zu runs · %s",
+	for (i = 0; i < n; i++)
+		nci += isfinite(bars[i].lo) && isfinite(bars[i].hi);
+	sp->labels.subtitle = kstr(f, "%s · %s%s · median, %s · %zu runs · %s",
 				   pick[0]->suite, shape_note(f, o),
-				   differ ? " (configurations differ: labels say which)" : "", runs,
-				   note);
+				   differ ? " (configurations differ: labels say which)" : "",
+				   ci_note(f, nci, n, "95 % CI"), runs, note);
 	sp->labels.y_title = o->per_device ? kstr(f, "%s per accelerator",
 						   pretty_metric(f, pick[0]->metric))
 					   : pretty_metric(f, pick[0]->metric);
@@ -590,75 +608,206 @@ static int cmp_long(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The official score of an MLPerf training system's run set of benchmark
+ * (NULL: any; the first one in f->json), NAN when it has none; *complete
+ * (if not NULL) 0 when the run set has fewer result files than required or
+ * too many failed runs (the bar chart hatches those). */
+static double official_score_c(const struct views_chart *f, const char *system,
+			       const char *benchmark, int *complete)
+{
+	size_t i;
+	json_t *g;
+
+	json_array_foreach(f->json, i, g) {
+		const char *sys = json_string_value(json_object_get(g, "system"));
+		const char *b = json_string_value(json_object_get(g, "benchmark"));
+		const char *status = json_string_value(json_object_get(g, "status"));
+		json_t *score = json_object_get(g, "official_score");
+		long req = (long)json_integer_value(json_object_get(g, "required_runs"));
+		long runs = (long)json_integer_value(json_object_get(g, "runs"));
+		if (sys && !strcmp(sys, system) && (!benchmark || (b && !strcmp(b, benchmark)))) {
+			if (complete)
+				*complete = json_is_number(score) && !(status && strcmp(status, "ok")) &&
+					    !(req > 0 && runs < req);
+			return json_is_number(score) ? json_number_value(score) : NAN;
+		}
+	}
+	if (complete)
+		*complete = 0;
+	return NAN;
+}
+
+static double official_score(const struct views_chart *f, const char *system,
+			     const char *benchmark)
+{
+	return official_score_c(f, system, benchmark, NULL);
+}
+
+/* MLPerf training on its headline metric: a pair is drawn as the ratio of
+ * the two official scores (oriented: > 1 is better); 0 when either side has
+ * none (the caller keeps the median ratio and marks it). */
+static int official_ratio(const struct views_chart *f, const struct views_pair *p, double *r,
+			  int *complete)
+{
+	double a, b;
+	int ca, cb;
+
+	if (!f->json || strcmp(p->sys->suite, "mlperf-training"))
+		return 0;
+	a = official_score_c(f, p->sys->system, p->sys->benchmark, &ca);
+	b = official_score_c(f, p->base->system, p->base->benchmark, &cb);
+	if (!(a > 0) || !(b > 0))
+		return 0;
+	*r = p->sys->lower_is_better ? b / a : a / b;
+	*complete = ca && cb;
+	return 1;
+}
+
+/* The chart's selection for the comparison view: the baseline always
+ * (shape filters still apply), other systems when wanted. */
+struct cmp_keep {
+	const struct views_chart_opts *o;
+};
+
+static int keep_cmp(const struct db_config *c, void *ctx)
+{
+	const struct views_chart_opts *o = ((const struct cmp_keep *)ctx)->o;
+	struct views_chart_opts shape = *o;
+
+	if (o->baseline && (!strcmp(c->system, o->baseline) ||
+			    (c->display_name && !strcmp(c->display_name, o->baseline)))) {
+		shape.systems = NULL;
+		shape.nsystems = 0;
+		return wanted(&shape, c);
+	}
+	return wanted(o, c);
+}
+
+/* Every system's best configuration against the baseline's, per benchmark,
+ * as `compare --baseline` pairs them (views/compare.c): the heatmap and the
+ * bargroup across benchmarks draw these pairs, never pair on their own. */
+static int compare_across(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
+			  struct strbuf *err)
+{
+	struct db_config_query q = { o->suite, NULL, NULL, o->metric };
+	struct views_compare_opts vo;
+	struct cmp_keep *k = kalloc(f, 1, sizeof(*k));
+	int rc;
+
+	memset(&vo, 0, sizeof(vo));
+	k->o = o;
+	vo.baseline = o->baseline;
+	vo.best = 1;
+	vo.keep = keep_cmp;
+	vo.keep_ctx = k;
+	rc = views_compare_build(db, &q, &vo, &f->cmp, err);
+	if (rc == 0 && !o->metric) {
+		size_t i;
+		for (i = 0; i < f->cmp.configs.n; i++)
+			if (!strcmp(f->cmp.configs.v[i].suite, "mlperf-training"))
+				break;
+		if (i < f->cmp.configs.n) {
+			struct db_filter flt = { "mlperf-training", NULL, NULL };
+			rc = mlperf_score(db, &flt, &f->json, err);
+		}
+	}
+	if (rc == -AB_EDATA) {
+		strbuf_reset(err);
+		return ab_fail(err, AB_EDATA, "nothing to plot: %s",
+			       f->cmp.failure == VIEWS_COMPARE_NO_BASELINE
+				       ? kstr(f, "baseline '%s' has no successful runs%s%s",
+					      o->baseline, o->suite ? " in suite " : "",
+					      o->suite ? o->suite : "")
+				       : kstr(f, "no benchmark has runs of both the baseline '%s' "
+						 "and another system", o->baseline));
+	}
+	return rc;
+}
+
+/* "64n × 8, b2048 vs 1452n × 8, b46464" when a pair's shapes differ, else the
+ * shared configuration. */
+static const char *pair_config(struct views_chart *f, const struct views_pair *p)
+{
+	const char *a = config_label(f, p->sys);
+
+	return a ? a : "configuration unknown";
+}
+
 /* Bars grouped by benchmark: each system's speedup over the baseline (best
- * configurations), with the bootstrap CI of the ratio; reference line at 1. */
+ * configurations, paired by the comparison view), with the bootstrap CI of
+ * the ratio; reference line at 1. */
 static int build_bargroup_bench(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
 				struct strbuf *err)
 {
 	struct plot_bargroup_spec *sp = kalloc(f, 1, sizeof(*sp));
-	struct db_config_query q = { o->suite, NULL, NULL, o->metric };
-	const struct db_config **pick;
-	const char **groups;
+	const struct views_compare *v = &f->cmp;
+	const char **groups, **configs;
 	struct plot_sys *sys;
 	struct plot_cell *cells;
-	size_t i, k, g, ng = 0, ns = 0;
-	int rc;
+	size_t i, k, g, ng = 0, ns = 0, ndiffer = 0, nci = 0, nofficial = 0, nmedian = 0;
+	size_t nincomplete = 0;
+	double lo = HUGE_VAL, hi = 0;
+	int rc, small, complete;
 
 	if (!o->baseline)
 		return ab_fail(err, AB_EUSAGE, "a bargroup across benchmarks needs a baseline system");
-	rc = db_load_configs(db, &q, &f->cs, err);
+	rc = compare_across(f, db, o, err);
 	if (rc < 0)
 		return rc;
-	groups = kalloc(f, f->cs.n, sizeof(*groups));
-	sys = kalloc(f, f->cs.n, sizeof(*sys));
-	for (i = 0; i < f->cs.n; i++) {
-		const struct db_config *c = &f->cs.v[i];
-		if (!c->n || !wanted(o, c))
-			continue;
-		if (!strcmp(c->system, o->baseline)) {
-			for (k = 0; k < ng && strcmp(groups[k], c->benchmark); k++)
-				;
-			if (k == ng)
-				groups[ng++] = c->benchmark;
-		} else {
-			for (k = 0; k < ns && strcmp(sys[k].name, c->system); k++)
-				;
-			if (k == ns) {
-				sys[ns].name = c->system;
-				sys[ns++].vendor = c->vendor;
-			}
+	groups = kalloc(f, v->n, sizeof(*groups));
+	sys = kalloc(f, v->n, sizeof(*sys));
+	for (i = 0; i < v->n; i++) {
+		const struct db_config *c = v->pairs[i].sys;
+		for (k = 0; k < ng && strcmp(groups[k], c->benchmark); k++)
+			;
+		if (k == ng)
+			groups[ng++] = c->benchmark;
+		for (k = 0; k < ns && strcmp(sys[k].name, c->system); k++)
+			;
+		if (k == ns) {
+			sys[ns].name = c->system;
+			sys[ns++].vendor = c->vendor;
 		}
 	}
-	if (!ng || !ns)
-		return ab_fail(err, AB_EDATA, "nothing to plot: no benchmark has runs of both the "
-					      "baseline '%s' and another system", o->baseline);
 	cells = kalloc(f, ng * ns, sizeof(*cells));
-	pick = kalloc(f, f->cs.n, sizeof(*pick));
-	for (g = 0; g < ng; g++) {
-		size_t np = pick_best(&f->cs, o, groups[g], pick);
-		const struct db_config *base = NULL;
-		for (k = 0; k < np; k++)
-			if (!strcmp(pick[k]->system, o->baseline))
-				base = pick[k];
-		for (i = 0; i < ns; i++) {
-			struct plot_cell *cell = &cells[g * ns + i];
-			cell->value = cell->lo = cell->hi = NAN;
-			cell->n = -1;
-			for (k = 0; base && k < np; k++) {
-				struct compare_result r;
-				if (strcmp(pick[k]->system, sys[i].name))
-					continue;
-				rc = compare_pair(pick[k]->values, pick[k]->n, base->values, base->n,
-						  base->lower_is_better ? STATS_LOWER_IS_BETTER
-									: STATS_HIGHER_IS_BETTER,
-						  NULL, &r, err);
-				if (rc < 0)
-					return rc;
-				cell->value = r.speedup;
-				cell->lo = r.speedup_ci_low;
-				cell->hi = r.speedup_ci_high;
-				cell->n = (int)r.n;
+	configs = kalloc(f, ng * ns, sizeof(*configs));
+	for (i = 0; i < ng * ns; i++) {
+		cells[i].value = cells[i].lo = cells[i].hi = NAN;
+		cells[i].n = -1;
+	}
+	for (i = 0; i < v->n; i++) {
+		const struct views_pair *p = &v->pairs[i];
+		struct plot_cell *cell;
+		for (g = 0; strcmp(groups[g], p->sys->benchmark); g++)
+			;
+		for (k = 0; strcmp(sys[k].name, p->sys->system); k++)
+			;
+		cell = &cells[g * ns + k];
+		cell->value = p->res.speedup;
+		/* a bootstrap CI of one or a few runs is not drawn */
+		small = p->sys->n < STATS_CI_MIN_N || p->base->n < STATS_CI_MIN_N;
+		cell->lo = small ? NAN : p->res.speedup_ci_low;
+		cell->hi = small ? NAN : p->res.speedup_ci_high;
+		cell->n = (int)p->res.n;
+		configs[g * ns + k] = pair_config(f, p);
+		/* MLPerf training: the ratio of official scores, one number */
+		if (official_ratio(f, p, &cell->value, &complete)) {
+			cell->lo = cell->hi = NAN;
+			small = 1;
+			nofficial++;
+			if (!complete) {
+				configs[g * ns + k] = kstr(f, "† %s", configs[g * ns + k]);
+				nincomplete++;
 			}
+		} else if (f->json && !strcmp(p->sys->suite, "mlperf-training")) {
+			configs[g * ns + k] = kstr(f, "* %s", configs[g * ns + k]);
+			nmedian++;
+		}
+		nci += !small;
+		ndiffer += !p->same_shape;
+		if (isfinite(cell->value) && cell->value > 0) {
+			lo = fmin(lo, cell->value);
+			hi = fmax(hi, cell->value);
 		}
 	}
 	sp->groups = groups;
@@ -666,17 +815,44 @@ static int build_bargroup_bench(struct views_chart *f, struct db *db, const stru
 	sp->systems = sys;
 	sp->n_systems = ns;
 	sp->cells = cells;
+	sp->configs = configs;
 	sp->reference = 1.0;
 	sp->reference_label = kstr(f, "%s = 1", o->baseline);
-	sp->palette = palette(f, o, &f->cs);
+	sp->palette = palette(f, o, &v->configs);
+	/* many systems, or configurations that differ (each bar then names
+	 * its own): one row per system with the configuration beside each bar */
+	sp->horizontal = ns > 10 || ndiffer;
+	/* ratios: a log axis when they span more than 30x (or cross 1 widely) */
+	sp->y_scale = o->scale != PLOT_SCALE_AUTO ? o->scale
+		      : hi / lo > 30 ? PLOT_SCALE_LOG10 : PLOT_SCALE_AUTO;
 	sp->labels.title = o->title ? o->title : kstr(f, "Speedup over %s by benchmark", o->baseline);
-	sp->labels.subtitle = kstr(f, "%s · best configuration per system · ratio of medians with "
-				      "95 %% bootstrap CI (> 1 is better)",
-				   o->suite ? o->suite : "all suites");
-	sp->labels.caption = kstr(f, "Bars: ratio of medians to %s, oriented so that > 1 is better. "
-				     "Whiskers: 95 %% bootstrap CI of the ratio (%d resamples, seed "
-				     "%lu). Missing bars: not measured.", o->baseline,
-				  COMPARE_DEFAULT_RESAMPLES, COMPARE_DEFAULT_SEED);
+	sp->labels.subtitle = kstr(f, "%s · best configuration per system%s · %s (× better than "
+				      "the baseline: > 1 is better), %s%s",
+				   o->suite ? o->suite : "all suites",
+				   ndiffer ? " (configurations differ: labels say which)" : "",
+				   nofficial == v->n ? "ratio of official MLPerf scores"
+				   : nofficial	     ? "ratio of official MLPerf scores (MLPerf training), "
+						       "of medians (others)"
+						     : "ratio of medians",
+				   nofficial == v->n ? "no CI: an official score is one number per run set"
+						     : ci_note(f, nci, v->n, "95 % bootstrap CI"),
+				   (sp->y_scale == PLOT_SCALE_LOG10 || sp->y_scale == PLOT_SCALE_LOG2) ? kstr(f, " · log scale (ratios "
+									     "span %.0f×)", hi / lo)
+								       : "");
+	sp->labels.caption = kstr(f, "Bars: ratio of medians to %s, oriented so that > 1 is better "
+				     "(speedup for times, ratio for throughputs), paired as "
+				     "'accelbench compare --baseline' pairs them. Whiskers: 95 %% "
+				     "bootstrap CI of the ratio (%zu resamples, seed %lu); none where "
+				     "either side has fewer than %d runs. Missing bars: not measured.%s%s%s",
+				  o->baseline, v->copts.resamples, v->copts.seed, STATS_CI_MIN_N,
+				  nofficial ? " MLPerf training: ratio of the official scores (olympic "
+					      "mean × RCP scaling), one number per run set, no CI."
+					    : "",
+				  nmedian ? " *: no official score on one side: ratio of "
+					    "medians instead." : "",
+				  nincomplete ? " †: a run set that is not complete or valid (fewer "
+						"result files than required): not an official result."
+					      : "");
 	sp->labels.x_title = "Benchmark";
 	sp->labels.y_title = kstr(f, "Speedup over %s", o->baseline);
 	sp->labels.y_unit = "×";
@@ -693,7 +869,8 @@ static int build_bargroup(struct views_chart *f, struct db *db, const struct vie
 	struct plot_sys *sys;
 	struct plot_cell *cells;
 	const char **groups;
-	size_t i, k, nb = 0, ns = 0;
+	size_t i, k, nb = 0, ns = 0, nci = 0, ncell = 0;
+	double span = 1;
 	int rc = load(f, db, o, o->metric, &f->cs, err);
 
 	if (rc < 0)
@@ -747,7 +924,8 @@ static int build_bargroup(struct views_chart *f, struct db *db, const struct vie
 		/* a batch size where every run failed is not "not measured": say so */
 		struct strbuf note = STRBUF_INIT;
 		size_t j, nfail = 0;
-		strbuf_addstr(&note, "Bars: median. Whiskers: 95 % confidence interval of the median.");
+		strbuf_addf(&note, "Bars: median. Whiskers: 95 %% confidence interval of the median "
+				   "(none with fewer than %d runs).", STATS_CI_MIN_N);
 		for (j = 0; j < f->cs.n; j++) {
 			const struct db_config *c = &f->cs.v[j];
 			if (!wanted(o, c) || c->n || !c->n_failed || c->global_batch <= 0)
@@ -766,11 +944,33 @@ static int build_bargroup(struct views_chart *f, struct db *db, const struct vie
 	sp->n_systems = ns;
 	sp->cells = cells;
 	sp->reference = NAN;
+	/* many systems: one row per system, full names (the file grows) */
+	sp->horizontal = ns > 10;
+	{
+		double lo = HUGE_VAL, hi = 0;
+		for (i = 0; i < nb * ns; i++)
+			if (isfinite(cells[i].value) && cells[i].value > 0) {
+				lo = fmin(lo, cells[i].value);
+				hi = fmax(hi, cells[i].value);
+			}
+		sp->y_scale = o->scale != PLOT_SCALE_AUTO ? o->scale
+			      : hi / lo > 30 ? PLOT_SCALE_LOG10 : PLOT_SCALE_AUTO;
+		span = hi / lo;
+	}
 	sp->palette = palette(f, o, &f->cs);
-	sp->labels.title = o->title ? o->title : kstr(f, "%s: %s by global batch",
-						       f->cs.v[0].benchmark, f->cs.v[0].metric);
-	sp->labels.subtitle = kstr(f, "%s · median and 95 %% CI per system and batch size",
-				   f->cs.v[0].suite);
+	sp->labels.title = o->title ? o->title : kstr(f, "%s: %s by global batch (%s is better)",
+						       f->cs.v[0].benchmark,
+						       pretty_metric(f, f->cs.v[0].metric),
+						       f->cs.v[0].lower_is_better ? "lower" : "higher");
+	for (i = 0; i < nb * ns; i++) {
+		ncell += isfinite(cells[i].value);
+		nci += isfinite(cells[i].value) && isfinite(cells[i].lo) && isfinite(cells[i].hi);
+	}
+	sp->labels.subtitle = kstr(f, "%s · median per system and batch size, %s%s",
+				   f->cs.v[0].suite, ci_note(f, nci, ncell, "95 % CI"),
+				   sp->y_scale == PLOT_SCALE_LOG10 || sp->y_scale == PLOT_SCALE_LOG2
+					   ? kstr(f, " · log scale (values span %.0f×)", span)
+					   : "");
 	sp->labels.x_title = "Global batch size";
 	sp->labels.y_title = pretty_metric(f, f->cs.v[0].metric);
 	sp->labels.y_unit = f->cs.v[0].unit;
@@ -810,7 +1010,7 @@ static int build_scaling(struct views_chart *f, struct db *db, const struct view
 {
 	struct plot_batch_spec *sp = kalloc(f, 1, sizeof(*sp));
 	struct plot_batch_series *ser;
-	size_t i, k, n = 0, runs = 0;
+	size_t i, k, n = 0, runs = 0, npts = 0, nci = 0;
 	int rc = load(f, db, o, o->metric, &f->cs, err);
 
 	if (rc < 0)
@@ -845,6 +1045,13 @@ static int build_scaling(struct views_chart *f, struct db *db, const struct view
 		if (rc < 0)
 			return rc;
 		ps->system = series_name(f, s, SERIES_BATCH);
+		{
+			/* the legend says which configuration the curve stands for */
+			struct strbuf shape = STRBUF_INIT;
+			series_shape_label(s, SERIES_BATCH, &shape);
+			ps->label = shape.len ? kstr(f, "%s (%s)", s->first->system, shape.buf) : NULL;
+			strbuf_release(&shape);
+		}
 		ps->vendor = s->first->vendor;
 		ps->points = pts;
 		ps->n_points = np;
@@ -862,32 +1069,29 @@ static int build_scaling(struct views_chart *f, struct db *db, const struct view
 	sp->series = ser;
 	sp->n_series = n;
 	sp->palette = palette(f, o, &f->cs);
-	sp->labels.title = o->title ? o->title : kstr(f, "%s: %s vs global batch size",
-						       f->cs.v[0].benchmark, f->cs.v[0].metric);
-	sp->labels.subtitle = kstr(f, "%s · %zu runs · points: median with 95 %% CI · curves: "
-				      "fit X(b) = Xmax·b/(b + b½)", f->cs.v[0].suite, runs);
+	sp->labels.title = o->title ? o->title : kstr(f, "%s: %s vs global batch size (%s is better)",
+						       f->cs.v[0].benchmark, f->cs.v[0].metric,
+						       f->cs.v[0].lower_is_better ? "lower" : "higher");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < ser[i].n_points; k++) {
+			npts++;
+			nci += isfinite(ser[i].points[k].lo) && isfinite(ser[i].points[k].hi);
+		}
+	sp->labels.subtitle = kstr(f, "%s · %zu runs · points: median, %s · curves: "
+				      "fit X(b) = Xmax·b/(b + b½)", f->cs.v[0].suite, runs,
+				   ci_note(f, nci, npts, "95 % CI"));
+	sp->labels.caption = kstr(f, "Points: median%s. Lines: saturation fit X(b) = Xmax·b/(b + "
+				     "b½). Ring: knee (90 %% of Xmax). Hollow markers on the axis: "
+				     "failed or out of memory.",
+				  nci ? kstr(f, ", whiskers: 95 %% CI (none with fewer than %d runs)",
+					     STATS_CI_MIN_N)
+				      : kstr(f, " (no CI: fewer than %d runs)", STATS_CI_MIN_N));
 	sp->labels.x_title = "Global batch size";
 	sp->labels.y_title = pretty_metric(f, f->cs.v[0].metric);
 	sp->labels.y_unit = f->cs.v[0].unit;
 	f->chart.kind = PLOT_BATCH;
 	f->chart.u.batch = sp;
 	return 0;
-}
-
-/* The official score of an MLPerf training system (the first run set of
- * it in f->json), NAN when it has none. */
-static double official_score(const struct views_chart *f, const char *system)
-{
-	size_t i;
-	json_t *g;
-
-	json_array_foreach(f->json, i, g) {
-		const char *sys = json_string_value(json_object_get(g, "system"));
-		json_t *score = json_object_get(g, "official_score");
-		if (sys && !strcmp(sys, system))
-			return json_is_number(score) ? json_number_value(score) : NAN;
-	}
-	return NAN;
 }
 
 /* How many series of the chart show system (weak and strong together). */
@@ -1005,7 +1209,7 @@ static int devices_series(struct views_chart *f, const struct views_chart_opts *
 	labels = kalloc(f, s->n, sizeof(*labels));
 	for (k = 0; k < s->n; k++) {
 		double v = official && !s->pts[k].censored
-				   ? official_score(f, s->pts[k].config->system)
+				   ? official_score(f, s->pts[k].config->system, NULL)
 				   : NAN;
 		cnt[k] = s->pts[k].x;
 		val[k] = isfinite(v) ? v : s->pts[k].median;
@@ -1028,7 +1232,7 @@ static int devices_series(struct views_chart *f, const struct views_chart_opts *
 		 * varies along the series (the system, in a family) */
 		labels[np] = s->mode == SERIES_FAMILY
 				     ? kstr(f, "%s%s", family_point_label(f, s, k),
-					    official && !isfinite(official_score(f, c->system)) ? " *" : "")
+					    official && !isfinite(official_score(f, c->system, NULL)) ? " *" : "")
 			     : s->mode == SERIES_STRONG
 				     ? kstr(f, "%ld per device", c->devices > 0 ? c->global_batch / c->devices : 0)
 				     : c->global_batch > 0 ? kstr(f, "b%ld", c->global_batch) : NULL;
@@ -1200,17 +1404,23 @@ static int build_pareto(struct views_chart *f, struct db *db, const struct views
 		pts[i].x = r->yv;
 		pts[i].y = r->xv;
 		pts[i].front = r->state == PARETO_FRONT ? PLOT_FRONT_ON : PLOT_FRONT_OFF;
-		if (r->x->global_batch > 0 && !(o->batch > 0))
-			pts[i].label = kstr(f, "%s (b=%ld)", r->x->system, r->x->global_batch);
+		/* which configuration the point stands for */
+		pts[i].label = config_label(f, r->x) ? kstr(f, "%s (%s)", r->x->system,
+							    config_label(f, r->x))
+						     : r->x->system;
 	}
 	sp->points = pts;
 	sp->n_points = pv->n;
 	sp->x_lower_better = pv->y_lower_better;
 	sp->y_lower_better = pv->x_lower_better;
 	sp->palette = palette(f, o, &f->cs);
-	sp->labels.title = o->title ? o->title : kstr(f, "%s: %s vs energy efficiency",
-						       c0->benchmark, c0->metric);
-	sp->labels.subtitle = kstr(f, "%s · %s · medians", c0->suite, shape_note(f, o));
+	sp->labels.title = o->title ? o->title
+				    : kstr(f, "%s: %s vs energy efficiency (%s is better on both)",
+					   c0->benchmark, c0->metric,
+					   pv->x_lower_better || pv->y_lower_better ? "the front"
+										    : "higher");
+	sp->labels.subtitle = kstr(f, "%s · %s (labels say which) · medians, no CI", c0->suite,
+				   shape_note(f, o));
 	sp->labels.x_title = "Energy efficiency";
 	sp->labels.x_unit = pv->y_unit;
 	sp->labels.y_title = pretty_metric(f, c0->metric);
@@ -1220,110 +1430,227 @@ static int build_pareto(struct views_chart *f, struct db *db, const struct views
 	return 0;
 }
 
+struct hm_row {
+	size_t idx;
+	double key;
+	const char *name;
+};
+
+static int hm_row_cmp(const void *a, const void *b)
+{
+	const struct hm_row *p = a, *q = b;
+
+	if (p->key != q->key)
+		return p->key < q->key ? 1 : -1;
+	return strcmp(p->name, q->name);
+}
+
 static int build_heatmap(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
 			 struct strbuf *err)
 {
 	struct plot_heatmap_spec *sp = kalloc(f, 1, sizeof(*sp));
-	const char **rows, **cols;
-	const struct db_config **pick;
-	double *ratios;
-	size_t i, r, c, nr = 0, nc = 0;
-	struct db_config_query q = { o->suite, o->benchmark, NULL, o->metric };
+	const struct views_compare *v = &f->cmp;
+	const char **rows, **cols, **configs;
+	double *ratios, *gm = NULL;
+	size_t i, r, c, nr = 1, nc = 0, ndiffer = 0, nofficial = 0, nmedian = 0, nincomplete = 0;
+	int complete;
 	int rc;
 
 	if (!o->baseline)
 		return ab_fail(err, AB_EUSAGE, "a heatmap needs a baseline system");
-	rc = db_load_configs(db, &q, &f->cs, err);
+	rc = compare_across(f, db, o, err);
 	if (rc < 0)
 		return rc;
-	rows = kalloc(f, f->cs.n, sizeof(*rows));
-	cols = kalloc(f, f->cs.n, sizeof(*cols));
-	for (i = 0; i < f->cs.n; i++) {
-		const struct db_config *x = &f->cs.v[i];
-		if (!x->n || !wanted(o, x))
-			continue;
-		for (r = 0; r < nr && strcmp(rows[r], x->system); r++)
+	rows = kalloc(f, v->n + 1, sizeof(*rows));
+	cols = kalloc(f, v->n + 1, sizeof(*cols));
+	rows[0] = v->pairs[0].base->system; /* the baseline's own row: 1 everywhere */
+	for (i = 0; i < v->n; i++) {
+		const struct views_pair *p = &v->pairs[i];
+		for (r = 0; r < nr && strcmp(rows[r], p->sys->system); r++)
 			;
 		if (r == nr)
-			rows[nr++] = x->system;
-		if (strcmp(x->system, o->baseline))
-			continue; /* columns: the benchmarks the baseline ran */
-		for (c = 0; c < nc && strcmp(cols[c], x->benchmark); c++)
+			rows[nr++] = p->sys->system;
+		for (c = 0; c < nc && strcmp(cols[c], p->sys->benchmark); c++)
 			;
 		if (c == nc)
-			cols[nc++] = x->benchmark;
+			cols[nc++] = p->sys->benchmark;
 	}
-	if (!nc)
-		return ab_fail(err, AB_EDATA, "nothing to plot: baseline '%s' has no successful runs%s%s",
-			       o->baseline, o->suite ? " in suite " : "", o->suite ? o->suite : "");
 	ratios = kalloc(f, nr * nc, sizeof(double));
-	pick = kalloc(f, f->cs.n, sizeof(*pick));
-	for (c = 0; c < nc; c++) {
-		size_t np = pick_best(&f->cs, o, cols[c], pick), k;
-		const struct db_config *base = NULL;
-		for (k = 0; k < np; k++)
-			if (!strcmp(pick[k]->system, o->baseline))
-				base = pick[k];
-		for (r = 0; r < nr; r++) {
-			ratios[r * nc + c] = NAN;
-			for (k = 0; base && k < np; k++) {
-				double m, mb;
-				if (strcmp(pick[k]->system, rows[r]))
-					continue;
-				m = stats_median(pick[k]->values, pick[k]->n);
-				mb = stats_median(base->values, base->n);
-				/* > 1 is better in every cell, whatever the metric's direction */
-				ratios[r * nc + c] = base->lower_is_better ? mb / m : m / mb;
+	configs = kalloc(f, nr * nc, sizeof(*configs));
+	for (i = 0; i < nr * nc; i++)
+		ratios[i] = NAN;
+	for (i = 0; i < v->n; i++) {
+		const struct views_pair *p = &v->pairs[i];
+		for (r = 0; strcmp(rows[r], p->sys->system); r++)
+			;
+		for (c = 0; strcmp(cols[c], p->sys->benchmark); c++)
+			;
+		/* > 1 is better in every cell, whatever the metric's direction;
+		 * MLPerf training: the ratio of official scores */
+		ratios[r * nc + c] = p->res.speedup;
+		configs[r * nc + c] = pair_config(f, p);
+		if (official_ratio(f, p, &ratios[r * nc + c], &complete)) {
+			nofficial++;
+			if (!complete) {
+				configs[r * nc + c] = kstr(f, "† %s", configs[r * nc + c]);
+				nincomplete++;
 			}
+		} else if (f->json && !strcmp(p->sys->suite, "mlperf-training")) {
+			configs[r * nc + c] = kstr(f, "* %s", configs[r * nc + c]);
+			nmedian++;
+		}
+		ndiffer += !p->same_shape;
+		if (!isfinite(ratios[0 * nc + c])) {
+			int cb = 1;
+			ratios[0 * nc + c] = 1;
+			configs[0 * nc + c] = config_label(f, p->base);
+			if (f->json && !strcmp(p->base->suite, "mlperf-training") &&
+			    isfinite(official_score_c(f, p->base->system, p->base->benchmark, &cb)) &&
+			    !cb)
+				configs[0 * nc + c] = kstr(f, "† %s", configs[0 * nc + c]);
 		}
 	}
-	/* drop systems with nothing measured on the baseline's benchmarks */
-	for (r = 0, i = 0; r < nr; r++) {
-		for (c = 0; c < nc && isnan(ratios[r * nc + c]); c++)
-			;
-		if (c == nc)
-			continue;
-		rows[i] = rows[r];
-		memmove(ratios + i * nc, ratios + r * nc, nc * sizeof(*ratios));
-		i++;
+	/* the geometric mean is the comparison's composite: over the
+	 * benchmarks every system ran, so only when that is every column */
+	if (v->n_common == nc && v->n_composite) {
+		gm = kalloc(f, nr, sizeof(double));
+		gm[0] = 1;
+		for (r = 1; r < nr; r++) {
+			gm[r] = NAN;
+			for (i = 0; i < v->n_composite && !nofficial; i++)
+				if (!strcmp(v->composite[i].system, rows[r]))
+					gm[r] = v->composite[i].gm.gm;
+			if (nofficial) {
+				/* official scores: the geometric mean of the cells shown */
+				double sum = 0;
+				for (c = 0; c < nc; c++)
+					sum += log(ratios[r * nc + c]);
+				gm[r] = exp(sum / (double)nc);
+			}
+		}
+	} else {
+		sp->no_geomean = 1;
+		sp->labels.caption = kstr(f, "Cells: ratio %sto the baseline (× better: > 1 "
+					     "is better), each system's best configuration (small "
+					     "print); hatched: not measured. No geometric-mean column: "
+					     "not every system ran every benchmark%s.",
+					  nofficial ? "" : "of medians ",
+					  v->n_common ? " ('accelbench compare --baseline' gives the "
+							"composite over the common ones)"
+						      : "");
 	}
-	nr = i;
+	/* rows best first, by the geometric mean of each row's cells (the
+	 * order only; the column shows the comparison's composite) */
+	{
+		struct hm_row *hr = kalloc(f, nr, sizeof(*hr));
+		double *r2 = kalloc(f, nr * nc, sizeof(double));
+		const char **rows2 = kalloc(f, nr, sizeof(*rows2)), **conf2 = kalloc(f, nr * nc, sizeof(*conf2));
+		for (r = 0; r < nr; r++) {
+			double sum = 0;
+			size_t n = 0;
+			for (c = 0; c < nc; c++)
+				if (isfinite(ratios[r * nc + c])) {
+					sum += log(ratios[r * nc + c]);
+					n++;
+				}
+			hr[r].idx = r;
+			hr[r].key = gm && isfinite(gm[r]) ? log(gm[r]) : n ? sum / (double)n : -HUGE_VAL;
+			hr[r].name = rows[r];
+		}
+		qsort(hr, nr, sizeof(*hr), hm_row_cmp);
+		for (r = 0; r < nr; r++) {
+			rows2[r] = rows[hr[r].idx];
+			memcpy(r2 + r * nc, ratios + hr[r].idx * nc, nc * sizeof(double));
+			memcpy(conf2 + r * nc, configs + hr[r].idx * nc, nc * sizeof(*conf2));
+		}
+		sp->baseline = rows[0];
+		rows = rows2;
+		ratios = r2;
+		configs = conf2;
+		if (gm) {
+			double *gm2 = kalloc(f, nr, sizeof(double));
+			for (r = 0; r < nr; r++)
+				gm2[r] = gm[hr[r].idx];
+			gm = gm2;
+		}
+	}
 	sp->rows = rows;
 	sp->n_rows = nr;
 	sp->cols = cols;
 	sp->n_cols = nc;
 	sp->ratios = ratios;
-	sp->baseline = o->baseline;
-	/* a composite is only fair over the same workloads for every system
-	 * (as compare's): with holes in the matrix, leave the column out */
-	for (i = 0; i < nr * nc && !isnan(ratios[i]); i++)
-		;
-	if (i == nr * nc) {
-		/* the geometric mean of each row, decided here, not by the painter */
-		double *gm = kalloc(f, nr, sizeof(double));
-		for (r = 0; r < nr; r++) {
-			double sum = 0;
-			for (c = 0; c < nc; c++)
-				sum += log(ratios[r * nc + c]);
-			gm[r] = exp(sum / (double)nc);
-		}
-		sp->geomeans = gm;
-	} else {
-		sp->no_geomean = 1;
-		sp->labels.caption = "Cells: ratio of medians to the baseline; hatched: not measured. "
-				     "No geometric-mean column: not every system ran every benchmark "
-				     "('accelbench compare --baseline' gives the composite over the "
-				     "common ones).";
-	}
+	sp->configs = configs;
+	sp->keep_order = 1;
+	sp->geomeans = gm;
+	if (!sp->labels.caption)
+		sp->labels.caption = nofficial
+			? "Cells: ratio to the baseline (× better: > 1 is better), each system's "
+			  "best configuration (small print); hatched: not measured. Geometric mean: "
+			  "of the cells shown, over all the benchmarks."
+			: "Cells: ratio of medians to the baseline (× better: > 1 is "
+			  "better), each system's best configuration (small print); "
+			  "hatched: not measured. Geometric mean: the composite of "
+			  "'accelbench compare --baseline' over all the benchmarks.";
 	sp->labels.title = o->title ? o->title : kstr(f, "Performance relative to %s", o->baseline);
-	sp->labels.subtitle = kstr(f, "%s%s · ratio of medians, best configuration per system "
-				      "(higher is better)", o->suite ? o->suite : "all suites",
-				   o->metric ? "" : " · headline metric of each benchmark");
+	sp->labels.subtitle = kstr(f, "%s%s · %s, best configuration per system%s · "
+				      "× better than the baseline (higher is better)",
+				   o->suite ? o->suite : "all suites",
+				   o->metric ? "" : " · headline metric of each benchmark",
+				   nofficial == v->n ? "ratio of official MLPerf scores"
+				   : nofficial	     ? "ratio of official MLPerf scores (MLPerf training), "
+						       "of medians (others)"
+						     : "ratio of medians",
+				   ndiffer ? " (configurations differ: cells say which)" : "");
+	if (nofficial || nmedian)
+		sp->labels.caption = kstr(f, "%s%s%s%s", sp->labels.caption,
+					  nofficial ? " MLPerf training cells: ratio of the official "
+						      "scores (olympic mean × RCP scaling)."
+						    : "",
+					  nmedian ? " *: no official score on one side: "
+						    "ratio of medians instead." : "",
+					  nincomplete ? " †: a run set that is not complete or valid "
+							"(fewer result files than required): not an "
+							"official result."
+						      : "");
 	sp->labels.x_title = "Benchmark";
 	sp->labels.y_title = "System";
 	f->chart.kind = PLOT_HEATMAP;
 	f->chart.u.heatmap = sp;
 	return 0;
+}
+
+/* The run's energy as measured (the "energy" metric), NAN when missing. */
+static double run_energy(struct views_chart *f, struct db *db, int64_t id, const char **unit,
+			 struct strbuf *err)
+{
+	struct db_config_query q = { NULL, f->power.benchmark, f->power.system, "energy" };
+	size_t i, k;
+	double v = NAN;
+
+	if (db_load_configs(db, &q, &f->cs2, err) < 0) {
+		strbuf_reset(err);
+		return NAN;
+	}
+	for (i = 0; i < f->cs2.n; i++)
+		for (k = 0; k < f->cs2.v[i].n; k++)
+			if (f->cs2.v[i].run_ids[k] == id) {
+				v = f->cs2.v[i].values[k];
+				*unit = f->cs2.v[i].unit;
+			}
+	return v;
+}
+
+/* "5 h", "30 min", "90 s" */
+static const char *span_text(struct views_chart *f, double sec)
+{
+	sec = fabs(sec);
+	if (sec >= 3600 && fmod(sec, 3600) < 1)
+		return kstr(f, "%.0f h", sec / 3600);
+	if (sec >= 3600)
+		return kstr(f, "%.1f h", sec / 3600);
+	if (sec >= 120)
+		return kstr(f, "%.0f min", sec / 60);
+	return kstr(f, "%.0f s", sec);
 }
 
 static int build_power(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
@@ -1332,9 +1659,12 @@ static int build_power(struct views_chart *f, struct db *db, const struct views_
 	struct plot_power_spec *sp = kalloc(f, 1, sizeof(*sp));
 	struct plot_power_series *ser;
 	struct db_filter flt = { o->suite, o->benchmark, o->nsystems ? o->systems[0] : NULL };
+	struct strbuf cap = STRBUF_INIT, sub = STRBUF_INIT;
 	int64_t id = o->run_id;
-	size_t i, samples = 0;
-	int rc;
+	size_t i, k, n = 0, samples = 0, shifted = 0, dropped = 0, trimmed = 0;
+	double start, stop, margin, energy;
+	const char *eunit = "Wh";
+	int rc, window, known;
 
 	if (!id) {
 		rc = db_power_find_run(db, &flt, &id, err);
@@ -1351,23 +1681,104 @@ static int build_power(struct views_chart *f, struct db *db, const struct views_
 	if (!f->power.ndev)
 		return ab_fail(err, AB_EDATA, "nothing to plot: run %lld has no power samples",
 			       (long long)id);
+	start = f->power.started;
+	stop = f->power.finished;
+	window = isfinite(start) && isfinite(stop) && stop > start;
+	/* a little before and after the run shows idle power around it; with
+	 * one end of the run known, samples must begin near it */
+	margin = window ? fmax(60, 0.1 * (stop - start)) : 600;
+	known = isfinite(start) || isfinite(stop);
+	if (!isfinite(start))
+		start = stop;
+	if (!isfinite(stop) || stop < start)
+		stop = start;
 	ser = kalloc(f, f->power.ndev, sizeof(*ser));
 	for (i = 0; i < f->power.ndev; i++) {
-		ser[i].device = f->power.dev[i].device;
-		ser[i].t = f->power.dev[i].t;
-		ser[i].watts = f->power.dev[i].watts;
-		ser[i].n = f->power.dev[i].n;
-		samples += ser[i].n;
+		const struct db_power_device *d = &f->power.dev[i];
+		double shift = 0, *t;
+		size_t a = 0, z = d->n;
+
+		if (!d->n)
+			continue;
+		/* clocks: a sampler whose samples miss the run entirely but land
+		 * on it when moved by whole hours (a time-zone error, as in an
+		 * MLPerf switch log) is aligned and said so; one that does not
+		 * land on it is left out and said so: the axis is never
+		 * stretched over hours of nothing */
+		if (known && (d->t[d->n - 1] < start - margin || d->t[0] > stop + margin)) {
+			double h = round((start - d->t[0]) / 1800) * 1800;
+			if (h != 0 && d->t[0] + h <= stop + margin && d->t[d->n - 1] + h >= start - margin) {
+				shift = h;
+				strbuf_addf(&cap, "%s%s: clock %s %s the run's, shifted by %s%s.",
+					    cap.len ? " " : "", d->device, span_text(f, h),
+					    h > 0 ? "behind" : "ahead of", h > 0 ? "+" : "−",
+					    span_text(f, h));
+				shifted++;
+			} else {
+				strbuf_addf(&cap, "%s%s: samples %s %s the run and no whole-hour "
+						  "clock offset explains it: not drawn.",
+					    cap.len ? " " : "", d->device,
+					    span_text(f, d->t[d->n - 1] < start ? start - d->t[d->n - 1]
+										: d->t[0] - stop),
+					    d->t[d->n - 1] < start ? "before" : "after");
+				dropped++;
+				continue;
+			}
+		}
+		/* only the run and its margin */
+		if (window) {
+			while (a < z && d->t[a] + shift < start - margin)
+				a++;
+			while (z > a && d->t[z - 1] + shift > stop + margin)
+				z--;
+			trimmed += d->n - (z - a);
+		}
+		if (z == a)
+			continue;
+		t = kalloc(f, z - a, sizeof(double));
+		for (k = a; k < z; k++)
+			t[k - a] = d->t[k] + shift;
+		ser[n].device = shift != 0 ? kstr(f, "%s (clock shifted %s%s)", d->device,
+						  shift > 0 ? "+" : "−", span_text(f, shift))
+					   : d->device;
+		ser[n].t = t;
+		ser[n].watts = d->watts + a;
+		ser[n].n = z - a;
+		samples += z - a;
+		n++;
+	}
+	if (!n)
+		return ab_fail(err, AB_EDATA, "nothing to plot: no power sample of run %lld lies in "
+					      "or near the run (%s)", (long long)id, cap.buf);
+	if (trimmed)
+		strbuf_addf(&cap, "%s%zu samples more than %s before or after the run are not drawn.",
+			    cap.len ? " " : "", trimmed, span_text(f, margin));
+	energy = run_energy(f, db, id, &eunit, err);
+	strbuf_addf(&sub, "%zu samples from %zu device%s, as recorded", samples, n,
+		    n == 1 ? "" : "s");
+	if (shifted)
+		strbuf_addf(&sub, " · clocks aligned: %zu shifted", shifted);
+	if (dropped)
+		strbuf_addf(&sub, " · %zu device%s not aligned, left out", dropped,
+			    dropped == 1 ? "" : "s");
+	if (isfinite(energy)) {
+		struct strbuf v = STRBUF_INIT;
+		views_fmt_value(&v, energy);
+		strbuf_addf(&sub, " · energy of the run: %s %s", v.buf, eunit);
+		strbuf_release(&v);
+	} else {
+		strbuf_addstr(&sub, " · energy of the run: missing (not measured)");
 	}
 	sp->series = ser;
-	sp->n_series = f->power.ndev;
+	sp->n_series = n;
 	sp->run_start = f->power.started;
 	sp->run_stop = f->power.finished;
 	sp->t0 = NAN;
 	sp->labels.title = o->title ? o->title : kstr(f, "Power of run %lld: %s on %s", (long long)id,
 						       f->power.benchmark, f->power.system);
-	sp->labels.subtitle = kstr(f, "%zu samples from %zu devices, as recorded by the sampler",
-				   samples, f->power.ndev);
+	sp->labels.subtitle = keep(f, strbuf_detach(&sub, NULL));
+	sp->labels.caption = cap.len ? keep(f, strbuf_detach(&cap, NULL)) : "";
+	strbuf_release(&cap);
 	f->chart.kind = PLOT_POWER;
 	f->chart.u.power = sp;
 	return 0;

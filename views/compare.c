@@ -16,7 +16,13 @@ static int is_system(const struct db_config *c, const char *name)
 	return !strcmp(c->system, name) || (c->display_name && !strcmp(c->display_name, name));
 }
 
-static void pair_best(struct views_compare *v, const char *baseline)
+static int kept(const struct views_compare_opts *o, const struct db_config *c)
+{
+	return !o->keep || o->keep(c, o->keep_ctx);
+}
+
+static void pair_best(struct views_compare *v, const char *baseline,
+		      const struct views_compare_opts *o)
 {
 	const struct db_configs *cs = &v->configs;
 	const struct db_config **pick = ab_calloc(cs->n + 1, sizeof(*pick));
@@ -27,7 +33,7 @@ static void pair_best(struct views_compare *v, const char *baseline)
 		size_t nb;
 		if (i && !strcmp(cs->v[i - 1].benchmark, cs->v[i].benchmark))
 			continue; /* one pass per benchmark */
-		nb = db_configs_best(cs, cs->v[i].benchmark, NULL, NULL, pick);
+		nb = db_configs_best(cs, cs->v[i].benchmark, o->keep, o->keep_ctx, pick);
 		for (j = 0; j < nb; j++)
 			if (is_system(pick[j], baseline))
 				b = pick[j];
@@ -44,17 +50,18 @@ static void pair_best(struct views_compare *v, const char *baseline)
 	free(pick);
 }
 
-static void pair_same_shape(struct views_compare *v, const char *baseline)
+static void pair_same_shape(struct views_compare *v, const char *baseline,
+			    const struct views_compare_opts *o)
 {
 	const struct db_configs *cs = &v->configs;
 	size_t i, j;
 
 	for (i = 0; i < cs->n; i++) {
 		const struct db_config *s = &cs->v[i];
-		if (is_system(s, baseline) || !s->n)
+		if (is_system(s, baseline) || !s->n || !kept(o, s))
 			continue;
 		for (j = 0; j < cs->n; j++) {
-			if (is_system(&cs->v[j], baseline) && cs->v[j].n &&
+			if (is_system(&cs->v[j], baseline) && cs->v[j].n && kept(o, &cs->v[j]) &&
 			    db_config_same_shape(s, &cs->v[j])) {
 				struct views_pair *p = &v->pairs[v->n++];
 				p->sys = s;
@@ -168,9 +175,9 @@ int views_compare_build(struct db *db, const struct db_config_query *q,
 	out->baseline = ab_strdup(o->baseline);
 	out->pairs = ab_calloc(out->configs.n + 1, sizeof(*out->pairs));
 	if (out->best)
-		pair_best(out, o->baseline);
+		pair_best(out, o->baseline, o);
 	else
-		pair_same_shape(out, o->baseline);
+		pair_same_shape(out, o->baseline, o);
 	if (!out->n) {
 		out->failure = VIEWS_COMPARE_NO_MATCH;
 		rc = ab_fail(err, AB_EDATA,

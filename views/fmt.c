@@ -43,7 +43,8 @@ void views_fmt_ci(struct strbuf *sb, double lo, double hi)
 
 void views_fmt_raw(struct strbuf *sb, double v)
 {
-	/* 15 significant digits, as the JSON output writes them */
+	/* the shortest digits that read back as the same double, as the JSON
+	 * output writes them (9.112610416666666, not %.15g's 9.11261041666667) */
 	if (isfinite(v))
-		strbuf_addf(sb, "%.15g", v);
+		num_format(sb, v);
 }

@@ -137,6 +137,10 @@ struct views_compare_opts {
 	int best;                 /* pair each system's best configuration with the
 				   * baseline's best; always on across benchmarks */
 	const struct compare_opts *copts; /* seed, resamples; NULL: compare_opts_init()'s */
+	/* NULL, or only configurations for which keep() returns nonzero are
+	 * compared (a chart's --system/--batch/--devices selection) */
+	int (*keep)(const struct db_config *c, void *ctx);
+	void *keep_ctx;
 };
 
 /* One system configuration against the baseline's. */
@@ -464,11 +468,17 @@ struct plot_bargroup_spec {
 	const struct plot_sys *systems; /* one bar per system in every group */
 	size_t n_systems;
 	const struct plot_cell *cells;  /* cells[g * n_systems + s] */
+	const char *const *configs;     /* configs[g * n_systems + s]: the
+					 * configuration a bar stands for
+					 * (horizontal layout); NULL: none */
 	double reference;               /* horizontal reference line (e.g. 1 for
 					 * ratios); NAN: none */
 	const char *reference_label;
 	enum plot_scale y_scale;        /* AUTO: linear from 0 */
 	const struct plot_palette *palette;
+	int horizontal;                 /* one row per system (full names down the
+					 * left), a bar per group in it, values
+					 * along x; the file grows in height */
 };
 
 /* ---- 2. batch scaling ------------------------------------------------- */
@@ -481,6 +491,8 @@ struct plot_batch_series {
 	size_t n_failed;
 	double xmax, bhalf;              /* fit X(b) = xmax * b / (b + bhalf); NAN: none */
 	double knee;                     /* batch size reaching 90 % of xmax; NAN: none */
+	const char *label;               /* legend: the system and the configuration
+					  * the series stands for; NULL: system */
 };
 
 struct plot_batch_spec {
@@ -550,6 +562,8 @@ struct plot_heatmap_spec {
 	const char *const *cols;    /* benchmarks */
 	size_t n_cols;
 	const double *ratios;       /* ratios[r * n_cols + c] > 0; NAN: not measured */
+	const char *const *configs; /* configs[r * n_cols + c]: the configuration a
+				     * cell stands for (small print); NULL: none */
 	const char *baseline;       /* named in the colour bar */
 	int no_geomean;             /* 1: no geometric-mean column */
 	const double *geomeans;     /* per row, the column's values; NULL: the chart

@@ -71,10 +71,14 @@ run() { # label, args...
 	secs=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$BENCH_DIR/realdata.time" |
 		awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
 	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$BENCH_DIR/realdata.time")
-	awk -v n="$label" -v b="$bytes" -v s="$secs" -v l="$LINES" -v k="$rss" 'BEGIN {
+	cpu=$(sed -n 's/.*\(User\|System\) time (seconds): //p' "$BENCH_DIR/realdata.time" |
+		awk '{ s += $1 } END { print s + 0 }')
+	# wall time depends on what else runs; CPU seconds (user + sys) do not
+	awk -v n="$label" -v b="$bytes" -v s="$secs" -v c="$cpu" -v l="$LINES" -v k="$rss" 'BEGIN {
 		if (s <= 0) s = 0.001
-		printf "%-22s %7.1f MB %6.2f s %8.1f MB/s %10.0f lines/s %7.1f MB RSS\n", n, b / 1e6, s,
-			b / 1e6 / s, l / s, k / 1024 }'
+		if (c <= 0) c = 0.001
+		printf "%-22s %7.1f MB %6.2f s wall %10.0f lines/s | %6.2f s CPU %10.0f lines/CPU-s | %6.1f MB RSS\n",
+			n, b / 1e6, s, l / s, c, l / c, k / 1024 }'
 }
 echo "ReFrame site perflogs read from their headers ($LINES lines, 4 layouts):"
 run "parse only (--dry-run)" --db "$db" ingest --dry-run "$dir"

@@ -8,7 +8,10 @@
 # worktrees can run their tests at once; as root, the server runs as the
 # unprivileged user nobody.  It sets PG_URL (a superuser connection string),
 # PG_DIR and PG_BIN, and stops and removes the cluster when the test exits.
-PG_DIR=""; PG_AS=""; PG_WHY=""
+# Options: PG_TCP=1 also listens on 127.0.0.1 at a free port (PG_PORT);
+# PG_SETUP names a function run after initdb, before the server starts
+# (certificates, pg_hba.conf; it may add to PG_EXTRA_OPTS).
+PG_DIR=""; PG_AS=""; PG_WHY=""; PG_PORT=5432
 
 pg_find_bin() {
 	for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k5 -n -r); do
@@ -39,13 +42,25 @@ pg_start() {
 		>"$PG_DIR/initdb.log" 2>&1; then
 		PG_WHY="initdb failed: $(tail -1 "$PG_DIR/initdb.log")"; pg_stop; return 1
 	fi
-	if ! $PG_AS "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
-		-o "-c listen_addresses='' -c unix_socket_directories='$PG_DIR' -c shared_buffers=32MB -c max_connections=40 -c fsync=off ${PG_EXTRA_OPTS:-}" \
-		start >/dev/null 2>&1; then
-		PG_WHY="the server did not start: $(tail -1 "$PG_DIR/server.log" 2>/dev/null)"; pg_stop; return 1
+	if [ -n "${PG_SETUP:-}" ] && ! $PG_SETUP; then
+		PG_WHY=${PG_WHY:-"$PG_SETUP failed"}; pg_stop; return 1
 	fi
-	PG_URL="host=$PG_DIR user=ab dbname=postgres"
-	return 0
+	listen="''"
+	for try in 1 2 3; do
+		if [ -n "${PG_TCP:-}" ]; then
+			# a free port now; another test may take it first: then try again
+			PG_PORT=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])') || break
+			listen=127.0.0.1
+		fi
+		if $PG_AS "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
+			-o "-c listen_addresses=$listen -c port=$PG_PORT -c unix_socket_directories='$PG_DIR' -c shared_buffers=32MB -c max_connections=40 -c fsync=off ${PG_EXTRA_OPTS:-}" \
+			start >/dev/null 2>&1; then
+			PG_URL="host=$PG_DIR port=$PG_PORT user=ab dbname=postgres"
+			return 0
+		fi
+		[ -n "${PG_TCP:-}" ] || break
+	done
+	PG_WHY="the server did not start: $(tail -1 "$PG_DIR/server.log" 2>/dev/null)"; pg_stop; return 1
 }
 
 # psql as the superuser (or pass another connection string with -d).

@@ -31,7 +31,7 @@ test_expect_success 'set-up: the demo, then one large ReFrame perflog' '
 test_expect_success 'SIGKILL during the COPY of the large source: nothing half-pushed' '
 	"$AB" --db l.db push --to "$PG_URL" >out 2>err & pid=$! &&
 	n=0 && while [ $n -lt 1500 ]; do
-		test "$(pg_sql -c "SELECT count(*) FROM pg_stat_progress_copy WHERE relid::regclass::text LIKE '"'%sb_run'"' AND tuples_processed > 1000")" = 0 || break
+		test "$(pg_sql -c "SELECT count(*) FROM pg_stat_progress_copy WHERE relid::regclass::text = '"'accelbench.run'"' AND tuples_processed > 1000")" = 0 || break
 		kill -0 $pid 2>/dev/null || break
 		n=$((n + 1)); sleep 0.02
 	done &&
@@ -52,7 +52,7 @@ test_expect_success 'the server rolled the interrupted transaction back: no stra
 
 test_expect_success 'a re-run completes the push' '
 	ab --db l.db push --to "$PG_URL" >out &&
-	grep -q "^pushed [12] sources\{0,1\} to .* ([0-9]* already there); added [0-9]* runs, " out &&
+	grep -q "^pushed [0-9]* sources\{0,1\} to .* ([0-9]* already there); added [0-9]* runs, " out &&
 	local_runs l.db >want && central_runs >got && test_cmp want got &&
 	for t in metric power_sample; do
 		test "$(ab --db l.db sql --csv "SELECT count(*) FROM $t" | tail -1)" = \

@@ -70,7 +70,10 @@ test_expect_success 'ls runs says which failed verdicts accelbench derived' '
 	ab ls runs --benchmark StreamBench >actual &&
 	grep -q "failed .*performance: Triad=150000 outside \[180000, inf\] (verdict derived by accelbench: the file gives no result)$" actual &&
 	ab ls runs --benchmark OsuBench >actual &&
-	grep -q "failed .*performance: bw=9100.25 outside \[9500, inf\]$" actual
+	grep -q "failed .*performance: bw=9100.25 outside \[9500, inf\]$" actual &&
+	# 13 * (1 - 0.1) is 11.700000000000001 in binary: the reason rounds it
+	ab ls runs --benchmark AlltoallTest >actual &&
+	grep -q "failed .*performance: latency=15.5 outside \[11.7, 14.3\] (verdict derived" actual
 '
 
 test_expect_success 'info, JSON fields, spack spec and unknown columns go to params' '
@@ -128,6 +131,23 @@ test_expect_success 'system and partition in the line and in check_info are stor
 	ab ls systems >actual &&
 	grep -q "^archer2:compute-node " actual &&
 	! grep -q "archer2archer2" actual
+'
+
+test_expect_success 'a pre-4.6.1 header over key=value fields: the key is read as fixed text' '
+	ab --db old.db ingest "$FIXTURES/reframe/headers-old" >out 2>err &&
+	test_cmp /dev/null err &&
+	ab --db old.db ls runs --json >runs.json &&
+	$PY -c "
+import json
+for r in json.load(open(\"runs.json\")):
+    p = r[\"params\"]
+    print(r[\"job_id\"], r[\"nodes\"], r[\"status\"], p[\"num_tasks\"], p[\"num_tasks_per_node\"], p[\"reframe_version\"])
+" >actual &&
+	cat >expect <<-\EOF &&
+	777001 2 ok 16 8 4.5.2
+	777002 4 failed 32 8 4.5.2
+	EOF
+	test_cmp expect actual
 '
 
 test_expect_samples 'sample perflogs read without options, anywhere; nodes and lower-is-better' '

@@ -70,6 +70,19 @@ test_expect_success 'normalise per device and node, confidence level 0.9: the nu
 	PYEOF
 '
 
+test_expect_success 'stats --per device gives the normalised medians of the report' '
+	ab --db demo/accelbench.db stats -b llm-gpt-800M --per device --json >per.json &&
+	$PY - <<-\PYEOF
+	import json
+	text = open("n.txt").read()
+	rows = json.load(open("per.json"))
+	assert rows and all(r["unit"] == "tokens/s per accelerator" for r in rows)
+	for r in rows:
+	    if r["median"] is not None and r["median"] >= 1000:
+	        assert "{:,.0f}".format(r["median"]) in text, r
+	PYEOF
+'
+
 test_expect_success 'the comparisons use the level, the appendix the measured values' '
 	tr -s " \n" "  " <n.txt >flat.txt &&
 	grep -q "90 % percentile bootstrap CI" flat.txt &&

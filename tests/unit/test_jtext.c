@@ -1,5 +1,7 @@
 /*
- * test_jtext.c - ingest/jtext.c writes the bytes jansson's
+ * test_jtext.c - ingest helpers made fast, checked against the plain
+ * versions: fields_split, ingest_looks_binary, ingest_iso8601, and
+ * ingest/jtext.c, which writes the bytes jansson's
  * json_dumps(JSON_COMPACT | JSON_ENSURE_ASCII) writes: strings (escapes,
  * UTF-8 to \u, surrogate pairs, NUL), integers, reals (many random
  * doubles, integers, exponents, -0.0), objects with keys set twice.
@@ -192,6 +194,113 @@ static void test_iso8601(void **state)
 	}
 }
 
+/* ingest_looks_binary's word-at-a-time scan against the plain rule */
+static void test_looks_binary(void **state)
+{
+	unsigned char buf[300];
+	uint64_t x = 99991ULL;
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < 20000; i++) {
+		size_t len = i % 300, ctrl = 0;
+		int want = 0;
+
+		for (k = 0; k < len; k++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			/* mostly text, some control bytes, rarely NUL, some bytes >= 0x80 */
+			buf[k] = (x % 16 == 0) ? (unsigned char)(1 + (x >> 8) % 31)
+				 : (x % 997 == 0) ? 0 : (unsigned char)(0x20 + (x >> 8) % 0xe0);
+			if (!buf[k])
+				want = 1;
+			else if (buf[k] < 0x20 && !strchr("\n\r\t\f\x1b", buf[k]))
+				ctrl++;
+		}
+		if (!want)
+			want = len && ctrl * 20 > len;
+		assert_int_equal(ingest_looks_binary(buf, len), want);
+	}
+}
+
+/* The splitter as it was (one strbuf_addch per byte), for comparison. */
+static void ref_split(struct strbuf *out, const char *line, size_t len, char sep, unsigned flags)
+{
+	size_t i = 0;
+	struct strbuf f = STRBUF_INIT;
+
+	for (;;) {
+		strbuf_reset(&f);
+		if (flags & FIELDS_TRIM)
+			while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+				i++;
+		if ((flags & FIELDS_QUOTED) && i < len && line[i] == '"') {
+			for (i++; i < len; i++) {
+				if (line[i] == '"') {
+					if (i + 1 < len && line[i + 1] == '"') {
+						strbuf_addch(&f, '"');
+						i++;
+						continue;
+					}
+					i++;
+					break;
+				}
+				strbuf_addch(&f, line[i]);
+			}
+			while (i < len && line[i] != sep)
+				strbuf_addch(&f, line[i++]);
+		} else {
+			while (i < len && line[i] != sep)
+				strbuf_addch(&f, line[i++]);
+		}
+		if (flags & FIELDS_TRIM)
+			while (f.len && (f.buf[f.len - 1] == ' ' || f.buf[f.len - 1] == '\t' ||
+					 f.buf[f.len - 1] == '\r'))
+				strbuf_setlen(&f, f.len - 1);
+		strbuf_addf(out, "[%s]", f.buf);
+		if (i >= len)
+			break;
+		i++;
+	}
+	strbuf_release(&f);
+}
+
+static void test_fields_split(void **state)
+{
+	static const char alphabet[] = "ab ,\"\t\r|x";
+	struct fields fl;
+	char line[64];
+	uint64_t x = 7ULL;
+	size_t i, k;
+
+	(void)state;
+	fields_init(&fl);
+	for (i = 0; i < 40000; i++) {
+		struct strbuf want = STRBUF_INIT, got = STRBUF_INIT;
+		size_t len = i % 40;
+		unsigned flags = (unsigned)(i % 4);
+		char sep = (i / 4) % 2 ? ',' : '|';
+
+		for (k = 0; k < len; k++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			line[k] = alphabet[x % (sizeof(alphabet) - 1)];
+		}
+		ref_split(&want, line, len, sep, flags);
+		fields_split(&fl, line, len, sep, flags);
+		for (k = 0; k < fl.n; k++) {
+			assert_int_equal(strlen(fl.v[k]), fl.len[k]);
+			strbuf_addf(&got, "[%s]", fl.v[k]);
+		}
+		assert_string_equal(got.buf, want.buf);
+		strbuf_release(&want);
+		strbuf_release(&got);
+	}
+	fields_release(&fl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -199,6 +308,8 @@ int main(void)
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_objects),
 		cmocka_unit_test(test_iso8601),
+		cmocka_unit_test(test_looks_binary),
+		cmocka_unit_test(test_fields_split),
 	};
 	return cmocka_run_group_tests_name("jtext", tests, NULL, NULL);
 }

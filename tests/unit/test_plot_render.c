@@ -44,7 +44,7 @@ static const struct plot_point bpts[] = { { 16, 12000, 11800, 12300 }, { 64, 400
 					  { 256, 70000, 69000, 71000 }, { 1024, 80000, NAN, NAN } };
 static const double bfail[] = { 2048, 4096 };
 static const struct plot_batch_series bser[] = {
-	{ "A100", "NVIDIA", bpts, 4, bfail, 2, 88000, 150, 1350 },
+	{ "A100", "NVIDIA", bpts, 4, bfail, 2, 88000, 150, 1350, NULL },
 };
 static const struct plot_batch_spec batch_spec = {
 	.labels = { .title = "Batch scaling", .x_title = "Global batch size", .x_unit = "sequences",

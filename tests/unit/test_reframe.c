@@ -408,6 +408,52 @@ static void test_header_layouts(void **state)
 	assert_int_equal(rfm_kind_ok(RK_ENV, "a b", 3), 0);
 }
 
+/* ingest_parse_double's fast path gives what num_parse_double (strtod) gives */
+static void test_parse_double(void **state)
+{
+	static const char *const fixed[] = {
+		"14.8", "-0.1", "0", "-0", "+5", "5.", ".5", "-", ".", "1e5", " 7", "None",
+		"1579688119.6235445", "123456789012345", "1234567890123456", "0.0000000000000000000001",
+		"0.00000000000000000000001", "9007199254740993", "1.7976931348623157e308", "nan",
+		"00012.5000", "3.14159265358979", "-999999999999999.9"
+	};
+	uint64_t x = 1234567ULL;
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < AB_ARRAY_SIZE(fixed) + 50000; i++) {
+		char buf[40];
+		const char *t = buf;
+		double a = 0, b = 0;
+		enum num_kind ka, kb;
+
+		if (i < AB_ARRAY_SIZE(fixed)) {
+			t = fixed[i];
+		} else {
+			size_t n, dot;
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			n = 1 + x % 18;
+			dot = (x >> 8) % (n + 2);
+			k = 0;
+			if ((x >> 20) & 1)
+				buf[k++] = '-';
+			for (size_t d = 0; d < n; d++) {
+				if (d == dot)
+					buf[k++] = '.';
+				buf[k++] = (char)('0' + (x >> (24 + d % 30)) % 10);
+			}
+			buf[k] = '\0';
+		}
+		ka = ingest_parse_double(t, strlen(t), &a);
+		kb = num_parse_double(t, strlen(t), &b);
+		assert_int_equal(ka, kb);
+		if (ka == NUM_OK && memcmp(&a, &b, sizeof(a)))
+			fail_msg("'%s': %.17g vs %.17g", t, a, b);
+	}
+}
+
 static void test_small_helpers(void **state)
 {
 	struct jtext_obj p;
@@ -1230,6 +1276,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_time),
 		cmocka_unit_test(test_small_helpers),
+		cmocka_unit_test(test_parse_double),
 		cmocka_unit_test(test_header_layouts),
 		cmocka_unit_test(test_compile),
 		cmocka_unit_test(test_match_epcc),
