@@ -187,6 +187,7 @@ int cmd_compare(int argc, char **argv, struct ctx *ctx)
 	struct views_compare_opts vo = { 0 };
 	long seed = COMPARE_DEFAULT_SEED, resamples = COMPARE_DEFAULT_RESAMPLES;
 	int json = 0, csv = 0, best = 0, wide = 0;
+	const char *per = NULL;
 	const struct opt opts[] = {
 		{ 'b', "benchmark", OPT_STRING, &q.benchmark, "B",
 		  "the benchmark (default: every benchmark, with a composite per system)" },
@@ -197,6 +198,8 @@ int cmd_compare(int argc, char **argv, struct ctx *ctx)
 		  "pair each system's best configuration with the baseline's best (flagged)" },
 		{ 0, "seed", OPT_INT, &seed, "N", "bootstrap seed (default 20240917)" },
 		{ 0, "resamples", OPT_INT, &resamples, "N", "bootstrap resamples (default 10000)" },
+		{ 0, "per", OPT_STRING, &per, "system|device|node",
+		  "values per accelerator or node (default: system, as measured)" },
 		{ 0, "json", OPT_FLAG, &json, NULL, "print JSON" },
 		{ 0, "csv", OPT_FLAG, &csv, NULL, "print CSV" },
 		{ 0, "wide", OPT_FLAG, &wide, NULL, "every column, however wide (default: fit 120)" },
@@ -211,6 +214,8 @@ int cmd_compare(int argc, char **argv, struct ctx *ctx)
 		return rc;
 	if (!vo.baseline)
 		return cli_error(AB_EUSAGE, "compare: --baseline SYS is required");
+	if (per && strcmp(per, "system") && strcmp(per, "device") && strcmp(per, "node"))
+		return cli_error(AB_EUSAGE, "compare: --per must be system, device or node");
 	if (seed < 0 || resamples < COMPARE_MIN_RESAMPLES)
 		return cli_error(AB_EUSAGE, "compare: --resamples must be at least %d",
 				 COMPARE_MIN_RESAMPLES);
@@ -224,6 +229,11 @@ int cmd_compare(int argc, char **argv, struct ctx *ctx)
 	if ((rc = cli_check_names(ctx, "compare", q.suite, q.benchmark, NULL, q.metric, vo.baseline)) != AB_OK)
 		return rc;
 	cli_note_invalid(ctx, q.suite, q.benchmark, NULL);
+	/* the report's normalisation (model/dataset.h), so its ratios can be checked */
+	if (per)
+		db_configs_set_per(ctx->db, !strcmp(per, "device") ? DB_PER_DEVICE
+					    : !strcmp(per, "node")  ? DB_PER_NODE
+								    : DB_PER_SYSTEM);
 	rc = views_compare_build(ctx->db, &q, &vo, &v, &err);
 	if (rc < 0) {
 		if (v.failure == VIEWS_COMPARE_NO_MATCH)

@@ -281,10 +281,10 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 {
 	const char *runner = argc >= 2 ? argv[1] : NULL;
 	const char *system = NULL, *runs_dir = NULL, *timeout = NULL, *folder = NULL;
-	const char *benchmark = NULL, *power = "auto", *system_json = NULL, *submitter = NULL;
+	const char *benchmark = NULL, *power = NULL, *system_json = NULL, *submitter = NULL;
 	const char *reframe = NULL, *outpath = NULL, *stime = NULL, *partition = NULL,
 		   *account = NULL;
-	int dry_run = 0, verbose = 0, slurm = 0, no_ingest = 0;
+	int dry_run = 0, verbose = 0, slurm = 0, no_ingest = 0, node_task = 0, gather = 0;
 	long repeat = 1, interval = 100, runs = 0, nodes = 0, gpn = 0;
 	double poll = 5;
 	struct opt_list metrics = { 0 }, tags = { 0 }, sbatch = { 0 };
@@ -302,13 +302,15 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 		{ 0, "account", OPT_STRING, &account, "A", "Slurm: account" },
 		{ 0, "sbatch-arg", OPT_LIST, &sbatch, "ARG", "Slurm: extra sbatch argument (repeatable)" },
 		{ 0, "folder", OPT_STRING, &folder, "DIR", "use this run folder (set inside Slurm jobs)" },
+		{ 0, "node-task", OPT_FLAG, &node_task, NULL, "one node's task of a multi-node job (set by --slurm)" },
+		{ 0, "gather", OPT_FLAG, &gather, NULL, "merge the nodes' parts of a multi-node job (set by --slurm)" },
 		{ 0, "no-ingest", OPT_FLAG, &no_ingest, NULL, "leave the run folder, ingest nothing" },
 		/* runner-specific options follow, each help saying "runner[,runner]: ..." */
 		{ 'b', "benchmark", OPT_STRING, &benchmark, "NAME", "exec,mlperf: benchmark name" },
 		{ 0, "metric", OPT_LIST, &metrics, "NAME=REGEX[:UNIT]", "exec: a metric to extract" },
 		{ 0, "repeat", OPT_INT, &repeat, "N", "exec: repetitions (default 1)" },
-		{ 0, "power", OPT_STRING, &power, "SRC", "exec: auto|nvml|rocm|hwmon|rapl|none" },
-		{ 0, "interval", OPT_INT, &interval, "MS", "exec: power sampling period (default 100)" },
+		{ 0, "power", OPT_STRING, &power, "SRC", "exec,mlperf,reframe,jube: auto|nvml|rocm|hwmon|rapl|none (reframe, jube: default none)" },
+		{ 0, "interval", OPT_INT, &interval, "MS", "exec,mlperf,reframe,jube: power sampling period (default 100)" },
 		{ 0, "runs", OPT_INT, &runs, "N", "mlperf: runs (default: the benchmark's count)" },
 		{ 0, "system-json", OPT_STRING, &system_json, "F", "mlperf: the system description" },
 		{ 0, "submitter", OPT_STRING, &submitter, "S", "mlperf: submitter name" },
@@ -395,6 +397,12 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 	c.argv = orig;
 	c.folder = folder;
 	c.no_ingest = no_ingest;
+	c.node_task = node_task;
+	c.gather = gather;
+	if ((node_task || gather) && (!folder || slurm)) {
+		rc = cli_error(AB_EUSAGE, "run: --node-task and --gather are for the job --slurm writes");
+		goto out;
+	}
 	c.out = stdout;
 	if (slurm) {
 		/* the job runs: <this binary> run RUNNER <options without Slurm's> */
@@ -413,7 +421,9 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 		}
 	}
 	run_signals_install();
-	if (!strcmp(runner, "exec")) {
+	if (gather) {
+		rc = run_gather_nodes(&c, &res, &err);
+	} else if (!strcmp(runner, "exec")) {
 		struct run_exec_opts o = { 0 };
 		ms = ab_calloc(metrics.n + 1, sizeof(*ms));
 		owned = ab_calloc(metrics.n + 1, sizeof(*owned));
@@ -427,8 +437,8 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 		o.metrics = ms;
 		o.nmetrics = metrics.n;
 		o.repeat = repeat;
-		o.power = power;
 		o.interval_ms = interval;
+		o.power = power ? power : "auto";
 		o.cmd = cmdv;
 		rc = run_exec(&c, &o, &res, &err);
 	} else if (!strcmp(runner, "mlperf")) {
@@ -441,6 +451,8 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 		}
 		o.system_json = system_json;
 		o.submitter = submitter;
+		o.power = power ? power : "auto";
+		o.interval_ms = interval;
 		o.cmd = cmdv;
 		rc = run_mlperf(&c, &o, &res, &err);
 	} else if (!strcmp(runner, "reframe")) {
@@ -448,6 +460,8 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 		o.reframe = reframe;
 		o.args = cmdv;
 		o.nargs = (size_t)n;
+		o.power = power;
+		o.interval_ms = interval;
 		rc = run_reframe(&c, &o, &res, &err);
 	} else {
 		struct run_jube_opts o = { 0 };
@@ -465,6 +479,8 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 		o.ntags = tags.n;
 		o.outpath = outpath;
 		o.poll_s = poll;
+		o.power = power;
+		o.interval_ms = interval;
 		rc = run_jube(&c, &o, &res, &err);
 	}
 	/* what finished is stored, whatever happened to the rest */

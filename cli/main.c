@@ -23,7 +23,7 @@ const struct cmd cli_commands[] = {
 	  "[--suite S] [-b B] [--system S] [-m M] [--by config] [--per system|device|node] [--json|--csv]",
 	  "Per-configuration statistics: median, 95% CI, spread, outliers." },
 	{ "compare", cmd_compare, NEED_DB_READ,
-	  "[-b B] --baseline SYS [-m M] [--suite S] [--best] [--seed N] [--resamples N] [--json|--csv]",
+	  "[-b B] --baseline SYS [-m M] [--suite S] [--best] [--seed N] [--resamples N] [--per system|device|node] [--json|--csv]",
 	  "Ratios to a baseline system with bootstrap CIs, significance and verdicts." },
 	{ "scaling", cmd_scaling, NEED_DB_READ,
 	  "-b B [--by batch|devices|nodes] [--system S] [-m M] [--suite S] [--json|--csv]",

@@ -12,6 +12,9 @@
  * "status", "reason", "job_id", "started", "finished", "exit_status",
  * "metrics": [{"name", "value", "unit", "meta"}], "power_csv", "output",
  * "output_tail", "nodes", "devices"}], "ingest": [...]} (runners/common.c).
+ * power_csv is a file name beside run.json, or, for a multi-node job, a
+ * list of {"node", "file"} with relative paths inside the run folder
+ * (runners/nodes.c); the samples' device names then start with "node/".
  */
 #include "core/compat.h"
 #include "ingest_priv.h"
@@ -56,10 +59,12 @@ static int status_of(const char *s, enum ingest_run_status *st)
 	return -1;
 }
 
-/* Emit every cell of a jpwr-layout power CSV as a sample of run_id. */
+/* Emit every cell of a jpwr-layout power CSV as a sample of run_id; the
+ * device is the column name, after "<node>/" when node is given. */
 static int emit_power_csv(struct ingest_file *f, int64_t run_id, const char *path,
-			  struct strbuf *err)
+			  const char *node, struct strbuf *err)
 {
+	struct strbuf dev = STRBUF_INIT;
 	struct strbuf lerr = STRBUF_INIT;
 	FILE *fp = ab_fopen_input(path, &lerr);
 	struct fields fl;
@@ -115,7 +120,11 @@ static int emit_power_csv(struct ingest_file *f, int64_t run_id, const char *pat
 					     lr.lineno, cols[i]);
 				break;
 			}
-			rc = ingest_emit_power(f, run_id, cols[i], t, w, err);
+			if (node) {
+				strbuf_reset(&dev);
+				strbuf_addf(&dev, "%s/%s", node, cols[i]);
+			}
+			rc = ingest_emit_power(f, run_id, node ? dev.buf : cols[i], t, w, err);
 		}
 		if (rc < 0)
 			break;
@@ -127,7 +136,26 @@ static int emit_power_csv(struct ingest_file *f, int64_t run_id, const char *pat
 	lines_release(&lr);
 	fclose(fp);
 	strbuf_release(&lerr);
+	strbuf_release(&dev);
 	return rc;
+}
+
+/* A power file named in the manifest: relative to it, never leaving it. */
+static int safe_rel(const char *p)
+{
+	const char *s;
+
+	if (!p || !*p || p[0] == '/')
+		return 0;
+	for (s = p; *s; ) {
+		size_t n = strcspn(s, "/");
+		if ((n == 2 && !strncmp(s, "..", 2)) || n == 0)
+			return 0;
+		s += n;
+		if (*s == '/')
+			s++;
+	}
+	return 1;
 }
 
 /* The accelerator the sampler saw: the first GPU backend's first device. */
@@ -188,7 +216,7 @@ static int parse_abrun(struct ingest_file *f, struct strbuf *err)
 	json_array_foreach(runs, i, r) {
 		struct ingest_run run = { 0 };
 		json_t *mj = json_object_get(r, "metrics"), *m, *params;
-		const char *csv = str_of(r, "power_csv");
+		json_t *csvs = json_object_get(r, "power_csv");
 		int64_t run_id = 0;
 		size_t k, nm = 0;
 
@@ -253,12 +281,28 @@ static int parse_abrun(struct ingest_file *f, struct strbuf *err)
 		json_decref(params);
 		if (rc < 0)
 			goto out;
-		if (rc == 0 && csv && *csv && !strchr(csv, '/')) {
+		/* "power.1.host.csv", or per node of a multi-node job
+		 * [{"node": "n1", "file": "nodes/n1/power.1.host.csv"}, ...] */
+		if (rc == 0 && json_is_string(csvs) && !strchr(json_string_value(csvs), '/') &&
+		    safe_rel(json_string_value(csvs))) {
 			strbuf_reset(&p);
-			strbuf_addf(&p, "%s/%s", dir.buf, csv);
-			rc = emit_power_csv(f, run_id, p.buf, err);
+			strbuf_addf(&p, "%s/%s", dir.buf, json_string_value(csvs));
+			rc = emit_power_csv(f, run_id, p.buf, NULL, err);
 			if (rc < 0)
 				goto out;
+		} else if (rc == 0 && json_is_array(csvs)) {
+			json_t *one;
+			size_t q;
+			json_array_foreach(csvs, q, one) {
+				const char *file = str_of(one, "file"), *node = str_of(one, "node");
+				if (!safe_rel(file) || !node || !*node)
+					continue;
+				strbuf_reset(&p);
+				strbuf_addf(&p, "%s/%s", dir.buf, file);
+				rc = emit_power_csv(f, run_id, p.buf, node, err);
+				if (rc < 0)
+					goto out;
+			}
 		}
 		rc = 0;
 	}

@@ -159,6 +159,30 @@ int run_finish(const struct run_common *c, const char *folder, json_t *manifest,
 	struct strbuf path = STRBUF_INIT;
 	int rc;
 
+	if (c->node_task) {
+		/* one node's part of a multi-node job: not a manifest of its own
+		 * (ingesting the folder must not count it), run_gather_nodes()
+		 * merges the parts into run.json */
+		struct strbuf node = STRBUF_INIT;
+		const char *id = getenv("SLURM_NODEID");
+		char *text;
+		json_object_del(manifest, "accelbench_run");
+		json_object_set_new(manifest, "accelbench_node_part", json_integer(1));
+		run_node_name(&node);
+		json_object_set_new(manifest, "node",
+				    json_pack("{s:s, s:I}", "name", node.buf, "node_id",
+					      (json_int_t)(id ? atol(id) : 0)));
+		strbuf_release(&node);
+		text = json_dumps(manifest, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+		strbuf_addf(&path, "%s/part.json", folder);
+		rc = text ? ab_write_file(path.buf, text, strlen(text), err) :
+			    ab_fail(err, AB_EINTERNAL, "cannot encode the node's part");
+		free(text);
+		if (rc == 0)
+			fprintf(c->out, "node part: %s\n", path.buf);
+		strbuf_release(&path);
+		return rc;
+	}
 	rc = run_manifest_write(folder, manifest, &path, err);
 	strbuf_release(&path);
 	if (rc < 0 || c->dry_run)
@@ -168,4 +192,81 @@ int run_finish(const struct run_common *c, const char *folder, json_t *manifest,
 	else
 		run_result_set(res, folder, manifest, json_object_get(manifest, "provenance"));
 	return 0;
+}
+
+int run_session_power_start(struct run_session_power *sp, const char *mode, long interval_ms,
+			    const char *folder, const char *tag, FILE *out, struct strbuf *err)
+{
+	struct strbuf host = STRBUF_INIT, line = STRBUF_INIT;
+	int rc;
+
+	memset(sp, 0, sizeof(*sp));
+	strbuf_init(&sp->csv, 0);
+	strbuf_init(&sp->energy, 0);
+	if (!mode || !strcmp(mode, "none"))
+		return 0;
+	rc = power_open(&sp->ps, mode, err);
+	if (rc < 0)
+		return rc;
+	power_describe(sp->ps, &line);
+	fprintf(out, "%s\n", line.buf);
+	strbuf_release(&line);
+	if (!power_ndevices(sp->ps))
+		return 0;
+	run_hostname(&host);
+	strbuf_addf(&sp->csv, "%s/power.%s.%s.csv", folder, tag, host.buf);
+	strbuf_addf(&sp->energy, "%s/energy.%s.%s.csv", folder, tag, host.buf);
+	strbuf_release(&host);
+	rc = power_start(sp->ps, interval_ms > 0 ? interval_ms : 100, sp->csv.buf, err);
+	sp->on = rc == 0;
+	return rc;
+}
+
+int run_session_power_stop(struct run_session_power *sp, json_t *prov, struct strbuf *err)
+{
+	struct power_result r = { 0 };
+	json_t *s;
+	int rc;
+
+	if (!sp->ps)
+		return 0;
+	json_object_set_new(prov, "power", power_info(sp->ps));
+	if (!sp->on)
+		return 0;
+	sp->on = 0;
+	rc = power_stop(sp->ps, &r, sp->energy.buf, err);
+	if (rc < 0) {
+		power_result_release(&r);
+		return rc;
+	}
+	s = json_pack("{s:s, s:s, s:I, s:s}", "power_csv", strrchr(sp->csv.buf, '/') + 1,
+		      "energy_csv", strrchr(sp->energy.buf, '/') + 1, "samples", (json_int_t)r.samples,
+		      "scope", "the whole session, not attributed to single tests");
+	if (r.boundary && r.samples >= 2) {
+		struct strbuf t = STRBUF_INIT;
+		json_object_set_new(s, "energy_wh", json_real(r.wh));
+		json_object_set_new(s, "avg_w", json_real(r.avg_w));
+		json_object_set_new(s, "peak_w", json_real(r.peak_w));
+		json_object_set_new(s, "boundary", json_string(r.boundary));
+		json_object_set_new(s, "source", json_string(r.source));
+		json_object_set(s, "per_device", r.per_device);
+		run_iso(&t, r.t_start);
+		json_object_set_new(s, "started", json_string(t.buf));
+		strbuf_reset(&t);
+		run_iso(&t, r.t_end);
+		json_object_set_new(s, "finished", json_string(t.buf));
+		strbuf_release(&t);
+	}
+	json_object_set_new(prov, "power_session", s);
+	power_result_release(&r);
+	return 0;
+}
+
+void run_session_power_release(struct run_session_power *sp)
+{
+	power_free(sp->ps); /* stops a sampler still running */
+	sp->ps = NULL;
+	sp->on = 0;
+	strbuf_release(&sp->csv);
+	strbuf_release(&sp->energy);
 }

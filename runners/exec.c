@@ -124,6 +124,7 @@ int run_exec(const struct run_common *c, const struct run_exec_opts *o, struct r
 	json_t *manifest = NULL, *prov;
 	double *val = NULL, t_first = 0, t_last = 0;
 	int *found = NULL, rc = 0, failed = 0, interrupted = 0;
+	int leader = !c->node_task || !getenv("SLURM_NODEID") || atol(getenv("SLURM_NODEID")) == 0;
 	const char *system, *metric = "wall_time", *unit = "s";
 	long i;
 	size_t k;
@@ -235,7 +236,9 @@ int run_exec(const struct run_common *c, const struct run_exec_opts *o, struct r
 		extract(out.buf, o, rx, val, found, bad);
 		if (pr.interrupted || pr.exit_status != 0 || pr.signaled || pr.timed_out) {
 			run_proc_reason(&reason, &pr, "the command");
-		} else {
+		} else if (leader) {
+			/* the other nodes of a multi-node job need not print the
+			 * metrics: rank 0 does */
 			for (k = 0; k < o->nmetrics; k++) {
 				if (found[k])
 					continue;

@@ -758,6 +758,7 @@ int run_jube(const struct run_common *c, const struct run_jube_opts *o, struct r
 		      text = STRBUF_INIT, name = STRBUF_INIT, handle = STRBUF_INIT,
 		      sb = STRBUF_INIT, host = STRBUF_INIT;
 	struct jube_ctx j;
+	struct run_session_power sp;
 	struct run_proc_result pr;
 	const char **argv = NULL;
 	json_t *manifest = NULL, *prov, *list;
@@ -767,6 +768,7 @@ int run_jube(const struct run_common *c, const struct run_jube_opts *o, struct r
 	int rc = 0, interrupted = 0, timed_out = 0, nfailed = 0;
 
 	memset(&j, 0, sizeof(j));
+	memset(&sp, 0, sizeof(sp));
 	strbuf_init(&j.bdir, 0);
 	if (!o->config || access(o->config, R_OK) != 0)
 		return ab_fail(err, AB_EUSAGE, "run jube: cannot read the JUBE config '%s'%s%s",
@@ -780,7 +782,7 @@ int run_jube(const struct run_common *c, const struct run_jube_opts *o, struct r
 	base = strrchr(o->config, '/');
 	base = base ? base + 1 : o->config;
 	strbuf_add(&stem, base, strcspn(base, "."));
-	if (c->slurm.enabled && !c->dry_run) {
+	if (c->slurm.enabled) {
 		rc = run_via_slurm(c, "caraml", stem.buf, "throughput", "", 0, res, err);
 		goto out;
 	}
@@ -827,6 +829,12 @@ int run_jube(const struct run_common *c, const struct run_jube_opts *o, struct r
 	}
 	if (getenv("SLURM_JOB_ID"))
 		json_object_set_new(prov, "slurm_job_id", json_string(getenv("SLURM_JOB_ID")));
+	rc = run_session_power_start(&sp, o->power, o->interval_ms, folder.buf, "jube", c->out, err);
+	fflush(c->out);
+	if (rc < 0) {
+		json_decref(prov);
+		goto out;
+	}
 	t0 = run_now();
 	/* --timeout bounds the whole campaign: `jube run` (which runs every
 	 * synchronous step itself) and the following after it */
@@ -936,6 +944,9 @@ int run_jube(const struct run_common *c, const struct run_jube_opts *o, struct r
 	}
 finish:
 	prov = json_object_get(manifest, "provenance");
+	rc = run_session_power_stop(&sp, prov, err);
+	if (rc < 0)
+		goto out;
 	strbuf_reset(&sb);
 	run_iso(&sb, t0);
 	json_object_set_new(prov, "started", json_string(sb.buf));
@@ -949,6 +960,7 @@ finish:
 		rc = ab_fail(err, AB_EDATA, "run jube: %s", timed_out ? "timed out (what finished is stored)" :
 			     "some workpackages failed (stored as failed)");
 out:
+	run_session_power_release(&sp);
 	free(argv);
 	json_decref(manifest);
 	strbuf_release(&j.bdir);

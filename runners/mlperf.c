@@ -8,6 +8,13 @@
  * submission tree for ingest (ingest/mlperf_train.c scores it the
  * official way).  The command sees ACCELBENCH_RUN_INDEX (1..N) and
  * ACCELBENCH_RUN_DIR in its environment.
+ *
+ * Power (--power, as `run exec`): sampled while each run's command runs,
+ * into power.<i>.<host>.csv (jpwr layout) and, as the MLPerf training
+ * power log the parser reads (and sums the official way: energy at TTT,
+ * samples stored), <results>/<benchmark>/power/result_<i>/node_<node>.txt.
+ * Each run's exit status, verdict, output tail and power summary are
+ * stored with that run in provenance.run (manifest "ingest_runs").
  */
 #include "core/compat.h"
 #include "run_priv.h"
@@ -116,8 +123,12 @@ int run_mlperf(const struct run_common *c, const struct run_mlperf_opts *o,
 		      log = STRBUF_INIT, sb = STRBUF_INIT, env1 = STRBUF_INIT, env2 = STRBUF_INIT;
 	const char *submitter = o->submitter && *o->submitter ? o->submitter : "accelbench";
 	json_t *manifest = NULL, *prov;
+	struct power_sampler *ps = NULL;
+	struct strbuf host = STRBUF_INIT, node = STRBUF_INIT, pline = STRBUF_INIT,
+		      csv = STRBUF_INIT, en = STRBUF_INIT, ml = STRBUF_INIT, mlrel = STRBUF_INIT;
 	double t_first = 0, t_last = 0;
 	int rc = 0, failed = 0, interrupted = 0;
+	int leader = !c->node_task || !getenv("SLURM_NODEID") || atol(getenv("SLURM_NODEID")) == 0;
 	long i;
 
 	if (!o->benchmark || !*o->benchmark || strchr(o->benchmark, '/'))
@@ -146,6 +157,12 @@ int run_mlperf(const struct run_common *c, const struct run_mlperf_opts *o,
 				   err);
 		goto out;
 	}
+	rc = power_open(&ps, o->power ? o->power : "auto", err);
+	if (rc < 0)
+		goto out;
+	power_describe(ps, &pline);
+	run_hostname(&host);
+	run_node_name(&node);
 	if (c->dry_run) {
 		fprintf(c->out, "dry run: would run %ld time%s, each log in "
 			"%s/%s/<UTC time>/%s/results/%s/%s/result_<i>.txt:\n  ",
@@ -155,6 +172,7 @@ int run_mlperf(const struct run_common *c, const struct run_mlperf_opts *o,
 		if (o->system_json)
 			fprintf(c->out, "system description: %s -> systems/%s.json\n", o->system_json,
 				sys.buf);
+		fprintf(c->out, "%s\n", pline.buf);
 		goto out;
 	}
 	rc = run_folder_use(c, o->benchmark, &folder, err);
@@ -168,10 +186,11 @@ int run_mlperf(const struct run_common *c, const struct run_mlperf_opts *o,
 	}
 	if (rc < 0)
 		goto out;
-	fprintf(c->out, "run mlperf %s: %ld run%s of %s/%s in %s\n", o->benchmark, o->runs,
-		o->runs == 1 ? "" : "s", submitter, sys.buf, folder.buf);
+	fprintf(c->out, "run mlperf %s: %ld run%s of %s/%s in %s\n%s\n", o->benchmark, o->runs,
+		o->runs == 1 ? "" : "s", submitter, sys.buf, folder.buf, pline.buf);
 	fflush(c->out);
 	prov = run_provenance_new(c, "mlperf", o->cmd);
+	json_object_set_new(prov, "power", power_info(ps));
 	if (getenv("SLURM_JOB_ID"))
 		json_object_set_new(prov, "slurm_job_id", json_string(getenv("SLURM_JOB_ID")));
 	strbuf_reset(&sb);
@@ -187,8 +206,10 @@ int run_mlperf(const struct run_common *c, const struct run_mlperf_opts *o,
 		struct run_proc_opts po = { 0 };
 		struct run_proc_result pr;
 		struct mllog_check ck;
+		struct power_result pwr = { 0 };
 		struct strbuf reason = STRBUF_INIT;
 		const char *env[3];
+		int have_power;
 
 		strbuf_reset(&log);
 		strbuf_addf(&log, "%s/result_%ld.txt", dir.buf, i);
@@ -202,15 +223,44 @@ int run_mlperf(const struct run_common *c, const struct run_mlperf_opts *o,
 		po.env = env;
 		po.tee = c->verbose;
 		po.timeout_s = c->timeout_s;
+		have_power = power_ndevices(ps) > 0;
+		if (have_power) {
+			strbuf_reset(&csv);
+			strbuf_addf(&csv, "%s/power.%ld.%s.csv", folder.buf, i, host.buf);
+			strbuf_reset(&en);
+			strbuf_addf(&en, "%s/energy.%ld.%s.csv", folder.buf, i, host.buf);
+			strbuf_reset(&mlrel);
+			strbuf_addf(&mlrel, "%s/results/%s/%s/power/result_%ld", submitter, sys.buf,
+				    o->benchmark, i);
+			strbuf_reset(&ml);
+			strbuf_addf(&ml, "%s/%s", folder.buf, mlrel.buf);
+			rc = ab_mkdirs(ml.buf, err);
+			strbuf_addf(&ml, "/node_%s.txt", node.buf);
+			strbuf_addf(&mlrel, "/node_%s.txt", node.buf);
+			power_set_mllog(ps, ml.buf);
+			if (rc == 0)
+				rc = power_start(ps, o->interval_ms, csv.buf, err);
+			if (rc < 0)
+				goto out;
+		}
 		rc = run_proc(&po, &pr, err);
-		if (rc < 0)
+		if (have_power) {
+			int prc = power_stop(ps, &pwr, en.buf, err);
+			if (rc == 0 && prc < 0)
+				rc = prc;
+		}
+		if (rc < 0) {
+			power_result_release(&pwr);
 			goto out;
+		}
 		if (i == 1)
 			t_first = pr.t_start;
 		t_last = pr.t_end;
 		check_log(log.buf, &ck);
 		if (pr.interrupted || pr.timed_out || pr.signaled || pr.exit_status)
 			run_proc_reason(&reason, &pr, "the command");
+		else if (!leader)
+			; /* another node of a multi-node job: rank 0 writes the log */
 		else if (!ck.records)
 			strbuf_addstr(&reason, "no :::MLLOG records in the output");
 		else if (isnan(ck.start_ms))
@@ -236,6 +286,8 @@ int run_mlperf(const struct run_common *c, const struct run_mlperf_opts *o,
 			strbuf_addf(&sb, "  run %ld/%ld: ok, time to train %.3f min (result_%ld.txt)", i,
 				    o->runs, (ck.stop_ms - ck.start_ms) / 60000.0, i);
 		}
+		if (have_power && pwr.boundary && pwr.samples >= 2)
+			strbuf_addf(&sb, ", %.4g Wh, %.1f W avg (%s)", pwr.wh, pwr.avg_w, pwr.boundary);
 		fprintf(c->out, "%s\n", sb.buf);
 		fflush(c->out);
 		{
@@ -247,6 +299,25 @@ int run_mlperf(const struct run_common *c, const struct run_mlperf_opts *o,
 			json_object_set_new(one, "exit_status", json_integer(pr.exit_status));
 			if (pr.signaled)
 				json_object_set_new(one, "signal", json_integer(pr.signaled));
+			if (have_power) {
+				json_t *pj = json_pack("{s:s, s:s, s:I}", "power_csv",
+						       strrchr(csv.buf, '/') + 1, "mllog", mlrel.buf,
+						       "samples", (json_int_t)pwr.samples);
+				if (pwr.boundary && pwr.samples >= 2) {
+					json_object_set_new(pj, "energy_wh", json_real(pwr.wh));
+					json_object_set_new(pj, "avg_w", json_real(pwr.avg_w));
+					json_object_set_new(pj, "peak_w", json_real(pwr.peak_w));
+					json_object_set_new(pj, "boundary", json_string(pwr.boundary));
+				}
+				json_object_set_new(one, "power", pj);
+				/* a multi-node job copies every node's log beside node 0's */
+				if (c->node_task) {
+					if (!json_object_get(manifest, "node_files"))
+						json_object_set_new(manifest, "node_files", json_array());
+					json_array_append_new(json_object_get(manifest, "node_files"),
+							      json_string(mlrel.buf));
+				}
+			}
 			strbuf_reset(&sb);
 			strbuf_addf(&sb, "%s/results/%s/%s/result_%ld.txt", submitter, sys.buf, o->benchmark, i);
 			json_array_append_new(json_object_get(manifest, "ingest"), json_string(sb.buf));
@@ -254,6 +325,7 @@ int run_mlperf(const struct run_common *c, const struct run_mlperf_opts *o,
 		}
 		if (pr.interrupted)
 			interrupted = 1;
+		power_result_release(&pwr);
 		strbuf_release(&reason);
 	}
 	if (run_interrupted())
@@ -273,6 +345,14 @@ int run_mlperf(const struct run_common *c, const struct run_mlperf_opts *o,
 			     o->benchmark);
 out:
 	json_decref(manifest);
+	power_free(ps);
+	strbuf_release(&host);
+	strbuf_release(&node);
+	strbuf_release(&pline);
+	strbuf_release(&csv);
+	strbuf_release(&en);
+	strbuf_release(&ml);
+	strbuf_release(&mlrel);
 	strbuf_release(&folder);
 	strbuf_release(&sys);
 	strbuf_release(&dir);

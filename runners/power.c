@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>
+#include <unistd.h>
 
 struct power_sampler {
 	struct power_backend **b;
@@ -35,6 +36,10 @@ struct power_sampler {
 	int write_error;
 	enum power_boundary boundary;
 	int have_boundary;
+	char *mllog_path;               /* power_set_mllog() */
+	struct atomic_file ml;
+	int have_ml;
+	char host[128];
 };
 
 struct power_backend *power_backend_new(const char *name, size_t n)
@@ -181,6 +186,9 @@ void power_free(struct power_sampler *s)
 	}
 	if (s->have_file)
 		atomic_abort(&s->af);
+	if (s->have_ml)
+		atomic_abort(&s->ml);
+	free(s->mllog_path);
 	for (i = 0; i < s->nb; i++)
 		power_backend_free(s->b[i]);
 	free(s->b);
@@ -291,6 +299,19 @@ static void sample(struct power_sampler *s)
 	}
 	if (any && sum > s->peak)
 		s->peak = sum;
+	if (s->have_ml) {
+		/* MLPerf training power log: the boundary's sum at each sample */
+		if (s->rows == 0)
+			fprintf(s->ml.fp, ":::MLLOG {\"namespace\": \"\", \"time_ms\": %.0f, \"event_type\": "
+				"\"INTERVAL_START\", \"key\": \"power_measurement_start\", \"value\": null, "
+				"\"metadata\": {\"host\": \"%s\", \"file\": \"accelbench\", \"lineno\": 0}}\n",
+				t * 1000.0, s->host);
+		if (any)
+			fprintf(s->ml.fp, ":::MLLOG {\"namespace\": \"\", \"time_ms\": %.0f, \"event_type\": "
+				"\"POINT_IN_TIME\", \"key\": \"power_reading\", \"value\": %.6f, "
+				"\"metadata\": {\"host\": \"%s\", \"unit\": \"W\", \"boundary\": \"%s\"}}\n",
+				t * 1000.0, sum, s->host, boundary_name(s->boundary));
+	}
 	if (s->rows == 0)
 		s->t_first = t;
 	s->t_last = t;
@@ -350,6 +371,24 @@ int power_start(struct power_sampler *s, long interval_ms, const char *csv_path,
 	if (rc < 0)
 		return rc;
 	s->have_file = 1;
+	if (s->mllog_path) {
+		const char *node = getenv("SLURMD_NODENAME");
+		rc = atomic_open(&s->ml, s->mllog_path, err);
+		if (rc < 0) {
+			atomic_abort(&s->af);
+			s->have_file = 0;
+			return rc;
+		}
+		s->have_ml = 1;
+		if (node && *node)
+			snprintf(s->host, sizeof(s->host), "%s", node);
+		else if (gethostname(s->host, sizeof(s->host) - 1) < 0)
+			snprintf(s->host, sizeof(s->host), "unknown");
+		/* a name that needs no JSON escaping */
+		for (i = 0; s->host[i]; i++)
+			if (s->host[i] == '"' || s->host[i] == '\\' || (unsigned char)s->host[i] < 32)
+				s->host[i] = '_';
+	}
 	fputs(",timestamps", s->af.fp);
 	for (i = 0; i < s->nb; i++)
 		for (k = 0; k < s->b[i]->n; k++)
@@ -360,6 +399,9 @@ int power_start(struct power_sampler *s, long interval_ms, const char *csv_path,
 	if (pthread_create(&s->thread, NULL, sampler_main, s) != 0) {
 		atomic_abort(&s->af);
 		s->have_file = 0;
+		if (s->have_ml)
+			atomic_abort(&s->ml);
+		s->have_ml = 0;
 		return ab_fail(err, AB_EINTERNAL, "cannot start the power sampler thread");
 	}
 	s->running = 1;
@@ -419,10 +461,29 @@ int power_stop(struct power_sampler *s, struct power_result *r, const char *ener
 		rc = atomic_commit(&s->af, err);
 	}
 	s->have_file = 0;
+	if (s->have_ml) {
+		fprintf(s->ml.fp, ":::MLLOG {\"namespace\": \"\", \"time_ms\": %.0f, \"event_type\": "
+			"\"INTERVAL_END\", \"key\": \"power_measurement_stop\", \"value\": null, "
+			"\"metadata\": {\"host\": \"%s\", \"file\": \"accelbench\", \"lineno\": 0}}\n",
+			s->t_last * 1000.0, s->host);
+		if (rc == 0 && !ferror(s->ml.fp))
+			rc = atomic_commit(&s->ml, err);
+		else
+			atomic_abort(&s->ml);
+		s->have_ml = 0;
+	}
 	if (rc == 0 && energy_path)
 		rc = ab_write_file(energy_path, en.buf, en.len, err);
 	strbuf_release(&en);
 	return rc;
+}
+
+void power_set_mllog(struct power_sampler *s, const char *path)
+{
+	if (!s)
+		return;
+	free(s->mllog_path);
+	s->mllog_path = path ? ab_strdup(path) : NULL;
 }
 
 void power_result_release(struct power_result *r)

@@ -415,11 +415,28 @@ void run_proc_reason(struct strbuf *out, const struct run_proc_result *r, const 
 		strbuf_addf(out, "%s exited with status %d", what, r->exit_status);
 }
 
+void run_node_name(struct strbuf *out)
+{
+	const char *n = getenv("SLURMD_NODENAME");
+
+	strbuf_reset(out);
+	if (n && *n && !strchr(n, '/') && strcmp(n, ".") && strcmp(n, ".."))
+		strbuf_addstr(out, n);
+	else
+		run_hostname(out);
+}
+
 int run_folder_use(const struct run_common *c, const char *name, struct strbuf *out,
 		   struct strbuf *err)
 {
 	if (!c->folder)
 		return run_folder_create(c, name, out, err);
 	strbuf_setstr(out, c->folder);
-	return ab_mkdirs(c->folder, err);
+	if (c->node_task) {
+		struct strbuf node = STRBUF_INIT;
+		run_node_name(&node);
+		strbuf_addf(out, "/nodes/%s", node.buf);
+		strbuf_release(&node);
+	}
+	return ab_mkdirs(out->buf, err);
 }

@@ -23,8 +23,11 @@ int run_reframe(const struct run_common *c, const struct run_reframe_opts *o,
 	struct run_proc_result pr;
 	const char **argv = NULL;
 	json_t *manifest = NULL, *prov;
+	struct run_session_power sp;
 	size_t i, n = 0;
 	int rc = 0;
+
+	memset(&sp, 0, sizeof(sp));
 
 	if (!run_which(o->reframe ? o->reframe : "reframe", &exe)) {
 		strbuf_release(&exe); /* run_which() filled it while searching */
@@ -35,7 +38,7 @@ int run_reframe(const struct run_common *c, const struct run_reframe_opts *o,
 			       "run reframe: ReFrame is not installed ('reframe' is not in PATH); "
 			       "install it (pip install reframe-hpc) or give --reframe PATH");
 	}
-	if (c->slurm.enabled && !c->dry_run) {
+	if (c->slurm.enabled) {
 		rc = run_via_slurm(c, "reframe", "reframe", "result", "", 0, res, err);
 		goto out;
 	}
@@ -65,7 +68,11 @@ int run_reframe(const struct run_common *c, const struct run_reframe_opts *o,
 		goto out;
 	}
 	fprintf(c->out, "run reframe: %s in %s\n", exe.buf, folder.buf);
+	rc = run_session_power_start(&sp, o->power, o->interval_ms, folder.buf, "reframe", c->out,
+				     err);
 	fflush(c->out);
+	if (rc < 0)
+		goto out;
 	po.argv = argv;
 	po.out_path = out.buf;
 	po.tee = c->verbose;
@@ -75,6 +82,11 @@ int run_reframe(const struct run_common *c, const struct run_reframe_opts *o,
 		goto out;
 	run_hostname(&host);
 	prov = run_provenance_new(c, "reframe", argv);
+	rc = run_session_power_stop(&sp, prov, err);
+	if (rc < 0) {
+		json_decref(prov);
+		goto out;
+	}
 	strbuf_reset(&reason);
 	run_iso(&reason, pr.t_start);
 	json_object_set_new(prov, "started", json_string(reason.buf));
@@ -116,6 +128,7 @@ int run_reframe(const struct run_common *c, const struct run_reframe_opts *o,
 		rc = ab_fail(err, AB_EDATA, "run reframe: %s",
 			     reason.len ? reason.buf : "some tests failed (see the report)");
 out:
+	run_session_power_release(&sp);
 	free(argv);
 	json_decref(manifest);
 	strbuf_release(&exe);

@@ -30,7 +30,11 @@ void run_hostname(struct strbuf *out);       /* short host name */
 /* Create c->runs_dir/<name>/<UTC timestamp>[-N]/ (never an existing one). */
 int run_folder_create(const struct run_common *c, const char *name, struct strbuf *out,
 		      struct strbuf *err);
-/* c->folder when set (created if missing), else run_folder_create(). */
+/* This node's name inside a Slurm job (SLURMD_NODENAME), else the short
+ * host name. */
+void run_node_name(struct strbuf *out);
+/* c->folder when set (created if missing; with c->node_task its
+ * nodes/<node>/ subfolder), else run_folder_create(). */
 int run_folder_use(const struct run_common *c, const char *name, struct strbuf *out,
 		   struct strbuf *err);
 /* The last lines (at most max_bytes) of a file, "" if unreadable. */
@@ -161,6 +165,11 @@ size_t power_ndevices(const struct power_sampler *s);
 json_t *power_info(const struct power_sampler *s);
 /* One line for the user: "power: nvml (2 GPUs), rapl (1 package)" */
 void power_describe(const struct power_sampler *s, struct strbuf *out);
+/* Also write the next power_start..power_stop's readings (the boundary's
+ * sum, W) as an MLPerf training power log at path: :::MLLOG
+ * power_measurement_start, power_reading..., power_measurement_stop, the
+ * power/result_N/node_<node>.txt the MLPerf parser reads.  NULL = none. */
+void power_set_mllog(struct power_sampler *s, const char *path);
 /* Start sampling every interval_ms into csv_path (jpwr layout). */
 int power_start(struct power_sampler *s, long interval_ms, const char *csv_path,
 		struct strbuf *err);
@@ -179,5 +188,27 @@ struct power_result {
 int power_stop(struct power_sampler *s, struct power_result *r, const char *energy_path,
 	       struct strbuf *err);
 void power_result_release(struct power_result *r);
+
+/* ---- sampling a whole tool session (common.c) ---------------------- */
+
+/*
+ * run reframe and run jube with --power: their tools run many tests, so
+ * the sampler covers the session as a whole (power.<tag>.<host>.csv and
+ * energy.<tag>.<host>.csv in the run folder), recorded in the provenance
+ * of every run it ingests (provenance.power_session); it is not
+ * attributed to single tests.
+ */
+struct run_session_power {
+	struct power_sampler *ps;
+	struct strbuf csv, energy;
+	int on;
+};
+
+/* mode NULL or "none": nothing.  Prints the "power: ..." line on out. */
+int run_session_power_start(struct run_session_power *sp, const char *mode, long interval_ms,
+			    const char *folder, const char *tag, FILE *out, struct strbuf *err);
+/* Stop; add provenance.power (devices) and provenance.power_session. */
+int run_session_power_stop(struct run_session_power *sp, json_t *prov, struct strbuf *err);
+void run_session_power_release(struct run_session_power *sp);
 
 #endif

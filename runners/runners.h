@@ -88,6 +88,10 @@ struct run_common {
 				 * options, run by the job on the node */
 	const char *folder;     /* use this (existing) run folder; NULL = create one */
 	int no_ingest;          /* only say where the folder is (inside a job) */
+	int node_task;          /* one node's task of a multi-node --slurm job (srun):
+				 * work in folder/nodes/<node>/, write part.json */
+	int gather;             /* the end of a multi-node job: merge the nodes'
+				 * part.json into folder/run.json (run_gather_nodes) */
 	FILE *out;              /* what the user reads (stdout) */
 };
 
@@ -111,6 +115,8 @@ struct run_exec_opts {
 struct run_mlperf_opts {
 	const char *benchmark;  /* MLPerf benchmark name (resnet, bert, llama2_70b_lora, ...) */
 	long runs;              /* 0 = the benchmark's required count */
+	const char *power;      /* auto|nvml|rocm|hwmon|rapl|none (NULL = auto) */
+	long interval_ms;       /* sampler period (0 = 100) */
 	const char *system_json;/* copied into the submission layout, or NULL */
 	const char *submitter;
 	const char *const *cmd;
@@ -120,6 +126,8 @@ struct run_reframe_opts {
 	const char *reframe;    /* executable; NULL = "reframe" from PATH */
 	const char *const *args;/* passed through */
 	size_t nargs;
+	const char *power;      /* session sampling: auto|nvml|...; NULL/"none" = off */
+	long interval_ms;
 };
 
 struct run_jube_opts {
@@ -128,6 +136,8 @@ struct run_jube_opts {
 	size_t ntags;
 	const char *outpath;    /* NULL = the config's own outpath */
 	double poll_s;          /* first polling interval (back-off doubles it up to 30 s) */
+	const char *power;      /* session sampling: auto|nvml|...; NULL/"none" = off */
+	long interval_ms;
 };
 
 /* What to ingest after a run: run.json first, then the tool's own files. */
@@ -161,5 +171,13 @@ int run_reframe(const struct run_common *c, const struct run_reframe_opts *o,
 		struct run_result *res, struct strbuf *err);
 int run_jube(const struct run_common *c, const struct run_jube_opts *o, struct run_result *res,
 	     struct strbuf *err);
+/*
+ * The last step of a multi-node --slurm job (c->folder, c->gather): merge
+ * what each node's task wrote (folder/nodes/<node>/part.json) into
+ * folder/run.json: node 0's runs and metrics, a run failed when it failed
+ * on any node, energy and average power summed over the nodes, every
+ * node's power samples, the node list in the provenance.
+ */
+int run_gather_nodes(const struct run_common *c, struct run_result *res, struct strbuf *err);
 
 #endif

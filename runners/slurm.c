@@ -7,6 +7,13 @@
  * accounting is off) until it ends, and ingest what run.json lists.
  * Ctrl-C asks whether to scancel when stdin is a terminal; otherwise the
  * job keeps running and we say how to follow and ingest it.
+ *
+ * --nodes N > 1: exec and mlperf run one task per node under srun and
+ * gather the nodes' parts at the end of the job (runners/nodes.c); jube
+ * and reframe run once, on the job's first node, as their own configs
+ * launch the work across the allocation (srun in a JUBE step, ReFrame's
+ * own launcher); their power is not sampled by accelbench (CARAML's jobs
+ * measure with jpwr themselves).
  */
 #include "core/compat.h"
 #include "run_priv.h"
@@ -306,7 +313,7 @@ int run_via_slurm(const struct run_common *c, const char *suite, const char *ben
 	char exe[4096];
 	ssize_t len;
 	size_t i, n = 0, nargs = 0;
-	int rc;
+	int rc, per_node, pass;
 
 	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (len <= 0)
@@ -324,21 +331,38 @@ int run_via_slurm(const struct run_common *c, const char *suite, const char *ben
 			free(abs);
 		}
 	}
-	/* the job's command: accelbench run RUNNER --folder F --no-ingest ... */
+	/* the job's command: accelbench run RUNNER --folder F --no-ingest ...;
+	 * exec and mlperf on several nodes: one task per node under srun
+	 * (each runs the command and samples its node's power), then the
+	 * nodes' parts are gathered into run.json (runners/nodes.c) */
 	while (c->job_argv && c->job_argv[nargs])
 		nargs++;
-	jargv = ab_calloc(nargs + 6, sizeof(*jargv));
-	jargv[n++] = exe;
-	for (i = 0; i < nargs; i++) {
-		jargv[n++] = c->job_argv[i];
-		if (i == 1) {
-			jargv[n++] = "--folder";
-			jargv[n++] = folder.buf;
-			jargv[n++] = "--no-ingest";
+	jargv = ab_calloc(nargs + 7, sizeof(*jargv));
+	per_node = c->slurm.nodes > 1 && (!strcmp(suite, "exec") || !strcmp(suite, "mlperf-training"));
+	for (pass = per_node ? 0 : 1; pass < 2; pass++) {
+		n = 0;
+		jargv[n++] = exe;
+		for (i = 0; i < nargs; i++) {
+			jargv[n++] = c->job_argv[i];
+			if (i == 1) {
+				jargv[n++] = "--folder";
+				jargv[n++] = folder.buf;
+				jargv[n++] = "--no-ingest";
+				if (per_node)
+					jargv[n++] = pass == 0 ? "--node-task" : "--gather";
+			}
+		}
+		jargv[n] = NULL;
+		if (pass == 0) {
+			strbuf_addf(&body, "srun --nodes=%ld --ntasks=%ld --ntasks-per-node=1 "
+				    "--kill-on-bad-exit=0 ", c->slurm.nodes, c->slurm.nodes);
+			run_quote_argv(&body, jargv);
+			strbuf_addch(&body, '\n');
+		} else {
+			strbuf_addstr(&body, "exec ");
+			run_quote_argv(&body, jargv);
 		}
 	}
-	strbuf_addstr(&body, "exec ");
-	run_quote_argv(&body, jargv);
 	free(jargv);
 	rc = run_slurm(c, folder.buf, body.buf, &job, err);
 	if (c->dry_run)

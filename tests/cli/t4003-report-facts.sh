@@ -83,6 +83,20 @@ test_expect_success 'stats --per device gives the normalised medians of the repo
 	PYEOF
 '
 
+test_expect_success 'compare --per device gives the normalised medians of the comparisons' '
+	ab --db demo/accelbench.db compare -b llm-gpt-800M --baseline MI250 --best --per device \
+		--json >cmp.json &&
+	$PY - <<-\PYEOF
+	import json
+	text = open("n.txt").read()
+	rows = [c for c in json.load(open("cmp.json")) if c.get("kind") == "comparison"]
+	assert rows
+	for c in rows:
+	    assert c["unit"] == "tokens/s per accelerator", c["unit"]
+	    assert "{:,.0f}".format(c["median"]) in text, c["median"]
+	PYEOF
+'
+
 test_expect_success 'the comparisons use the level, the appendix the measured values' '
 	tr -s " \n" "  " <n.txt >flat.txt &&
 	grep -q "90 % percentile bootstrap CI" flat.txt &&

@@ -5,6 +5,9 @@
 . "$(dirname "$0")/lib.sh"
 
 TRAIN="$ROOT/tests/runners/fake_mlperf_train.sh"
+# no power source unless a test builds one (the fake NVML below)
+mkdir -p "$T_BASE/empty" "$T_BASE/lib"
+ACCELBENCH_SYSFS_ROOT="$T_BASE/empty"; export ACCELBENCH_SYSFS_ROOT
 
 test_expect_success 'resnet: the required 5 runs, one non-converging, official score' '
 	printf "%s\n" "{\"submitter\": \"Acme\", \"division\": \"closed\", \"status\": \"Available on-premise\", \"system_name\": \"Box One\", \"number_of_nodes\": \"1\", \"accelerators_per_node\": \"8\", \"accelerator_model_name\": \"NVIDIA H100-SXM5-80GB\", \"host_processor_model_name\": \"AMD EPYC 9654\", \"framework\": \"PyTorch\"}" >box1.json &&
@@ -47,6 +50,28 @@ test_expect_success 'a run without MLLOG records lands as failed with its output
 	test "$(ab sql "SELECT count(*) FROM run WHERE status <> \"ok\"" | tail -1)" = 1 &&
 	ab sql "SELECT json_extract(params, \"$.provenance.run.exit_status\"), json_extract(params, \"$.provenance.run.output_tail\") FROM run WHERE json_extract(params, \"$.provenance.run.seq\") = 2" | tail -1 >r2 &&
 	cat r2 && grep -q "^1  *.*CUDA error: out of memory" r2
+'
+
+test_expect_success 'power sampled per run (fake NVML): MLPerf power logs, energy at the time to train' '
+	rm -f "$ACCELBENCH_DB" &&
+	${AB_CC:-cc} -shared -fPIC -O1 -o "$T_BASE/lib/libnvidia-ml.so.1" "$ROOT/tests/runners/fake_nvml.c" &&
+	LD_LIBRARY_PATH="$T_BASE/lib" FAKE_NVML_POWER=100:0,200:0 \
+		ab run mlperf -b resnet --runs 2 --system pw --power nvml --interval 50 -- "$TRAIN" >out 2>err &&
+	cat out &&
+	grep -q "^power: nvml (2 GPUs)$" out &&
+	grep -q "^  run 1/2: ok, time to train 11.000 min (result_1.txt), [0-9.e-]* Wh, 300.0 W avg (gpu)$" out &&
+	grep -Eq "^ingested: 3 files, 0 rejected; added 2 runs, 6 metrics, [0-9]+ power samples$" out &&
+	log=$(echo runs/resnet/*/accelbench/results/pw/resnet/power/result_1/node_*.txt) && test -f "$log" &&
+	head -1 "$log" | grep -q "^:::MLLOG {.*\"key\": \"power_measurement_start\"" &&
+	tail -1 "$log" | grep -q "^:::MLLOG {.*\"key\": \"power_measurement_stop\"" &&
+	grep -q "\"key\": \"power_reading\", \"value\": 300.000000," "$log" &&
+	ls runs/resnet/*/power.1.*.csv runs/resnet/*/energy.2.*.csv &&
+	ab sql "SELECT json_extract(r.params, \"$.provenance.run.seq\"), m.name, round(m.value, 6), m.unit FROM run r JOIN metric m ON m.run_id = r.id WHERE m.name IN (\"energy\", \"avg_power\") ORDER BY 1, 2" >e &&
+	cat e &&
+	grep -Eq "^1 +avg_power +300(\.0)? +W$" e && grep -Eq "^1 +energy +55(\.0)? +Wh$" e &&
+	grep -Eq "^2 +avg_power +300(\.0)? +W$" e && grep -Eq "^2 +energy +60(\.0)? +Wh$" e &&
+	ab sql "SELECT json_extract(params, \"$.provenance.power[0].backend\"), json_extract(params, \"$.provenance.run.power.boundary\"), round(json_extract(params, \"$.provenance.run.power.avg_w\"), 6) FROM run" | tail -n +3 | sort -u >pw &&
+	test "$(wc -l <pw)" = 1 && grep -Eqx "nvml +gpu +300(\.0+)?" pw
 '
 
 test_expect_success 'an unknown benchmark needs --runs; --dry-run runs nothing' '

@@ -19,6 +19,25 @@ test_expect_success 'report and perflogs go into the run folder and are ingested
 	ab sql "SELECT json_extract(params, \"$.provenance.runner\") FROM run" | tail -1 | grep -qx reframe
 '
 
+test_expect_success '--power: the whole session sampled (fake NVML), in every run.s provenance' '
+	rm -f "$ACCELBENCH_DB" && mkdir -p "$T_BASE/lib" &&
+	${AB_CC:-cc} -shared -fPIC -O1 -o "$T_BASE/lib/libnvidia-ml.so.1" "$ROOT/tests/runners/fake_nvml.c" &&
+	expect_code 1 env LD_LIBRARY_PATH="$T_BASE/lib" FAKE_NVML_POWER=40:0,10:0 "$AB" run reframe \
+		--reframe "$RFM" --power nvml --interval 20 --runs-dir pw -- -r >out 2>err &&
+	cat out &&
+	grep -q "^power: nvml (2 GPUs)$" out &&
+	ls pw/reframe/*/power.reframe.*.csv pw/reframe/*/energy.reframe.*.csv &&
+	ab sql "SELECT json_extract(params, \"$.provenance.power_session\") FROM run" | tail -n +3 >ps &&
+	test "$(wc -l <ps)" = 2 && test "$(sort -u ps | wc -l)" = 1 &&
+	$PY - <<-\PYEOF
+	import json
+	s = json.loads(open("ps").readline())
+	assert s["boundary"] == "gpu" and abs(s["avg_w"] - 50) < 1e-6 and s["samples"] >= 2, s
+	assert s["power_csv"].startswith("power.reframe.") and "not attributed" in s["scope"], s
+	assert abs(s["energy_wh"] - sum(s["per_device"].values())) < 1e-9, s
+	PYEOF
+'
+
 test_expect_success 'ReFrame not installed: a clear error, nothing runs' '
 	expect_code 2 env PATH=/nonexistent "$AB" run reframe -- -r 2>err &&
 	grep -q "ReFrame is not installed (.reframe. is not in PATH)" err &&

@@ -58,6 +58,17 @@ test_expect_success '--timeout bounds jube run itself (a synchronous step that h
 	sleep 0.5 && ! pgrep -f "sleep 47" >/dev/null
 '
 
+test_expect_success '--power: the JUBE session sampled as a whole (fake NVML)' '
+	rm -f "$ACCELBENCH_DB" && rm -rf derived_run && mkdir -p "$T_BASE/lib" &&
+	${AB_CC:-cc} -shared -fPIC -O1 -o "$T_BASE/lib/libnvidia-ml.so.1" "$ROOT/tests/runners/fake_nvml.c" &&
+	expect_code 1 env PATH="$TRASH/newjube:$PATH" LD_LIBRARY_PATH="$T_BASE/lib" FAKE_NVML_POWER=75:0 \
+		"$AB" run jube site_derived.xml --poll 0.2 --power nvml --interval 20 >out 2>err &&
+	cat out &&
+	grep -q "^power: nvml (1 GPU)$" out &&
+	ab sql "SELECT DISTINCT json_extract(params, \"$.provenance.power_session.boundary\"), round(json_extract(params, \"$.provenance.power_session.avg_w\"), 6), json_extract(params, \"$.provenance.power[0].backend\") FROM run" | tail -n +3 >ps &&
+	cat ps && test "$(wc -l <ps)" = 1 && grep -Eqx "gpu +75(\.0)? +nvml" ps
+'
+
 test_expect_success 'without JUBE in PATH: a clear error, nothing run' '
 	mkdir -p nojube && ln -sf "$(command -v sh)" nojube/sh &&
 	expect_code 2 env PATH="$TRASH/nojube" "$AB" run jube site_derived.xml --runs-dir nj >out 2>err &&
