@@ -37,4 +37,17 @@ test_expect_success 'chart kinds: one table; the usage line and the man page lis
 	test_cmp table man
 '
 
+# A scratch file committed at the top level (an empty "out" once broke `make
+# demo` on every fresh clone: "cannot create directory out/data") fails here.
+if git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+test_expect_success 'the top level of the repository holds only the project layout' '
+	git -C "$ROOT" ls-files | sed "s|/.*||" | sort -u >top &&
+	printf "%s\n" .ci .gitignore Makefile README.md cli core docs ingest model plots \
+		reports runners tests views | sort >allowed &&
+	comm -23 top allowed >stray; cat stray; test ! -s stray
+'
+else
+	test_skip 'the top level of the repository holds only the project layout' "not a git checkout"
+fi
+
 test_done
