@@ -279,3 +279,35 @@ void plot_axis_tick_label(const struct plot_axis *a, size_t i, struct strbuf *sb
 	if (i < a->n_ticks)
 		plot_numfmt_apply(sb, &a->fmt, a->ticks[i]);
 }
+
+void plot_haxis_bottom(struct plot_ctx *c, struct plot_axis *x, struct plot_rect p,
+		       enum plot_scale scale, int log, double lin_lo, double lo, double hi,
+		       double h, const char *title, const char *unit)
+{
+	static const struct plot_font tick = { .size = PLOT_SZ_TICK, .color = PLOT_RGB_INK2 };
+	static const struct plot_font axis = { .size = PLOT_SZ_AXIS, .color = PLOT_RGB_INK2 };
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	if (log)
+		plot_axis_setup(x, scale, PLOT_AXIS_PAD, lo, hi, (size_t)fmax(2, p.w / 70));
+	else
+		plot_axis_setup(x, scale, PLOT_AXIS_ZERO | PLOT_AXIS_NICE, lin_lo, hi,
+				(size_t)fmax(2, p.w / 70));
+	plot_axis_set_pixels(x, p.x, p.x + p.w);
+	/* grid and tick labels under the rows */
+	for (i = 0; i < x->n_ticks; i++) {
+		double px = plot_axis_map(x, x->ticks[i]);
+		if (px < p.x - 0.5 || px > p.x + p.w + 0.5)
+			continue;
+		plot_vline(c->cr, px, p.y, p.y + p.h, 0.8, PLOT_GRID, 1);
+		plot_axis_tick_label(x, i, &sb);
+		plot_text_draw(c, &tick, sb.buf, px, p.y + p.h + 3, 0.5, 0, 0);
+	}
+	strbuf_reset(&sb);
+	plot_axis_title(&sb, title, unit, NULL, NULL);
+	if (log)
+		strbuf_addstr(&sb, ", log scale");
+	plot_text_draw(c, &axis, sb.buf, p.x + p.w / 2, p.y + p.h + h + 6, 0.5, 0, 0);
+	strbuf_release(&sb);
+}

@@ -10,7 +10,6 @@ static const struct plot_font xtitle_font = { .size = PLOT_SZ_AXIS, .color = PLO
 static const struct plot_font value_font = { .size = PLOT_SZ_SMALL,
 					     .color = PLOT_RGB_INK2,
 					     .halo = 1 };
-static const struct plot_font xtitle_font2 = { .size = PLOT_SZ_AXIS, .color = PLOT_RGB_INK2 };
 
 #define DEFAULT_CAPTION \
 	"Bars: median. Whiskers: 95 % confidence interval of the median. Missing bars: not " \
@@ -92,7 +91,7 @@ static int hbargroup_render(struct plot_ctx *c, struct plot_rect area,
 	struct plot_legend leg;
 	struct plot_axis x;
 	struct plot_rect reg = area, p;
-	struct strbuf sb = STRBUF_INIT, xt = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	struct plot_font nf = hname_font, vf = value_font;
 	size_t i, g, k, ns = s->n_systems, ng = s->n_groups;
 	double namew = 0, valw = 0, lo = HUGE_VAL, hi = -HUGE_VAL, w, h, gap, bh, k2 = 1, y0;
@@ -160,25 +159,8 @@ static int hbargroup_render(struct plot_ctx *c, struct plot_rect area,
 					     "room or fewer systems", ns, ng, area.w, area.h);
 		goto done;
 	}
-	if (log)
-		plot_axis_setup(&x, s->y_scale, PLOT_AXIS_PAD, lo, hi, (size_t)fmax(2, p.w / 70));
-	else
-		plot_axis_setup(&x, s->y_scale, PLOT_AXIS_ZERO | PLOT_AXIS_NICE, fmin(0, lo), hi,
-				(size_t)fmax(2, p.w / 70));
-	plot_axis_set_pixels(&x, p.x, p.x + p.w);
-	for (i = 0; i < x.n_ticks; i++) {
-		double px = plot_axis_map(&x, x.ticks[i]);
-		if (px < p.x - 0.5 || px > p.x + p.w + 0.5)
-			continue;
-		plot_vline(c->cr, px, p.y, p.y + p.h, 0.8, PLOT_GRID, 1);
-		strbuf_reset(&sb);
-		plot_axis_tick_label(&x, i, &sb);
-		plot_text_draw(c, &htick_font, sb.buf, px, p.y + p.h + 3, 0.5, 0, 0);
-	}
-	plot_axis_title(&xt, s->labels.y_title, s->labels.y_unit, NULL, NULL);
-	if (log)
-		strbuf_addstr(&xt, ", log scale");
-	plot_text_draw(c, &xtitle_font2, xt.buf, p.x + p.w / 2, p.y + p.h + h + 6, 0.5, 0, 0);
+	plot_haxis_bottom(c, &x, p, s->y_scale, log, fmin(0, lo), lo, hi, h, s->labels.y_title,
+			  s->labels.y_unit);
 	/* the reference line first: bars and labels (with a halo) go over it */
 	if (isfinite(s->reference) && s->reference >= x.lo && s->reference <= x.hi) {
 		double xr = plot_axis_map(&x, s->reference);
@@ -252,7 +234,6 @@ static int hbargroup_render(struct plot_ctx *c, struct plot_rect area,
 done:
 	plot_legend_release(&leg);
 	strbuf_release(&sb);
-	strbuf_release(&xt);
 	return rc;
 }
 

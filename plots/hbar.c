@@ -15,7 +15,6 @@ static const struct plot_font conf_font = { .size = PLOT_SZ_SMALL, .color = PLOT
 static const struct plot_font value_font = { .size = PLOT_SZ_SMALL, .color = PLOT_RGB_INK2,
 					     .halo = 1 };
 static const struct plot_font tick_font = { .size = PLOT_SZ_TICK, .color = PLOT_RGB_INK2 };
-static const struct plot_font axis_font = { .size = PLOT_SZ_AXIS, .color = PLOT_RGB_INK2 };
 
 #define ROW_H 17.0
 
@@ -81,7 +80,7 @@ int plot_hbar_render(struct plot_ctx *c, struct plot_rect area, const struct plo
 	struct plot_legend leg;
 	struct plot_axis x;
 	struct plot_rect reg = area, p;
-	struct strbuf sb = STRBUF_INIT, xt = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	double namew = 0, confw = 0, valw = 0, w, h, lo = HUGE_VAL, hi = 0, rowh, base = NAN, k;
 	struct plot_font nf = name_font, bf = base_font;
 	size_t i, n = s->n_bars;
@@ -172,26 +171,8 @@ int plot_hbar_render(struct plot_ctx *c, struct plot_rect area, const struct plo
 					     "systems", n, namew, area.w, area.h);
 		goto done;
 	}
-	if (log)
-		plot_axis_setup(&x, s->y_scale, PLOT_AXIS_PAD, lo, hi, (size_t)fmax(2, p.w / 70));
-	else
-		plot_axis_setup(&x, s->y_scale, PLOT_AXIS_ZERO | PLOT_AXIS_NICE, 0, hi,
-				(size_t)fmax(2, p.w / 70));
-	plot_axis_set_pixels(&x, p.x, p.x + p.w);
-	/* grid and tick labels under the rows */
-	for (i = 0; i < x.n_ticks; i++) {
-		double px = plot_axis_map(&x, x.ticks[i]);
-		if (px < p.x - 0.5 || px > p.x + p.w + 0.5)
-			continue;
-		plot_vline(c->cr, px, p.y, p.y + p.h, 0.8, PLOT_GRID, 1);
-		strbuf_reset(&sb);
-		plot_axis_tick_label(&x, i, &sb);
-		plot_text_draw(c, &tick_font, sb.buf, px, p.y + p.h + 3, 0.5, 0, 0);
-	}
-	plot_axis_title(&xt, s->labels.y_title, s->labels.y_unit, NULL, NULL);
-	if (log)
-		strbuf_addstr(&xt, ", log scale");
-	plot_text_draw(c, &axis_font, xt.buf, p.x + p.w / 2, p.y + p.h + h + 6, 0.5, 0, 0);
+	plot_haxis_bottom(c, &x, p, s->y_scale, log, 0, lo, hi, h, s->labels.y_title,
+			  s->labels.y_unit);
 
 	/* the baseline under the bars and labels: it never crosses a label
 	 * (value labels carry a halo) */
@@ -242,6 +223,5 @@ done:
 	free(order);
 	free(sys);
 	strbuf_release(&sb);
-	strbuf_release(&xt);
 	return rc;
 }

@@ -202,6 +202,12 @@ double plot_axis_map_clamped(const struct plot_axis *a, double v);
 /* Label of tick i. */
 void plot_axis_tick_label(const struct plot_axis *a, size_t i, struct strbuf *sb);
 int plot_scale_is_log(enum plot_scale s);
+/* The value axis along the bottom of plot area p of a horizontal bar chart:
+ * limits (log: padded [lo, hi]; linear: zero-based, nice [lin_lo, hi]), grid
+ * lines, tick labels (h: their height) and the title, which says ", log scale". */
+void plot_haxis_bottom(struct plot_ctx *c, struct plot_axis *x, struct plot_rect p,
+		       enum plot_scale scale, int log, double lin_lo, double lo, double hi,
+		       double h, const char *title, const char *unit);
 /* How many labelled ticks a vertical axis of height h should have at most. */
 size_t plot_max_yticks(double h);
 
