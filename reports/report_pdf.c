@@ -924,18 +924,51 @@ static void appendix_runs(struct pdf_doc *d, struct rep *r)
 	strbuf_release(&sb);
 }
 
-/* Every source file the report cites (S1, S2, ...) with its sha256. */
+/* Length of the directory (up to and including its last '/') that every
+ * cited source path starts with; 0 when they share none but the root. */
+static size_t sources_common_dir(const struct rep *r)
+{
+	size_t i, n, k;
+
+	if (!r->nsrc)
+		return 0;
+	n = strlen(r->src[0].path);
+	for (i = 1; i < r->nsrc; i++) {
+		const char *p = r->src[i].path;
+
+		for (k = 0; k < n && p[k] == r->src[0].path[k]; k++)
+			;
+		n = k;
+	}
+	while (n > 0 && r->src[0].path[n - 1] != '/')
+		n--;
+	return n > 1 ? n : 0;
+}
+
+/* Every source file the report cites (S1, S2, ...) with its sha256; paths
+ * relative to the folder they all share, which is named once, so the table
+ * reads the same wherever the data lives. */
 static void appendix_sources(struct pdf_doc *d, struct rep *r)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct pdf_table *t;
-	size_t i;
+	size_t i, dir = sources_common_dir(r);
 
 	pdf_dest(d, "sec-sources");
 	pdf_heading(d, 2, "Source files", NULL, 0);
-	pdf_para(d, PDF_SMALL, "The files the facts and runs above came from, numbered in the "
-			       "order the report first cites them; sha256 as ingested "
-			       "(" DASH " for a file read as a companion of another).");
+	strbuf_addstr(&sb, "The files the facts and runs above came from, numbered in the "
+			   "order the report first cites them; sha256 as ingested "
+			   "(" DASH " for a file read as a companion of another).");
+	if (dir) {
+		struct strbuf root = STRBUF_INIT;
+
+		strbuf_add(&root, r->src[0].path, dir);
+		strbuf_addstr(&sb, " Paths are relative to <tt>");
+		pdf_esc(&sb, root.buf);
+		strbuf_addstr(&sb, "</tt>.");
+		strbuf_release(&root);
+	}
+	pdf_para(d, PDF_SMALL, sb.buf);
 	t = pdf_table_new(3, 7);
 	pdf_table_col(t, 0, "Source", PDF_LEFT);
 	pdf_table_col(t, 1, "Path", PDF_LEFT);
@@ -944,7 +977,7 @@ static void appendix_sources(struct pdf_doc *d, struct rep *r)
 		pdf_table_row(t, NULL, NULL);
 		pdf_table_cellf(t, 0, "S%zu", i + 1);
 		strbuf_reset(&sb);
-		pdf_esc(&sb, r->src[i].path);
+		pdf_esc(&sb, r->src[i].path + dir);
 		pdf_table_cell(t, 1, sb.buf);
 		strbuf_reset(&sb);
 		strbuf_addstr(&sb, "<tt>");

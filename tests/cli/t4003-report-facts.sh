@@ -124,7 +124,8 @@ test_expect_samples 'samples: MLPerf scores, scenario metrics, ReFrame reference
 	grep -q "at a different precision" s.txt &&
 	grep -q "at a different global batch" s.txt &&
 	grep -q "drop the fastest and the slowest" s.txt &&
-	grep -q "/systems/8xXE9680x8H100-SXM-80GB-" s.txt &&
+	grep -q "Paths are relative to .*/samples/\.$" s.txt &&
+	grep -q "^S[0-9]* *mlperf/training/Dell/systems/8xXE9680x8H100-SXM-80GB-POWER\.json " s.txt &&
 	ab --db s.db stats --suite mlperf-training --json >ms.json &&
 	grep -Eq " 400.0 +360.0 .* fail *$" s.txt &&
 	$PY - <<-\PYEOF
