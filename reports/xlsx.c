@@ -343,6 +343,61 @@ static void row_fig(const struct xw *x, const struct views_stats_row *r, enum re
 		f->has_ci = 0;
 }
 
+/* ---- native charts ---------------------------------------------------------- */
+
+/* Insert a chart scaled x_scale by y_scale at row *at and move *at below
+ * it (a chart of y_scale 1 is 288 px, about 15 rows of 20 px). */
+static void insert_chart(struct xw *x, struct sheet *sh, lxw_chart *ch, double x_scale,
+			 double y_scale, lxw_row_t *at, lxw_col_t col)
+{
+	lxw_chart_options co = { 0 };
+
+	co.x_scale = x_scale;
+	co.y_scale = y_scale;
+	check(x, worksheet_insert_chart_opt(sh->ws, *at, col, ch, &co));
+	*at += (lxw_row_t)(15.0 * (y_scale > 0 ? y_scale : 1.0)) + 3;
+}
+
+/* A series of ch: categories from column cat, values from column val of
+ * rows r0..r1 of the sheet. */
+static lxw_chart_series *add_series(lxw_chart *ch, const struct sheet *sh, lxw_row_t r0,
+				    lxw_row_t r1, lxw_col_t cat, lxw_col_t val, const char *name)
+{
+	lxw_chart_series *s = chart_add_series(ch, NULL, NULL);
+
+	chart_series_set_categories(s, sh->name, r0, cat, r1, cat);
+	chart_series_set_values(s, sh->name, r0, val, r1, val);
+	chart_series_set_name(s, name);
+	return s;
+}
+
+/* A horizontal bar chart of one series (rows r0..r1), the first row at
+ * the top, no legend; the caller names it and its value axis. */
+static lxw_chart *hbar_chart(struct xw *x, const struct sheet *sh, lxw_row_t r0, lxw_row_t r1,
+			     lxw_col_t cat, lxw_col_t val, const char *name, lxw_chart_series **s)
+{
+	lxw_chart *ch = workbook_add_chart(x->wb, LXW_CHART_BAR);
+
+	*s = add_series(ch, sh, r0, r1, cat, val, name);
+	chart_set_series_gap(ch, 50);
+	chart_axis_set_reverse(ch->y_axis);
+	chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
+	return ch;
+}
+
+/* x->tmp, formatted anew: for libxlsxwriter's setters, which copy it. */
+static const char *tmpf(struct xw *x, const char *fmt, ...) AB_PRINTF(2, 3);
+static const char *tmpf(struct xw *x, const char *fmt, ...)
+{
+	va_list ap;
+
+	strbuf_reset(&x->tmp);
+	va_start(ap, fmt);
+	strbuf_vaddf(&x->tmp, fmt, ap);
+	va_end(ap);
+	return x->tmp.buf;
+}
+
 /* ---- Summary ---------------------------------------------------------------- */
 
 struct suite_list {
@@ -571,19 +626,15 @@ static void summary_suite(struct xw *x, struct sheet *sh, const char *suite, lxw
 	if (ns > 1 && nb > 0) {
 		lxw_chart *ch = workbook_add_chart(x->wb, LXW_CHART_BAR);
 		lxw_chart_options co = { 0 };
-		for (j = 0; j < nb; j++) {
-			lxw_chart_series *s = chart_add_series(ch, NULL, NULL);
-			chart_series_set_categories(s, sh->name, first, 0, sh->row - 1, 0);
-			chart_series_set_values(s, sh->name, first, (lxw_col_t)(2 + SUM_COLS * j),
-						sh->row - 1, (lxw_col_t)(2 + SUM_COLS * j));
-			chart_series_set_name(s, benches[j]);
-		}
-		strbuf_reset(&err);
-		strbuf_addf(&err, "%s: times better than %s (higher is better)", suite, baseline);
-		chart_title_set_name(ch, err.buf);
+		for (j = 0; j < nb; j++)
+			add_series(ch, sh, first, sh->row - 1, 0, (lxw_col_t)(2 + SUM_COLS * j),
+				   benches[j]);
+		chart_title_set_name(ch, tmpf(x, "%s: times better than %s (higher is better)", suite,
+					      baseline));
 		chart_axis_set_name(ch->x_axis, "x better than baseline");
 		chart_axis_set_reverse(ch->y_axis);
 		chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
+		/* placed by rows of its own (the summary's tables are shorter) */
 		co.x_scale = 1.4;
 		co.y_scale = 1.0 + 0.05 * (double)ns;
 		check(x, worksheet_insert_chart_opt(sh->ws, *chart_row, chart_col, ch, &co));
@@ -715,15 +766,6 @@ static int sheet_systems(struct xw *x)
 
 /* ---- one sheet per benchmark ------------------------------------------------ */
 
-/* Insert a chart at row *at and move *at below it (a chart of y_scale 1
- * is 288 px, about 15 rows of 20 px). */
-static void insert_chart(struct xw *x, struct sheet *sh, lxw_chart *ch, lxw_chart_options *co,
-			 lxw_row_t *at, lxw_col_t col)
-{
-	check(x, worksheet_insert_chart_opt(sh->ws, *at, col, ch, co));
-	*at += (lxw_row_t)(15.0 * (co->y_scale > 0 ? co->y_scale : 1.0)) + 3;
-}
-
 /* 'Sheet name'!$C$5:$C$9, quotes doubled inside the name. */
 static void range_ref(struct strbuf *sb, const char *sheet, lxw_row_t r0, lxw_col_t c,
 		      lxw_row_t r1)
@@ -781,8 +823,8 @@ static lxw_col_t bench_bars(struct xw *x, struct sheet *sh, const struct views_s
 	lxw_row_t first;
 	lxw_chart *ch;
 	lxw_chart_series *s;
-	lxw_chart_options co = { 0 };
 	const struct db_config *c0;
+	const char *per;
 
 	if (!nb || nb > 200) {
 		free(best);
@@ -835,34 +877,21 @@ static lxw_col_t bench_bars(struct xw *x, struct sheet *sh, const struct views_s
 		put_num(x, sh, r, 5, minus[i], x->num);
 		put_num(x, sh, r, 6, plus[i], x->num);
 	}
-	ch = workbook_add_chart(x->wb, LXW_CHART_BAR);
-	s = chart_add_series(ch, NULL, NULL);
-	chart_series_set_categories(s, sh->name, first, 0, first + (lxw_row_t)nb - 1, 0);
-	chart_series_set_values(s, sh->name, first, 2, first + (lxw_row_t)nb - 1, 2);
-	chart_series_set_name(s, "median");
+	ch = hbar_chart(x, sh, first, first + (lxw_row_t)nb - 1, 0, 2, "median", &s);
 	if (any_ci) {
 		/* a marked fixed value, replaced by custom plus/minus error
 		 * values (the cells of columns G and F) when the zip is copied */
 		mark = add_errbars(x, sh->name, first, nb, 6, 5, plus, minus);
 		chart_series_set_error_bars(s->x_error_bars, LXW_CHART_ERROR_BAR_TYPE_FIXED, mark);
 	}
-	chart_set_series_gap(ch, 50);
-	strbuf_reset(&x->tmp);
-	strbuf_addf(&x->tmp, "%s: median %s%s [%s], %s is better; whiskers: %g%% CI of the median "
-			     "(none where n is too small)",
-		    bench, c0->metric, norm == REPORT_NORM_DEVICE ? " per device" :
-		    norm == REPORT_NORM_NODE ? " per node" : "", c0->unit ? c0->unit : "",
-		    c0->lower_is_better ? "lower" : "higher", 100.0 * ci_level(x));
-	chart_title_set_name(ch, x->tmp.buf);
-	strbuf_reset(&x->tmp);
-	strbuf_addf(&x->tmp, "%s%s [%s]", c0->metric, norm == REPORT_NORM_DEVICE ? " per device" :
-		    norm == REPORT_NORM_NODE ? " per node" : "", c0->unit ? c0->unit : "");
-	chart_axis_set_name(ch->x_axis, x->tmp.buf);
-	chart_axis_set_reverse(ch->y_axis);
-	chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
-	co.x_scale = 1.5;
-	co.y_scale = 1.0 + 0.08 * (double)nb;
-	insert_chart(x, sh, ch, &co, chart_at, chart_col);
+	per = norm == REPORT_NORM_DEVICE ? " per device" : norm == REPORT_NORM_NODE ? " per node" : "";
+	chart_title_set_name(ch, tmpf(x, "%s: median %s%s [%s], %s is better; whiskers: %g%% CI of "
+					 "the median (none where n is too small)",
+				      bench, c0->metric, per, c0->unit ? c0->unit : "",
+				      c0->lower_is_better ? "lower" : "higher", 100.0 * ci_level(x)));
+	chart_axis_set_name(ch->x_axis,
+			    tmpf(x, "%s%s [%s]", c0->metric, per, c0->unit ? c0->unit : ""));
+	insert_chart(x, sh, ch, 1.5, 1.0 + 0.08 * (double)nb, chart_at, chart_col);
 	free(plus);
 	free(minus);
 	free(best);
@@ -876,7 +905,6 @@ static void bench_scaling(struct xw *x, struct sheet *sh, const char *suite, con
 	struct views_scaling v;
 	struct strbuf err = STRBUF_INIT;
 	lxw_chart *ch;
-	lxw_chart_options co = { 0 };
 	size_t i, k, npts = 0;
 	int rc = views_scaling_build(x->db, &q, SERIES_BATCH, &v, &err);
 
@@ -900,7 +928,6 @@ static void bench_scaling(struct xw *x, struct sheet *sh, const char *suite, con
 	for (i = 0; i < v.n; i++) {
 		const struct series *s = v.v[i].s;
 		lxw_row_t first = sh->row;
-		lxw_chart_series *cs;
 		if (s->n < 2 || !keep_sys(x, s->first->system))
 			continue;
 		for (k = 0; k < s->n; k++) {
@@ -910,27 +937,18 @@ static void bench_scaling(struct xw *x, struct sheet *sh, const char *suite, con
 			put_num(x, sh, r, 2, s->pts[k].x, x->int_fmt);
 			put_num(x, sh, r, 3, s->pts[k].median, x->num);
 		}
-		cs = chart_add_series(ch, NULL, NULL);
-		chart_series_set_categories(cs, sh->name, first, 2, sh->row - 1, 2);
-		chart_series_set_values(cs, sh->name, first, 3, sh->row - 1, 3);
 		strbuf_reset(&x->tmp);
 		strbuf_addf(&x->tmp, "%s (%s)", s->first->system, v.v[i].label);
-		chart_series_set_name(cs, x->tmp.buf);
-		chart_series_set_marker_type(cs, LXW_CHART_MARKER_CIRCLE);
+		chart_series_set_marker_type(add_series(ch, sh, first, sh->row - 1, 2, 3, x->tmp.buf),
+					     LXW_CHART_MARKER_CIRCLE);
 	}
 	chart_axis_set_log_base(ch->x_axis, 2);
 	chart_axis_set_name(ch->x_axis, "global batch size (log2 axis)");
-	strbuf_reset(&x->tmp);
-	strbuf_addf(&x->tmp, "%s [%s]", v.v[0].s->first->metric,
-		    v.v[0].s->first->unit ? v.v[0].s->first->unit : "");
-	chart_axis_set_name(ch->y_axis, x->tmp.buf);
-	strbuf_reset(&x->tmp);
-	strbuf_addf(&x->tmp, "%s: batch scaling, median per batch size", bench);
-	chart_title_set_name(ch, x->tmp.buf);
+	chart_axis_set_name(ch->y_axis, tmpf(x, "%s [%s]", v.v[0].s->first->metric,
+					     v.v[0].s->first->unit ? v.v[0].s->first->unit : ""));
+	chart_title_set_name(ch, tmpf(x, "%s: batch scaling, median per batch size", bench));
 	chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
-	co.x_scale = 1.5;
-	co.y_scale = 1.4;
-	insert_chart(x, sh, ch, &co, chart_at, chart_col);
+	insert_chart(x, sh, ch, 1.5, 1.4, chart_at, chart_col);
 	views_scaling_release(&v);
 }
 
@@ -941,7 +959,6 @@ static void bench_pareto(struct xw *x, struct sheet *sh, const char *suite, cons
 	struct views_pareto v;
 	struct strbuf err = STRBUF_INIT;
 	lxw_chart *ch;
-	lxw_chart_options co = { 0 };
 	lxw_chart_data_label *labels, **lp;
 	lxw_chart_series *cs;
 	lxw_row_t first;
@@ -989,27 +1006,17 @@ static void bench_pareto(struct xw *x, struct sheet *sh, const char *suite, cons
 		lp[i] = &labels[i];
 	}
 	ch = workbook_add_chart(x->wb, LXW_CHART_SCATTER);
-	cs = chart_add_series(ch, NULL, NULL);
-	chart_series_set_categories(cs, sh->name, first, 1, sh->row - 1, 1);
-	chart_series_set_values(cs, sh->name, first, 2, sh->row - 1, 2);
-	chart_series_set_name(cs, "systems");
+	cs = add_series(ch, sh, first, sh->row - 1, 1, 2, "systems");
 	chart_series_set_marker_type(cs, LXW_CHART_MARKER_CIRCLE);
 	check(x, chart_series_set_labels_custom(cs, lp));
 	chart_series_set_labels_position(cs, LXW_CHART_LABEL_POSITION_RIGHT);
-	strbuf_reset(&x->tmp);
-	strbuf_addf(&x->tmp, "%s [%s]", v.xs.n ? v.rows[0].x->metric : "x",
-		    v.rows[0].x->unit ? v.rows[0].x->unit : "");
-	chart_axis_set_name(ch->x_axis, x->tmp.buf);
-	strbuf_reset(&x->tmp);
-	strbuf_addf(&x->tmp, "%s [%s]", v.y_metric, v.y_unit ? v.y_unit : "");
-	chart_axis_set_name(ch->y_axis, x->tmp.buf);
-	strbuf_reset(&x->tmp);
-	strbuf_addf(&x->tmp, "%s: performance against energy efficiency (front in the table)", bench);
-	chart_title_set_name(ch, x->tmp.buf);
+	chart_axis_set_name(ch->x_axis, tmpf(x, "%s [%s]", v.xs.n ? v.rows[0].x->metric : "x",
+					     v.rows[0].x->unit ? v.rows[0].x->unit : ""));
+	chart_axis_set_name(ch->y_axis, tmpf(x, "%s [%s]", v.y_metric, v.y_unit ? v.y_unit : ""));
+	chart_title_set_name(ch, tmpf(x, "%s: performance against energy efficiency (front in the "
+					 "table)", bench));
 	chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
-	co.x_scale = 1.5;
-	co.y_scale = 1.4;
-	insert_chart(x, sh, ch, &co, chart_at, chart_col);
+	insert_chart(x, sh, ch, 1.5, 1.4, chart_at, chart_col);
 	for (i = 0; i < v.n; i++)
 		free(texts[i]);
 	free(texts);
@@ -1032,7 +1039,6 @@ static void bench_mlperf(struct xw *x, struct sheet *sh, const char *bench, lxw_
 	lxw_row_t first;
 	lxw_chart *ch;
 	lxw_chart_series *cs;
-	lxw_chart_options co = { 0 };
 	const char *unit = NULL;
 	size_t i, k, nscore = 0;
 
@@ -1069,24 +1075,12 @@ static void bench_mlperf(struct xw *x, struct sheet *sh, const char *bench, lxw_
 			unit = json_string_value(json_object_get(o, "unit"));
 	}
 	if (nscore && sh->row > first) {
-		ch = workbook_add_chart(x->wb, LXW_CHART_BAR);
-		cs = chart_add_series(ch, NULL, NULL);
-		chart_series_set_categories(cs, sh->name, first, 0, sh->row - 1, 0);
-		chart_series_set_values(cs, sh->name, first, 7, sh->row - 1, 7);
-		chart_series_set_name(cs, "official score");
-		strbuf_reset(&x->tmp);
-		strbuf_addf(&x->tmp, "%s: MLPerf official score [%s], lower is better (no bar: no "
-				     "official score)", bench, unit ? unit : "");
-		chart_title_set_name(ch, x->tmp.buf);
-		strbuf_reset(&x->tmp);
-		strbuf_addf(&x->tmp, "official score [%s]", unit ? unit : "");
-		chart_axis_set_name(ch->x_axis, x->tmp.buf);
-		chart_axis_set_reverse(ch->y_axis);
-		chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
-		chart_set_series_gap(ch, 50);
-		co.x_scale = 1.5;
-		co.y_scale = 1.0 + 0.08 * (double)(sh->row - first);
-		insert_chart(x, sh, ch, &co, chart_at, chart_col);
+		ch = hbar_chart(x, sh, first, sh->row - 1, 0, 7, "official score", &cs);
+		chart_title_set_name(ch, tmpf(x, "%s: MLPerf official score [%s], lower is better "
+						 "(no bar: no official score)", bench, unit ? unit : ""));
+		chart_axis_set_name(ch->x_axis, tmpf(x, "official score [%s]", unit ? unit : ""));
+		insert_chart(x, sh, ch, 1.5, 1.0 + 0.08 * (double)(sh->row - first), chart_at,
+			     chart_col);
 	}
 	json_decref(arr);
 }
