@@ -663,6 +663,58 @@ static int official_ratio(const struct views_chart *f, const struct views_pair *
 	return 1;
 }
 
+/* What the heatmap and the bargroup across benchmarks say about MLPerf
+ * training pairs: how many were drawn as official ratios, how many of
+ * those have a run set that is not complete (marked "†"), how many kept
+ * the ratio of medians (no official score on one side, marked "*"). */
+struct official_marks {
+	size_t official, incomplete, median;
+};
+
+/* A pair drawn as official_ratio() says (*value then holds the ratio of
+ * official scores; returns 1), its configuration label *config marked and
+ * counted in m. */
+static int mark_official(struct views_chart *f, const struct views_pair *p, double *value,
+			 const char **config, struct official_marks *m)
+{
+	int complete;
+
+	if (official_ratio(f, p, value, &complete)) {
+		m->official++;
+		if (!complete) {
+			*config = kstr(f, "† %s", *config);
+			m->incomplete++;
+		}
+		return 1;
+	}
+	if (f->json && !strcmp(p->sys->suite, "mlperf-training")) {
+		*config = kstr(f, "* %s", *config);
+		m->median++;
+	}
+	return 0;
+}
+
+/* The subtitle's word on what the n ratios are. */
+static const char *ratio_note(const struct official_marks *m, size_t n)
+{
+	if (m->official == n)
+		return "ratio of official MLPerf scores";
+	return m->official ? "ratio of official MLPerf scores (MLPerf training), of medians (others)"
+			   : "ratio of medians";
+}
+
+/* The caption's footnotes for the marks: official (what an official cell
+ * or bar is, when there are any), "*" and "†". */
+static const char *official_footnotes(struct views_chart *f, const struct official_marks *m,
+				      const char *official)
+{
+	return kstr(f, "%s%s%s", m->official ? official : "",
+		    m->median ? " *: no official score on one side: ratio of medians instead." : "",
+		    m->incomplete ? " †: a run set that is not complete or valid (fewer result "
+				    "files than required): not an official result."
+				  : "");
+}
+
 /* The chart's selection for the comparison view: the baseline always
  * (shape filters still apply), other systems when wanted. */
 struct cmp_keep {
@@ -733,6 +785,21 @@ static const char *pair_config(struct views_chart *f, const struct views_pair *p
 	return a ? a : "configuration unknown";
 }
 
+/* c's system among the first *n of sys (in order of appearance), added
+ * when new. */
+static void add_system(struct plot_sys *sys, size_t *n, const struct db_config *c)
+{
+	size_t k;
+
+	for (k = 0; k < *n && strcmp(sys[k].name, c->system); k++)
+		;
+	if (k == *n) {
+		sys[k].name = c->system;
+		sys[k].vendor = c->vendor;
+		++*n;
+	}
+}
+
 /* Bars grouped by benchmark: each system's speedup over the baseline (best
  * configurations, paired by the comparison view), with the bootstrap CI of
  * the ratio; reference line at 1. */
@@ -744,10 +811,10 @@ static int build_bargroup_bench(struct views_chart *f, struct db *db, const stru
 	const char **groups, **configs;
 	struct plot_sys *sys;
 	struct plot_cell *cells;
-	size_t i, k, g, ng = 0, ns = 0, ndiffer = 0, nci = 0, nofficial = 0, nmedian = 0;
-	size_t nincomplete = 0;
+	size_t i, k, g, ng = 0, ns = 0, ndiffer = 0, nci = 0;
+	struct official_marks m = { 0 };
 	double lo = HUGE_VAL, hi = 0;
-	int rc, small, complete;
+	int rc, small;
 
 	if (!o->baseline)
 		return ab_fail(err, AB_EUSAGE, "a bargroup across benchmarks needs a baseline system");
@@ -762,12 +829,7 @@ static int build_bargroup_bench(struct views_chart *f, struct db *db, const stru
 			;
 		if (k == ng)
 			groups[ng++] = c->benchmark;
-		for (k = 0; k < ns && strcmp(sys[k].name, c->system); k++)
-			;
-		if (k == ns) {
-			sys[ns].name = c->system;
-			sys[ns++].vendor = c->vendor;
-		}
+		add_system(sys, &ns, c);
 	}
 	cells = kalloc(f, ng * ns, sizeof(*cells));
 	configs = kalloc(f, ng * ns, sizeof(*configs));
@@ -791,17 +853,9 @@ static int build_bargroup_bench(struct views_chart *f, struct db *db, const stru
 		cell->n = (int)p->res.n;
 		configs[g * ns + k] = pair_config(f, p);
 		/* MLPerf training: the ratio of official scores, one number */
-		if (official_ratio(f, p, &cell->value, &complete)) {
+		if (mark_official(f, p, &cell->value, &configs[g * ns + k], &m)) {
 			cell->lo = cell->hi = NAN;
 			small = 1;
-			nofficial++;
-			if (!complete) {
-				configs[g * ns + k] = kstr(f, "† %s", configs[g * ns + k]);
-				nincomplete++;
-			}
-		} else if (f->json && !strcmp(p->sys->suite, "mlperf-training")) {
-			configs[g * ns + k] = kstr(f, "* %s", configs[g * ns + k]);
-			nmedian++;
 		}
 		nci += !small;
 		ndiffer += !p->same_shape;
@@ -830,11 +884,8 @@ static int build_bargroup_bench(struct views_chart *f, struct db *db, const stru
 				      "the baseline: > 1 is better), %s%s",
 				   o->suite ? o->suite : "all suites",
 				   ndiffer ? " (configurations differ: labels say which)" : "",
-				   nofficial == v->n ? "ratio of official MLPerf scores"
-				   : nofficial	     ? "ratio of official MLPerf scores (MLPerf training), "
-						       "of medians (others)"
-						     : "ratio of medians",
-				   nofficial == v->n ? "no CI: an official score is one number per run set"
+				   ratio_note(&m, v->n),
+				   m.official == v->n ? "no CI: an official score is one number per run set"
 						     : ci_note(f, nci, v->n, "95 % bootstrap CI"),
 				   (sp->y_scale == PLOT_SCALE_LOG10 || sp->y_scale == PLOT_SCALE_LOG2) ? kstr(f, " · log scale (ratios "
 									     "span %.0f×)", hi / lo)
@@ -843,16 +894,11 @@ static int build_bargroup_bench(struct views_chart *f, struct db *db, const stru
 				     "(speedup for times, ratio for throughputs), paired as "
 				     "'accelbench compare --baseline' pairs them. Whiskers: 95 %% "
 				     "bootstrap CI of the ratio (%zu resamples, seed %lu); none where "
-				     "either side has fewer than %d runs. Missing bars: not measured.%s%s%s",
+				     "either side has fewer than %d runs. Missing bars: not measured.%s",
 				  o->baseline, v->copts.resamples, v->copts.seed, STATS_CI_MIN_N,
-				  nofficial ? " MLPerf training: ratio of the official scores (olympic "
-					      "mean × RCP scaling), one number per run set, no CI."
-					    : "",
-				  nmedian ? " *: no official score on one side: ratio of "
-					    "medians instead." : "",
-				  nincomplete ? " †: a run set that is not complete or valid (fewer "
-						"result files than required): not an official result."
-					      : "");
+				  official_footnotes(f, &m, " MLPerf training: ratio of the official "
+							    "scores (olympic mean × RCP scaling), one "
+							    "number per run set, no CI."));
 	sp->labels.x_title = "Benchmark";
 	sp->labels.y_title = kstr(f, "Speedup over %s", o->baseline);
 	sp->labels.y_unit = "×";
@@ -885,12 +931,7 @@ static int build_bargroup(struct views_chart *f, struct db *db, const struct vie
 			;
 		if (k == nb)
 			batches[nb++] = c->global_batch;
-		for (k = 0; k < ns && strcmp(sys[k].name, c->system); k++)
-			;
-		if (k == ns) {
-			sys[ns].name = c->system;
-			sys[ns++].vendor = c->vendor;
-		}
+		add_system(sys, &ns, c);
 	}
 	if (!nb)
 		return ab_fail(err, AB_EDATA, "nothing to plot: no run of '%s' with a known global "
@@ -1452,8 +1493,8 @@ static int build_heatmap(struct views_chart *f, struct db *db, const struct view
 	const struct views_compare *v = &f->cmp;
 	const char **rows, **cols, **configs;
 	double *ratios, *gm = NULL;
-	size_t i, r, c, nr = 1, nc = 0, ndiffer = 0, nofficial = 0, nmedian = 0, nincomplete = 0;
-	int complete;
+	size_t i, r, c, nr = 1, nc = 0, ndiffer = 0;
+	struct official_marks m = { 0 };
 	int rc;
 
 	if (!o->baseline)
@@ -1489,16 +1530,7 @@ static int build_heatmap(struct views_chart *f, struct db *db, const struct view
 		 * MLPerf training: the ratio of official scores */
 		ratios[r * nc + c] = p->res.speedup;
 		configs[r * nc + c] = pair_config(f, p);
-		if (official_ratio(f, p, &ratios[r * nc + c], &complete)) {
-			nofficial++;
-			if (!complete) {
-				configs[r * nc + c] = kstr(f, "† %s", configs[r * nc + c]);
-				nincomplete++;
-			}
-		} else if (f->json && !strcmp(p->sys->suite, "mlperf-training")) {
-			configs[r * nc + c] = kstr(f, "* %s", configs[r * nc + c]);
-			nmedian++;
-		}
+		mark_official(f, p, &ratios[r * nc + c], &configs[r * nc + c], &m);
 		ndiffer += !p->same_shape;
 		if (!isfinite(ratios[0 * nc + c])) {
 			int cb = 1;
@@ -1517,10 +1549,10 @@ static int build_heatmap(struct views_chart *f, struct db *db, const struct view
 		gm[0] = 1;
 		for (r = 1; r < nr; r++) {
 			gm[r] = NAN;
-			for (i = 0; i < v->n_composite && !nofficial; i++)
+			for (i = 0; i < v->n_composite && !m.official; i++)
 				if (!strcmp(v->composite[i].system, rows[r]))
 					gm[r] = v->composite[i].gm.gm;
-			if (nofficial) {
+			if (m.official) {
 				/* official scores: the geometric mean of the cells shown */
 				double sum = 0;
 				for (c = 0; c < nc; c++)
@@ -1534,7 +1566,7 @@ static int build_heatmap(struct views_chart *f, struct db *db, const struct view
 					     "is better), each system's best configuration (small "
 					     "print); hatched: not measured. No geometric-mean column: "
 					     "not every system ran every benchmark%s.",
-					  nofficial ? "" : "of medians ",
+					  m.official ? "" : "of medians ",
 					  v->n_common ? " ('accelbench compare --baseline' gives the "
 							"composite over the common ones)"
 						      : "");
@@ -1583,7 +1615,7 @@ static int build_heatmap(struct views_chart *f, struct db *db, const struct view
 	sp->keep_order = 1;
 	sp->geomeans = gm;
 	if (!sp->labels.caption)
-		sp->labels.caption = nofficial
+		sp->labels.caption = m.official
 			? "Cells: ratio to the baseline (× better: > 1 is better), each system's "
 			  "best configuration (small print); hatched: not measured. Geometric mean: "
 			  "of the cells shown, over all the benchmarks."
@@ -1596,22 +1628,13 @@ static int build_heatmap(struct views_chart *f, struct db *db, const struct view
 				      "× better than the baseline (higher is better)",
 				   o->suite ? o->suite : "all suites",
 				   o->metric ? "" : " · headline metric of each benchmark",
-				   nofficial == v->n ? "ratio of official MLPerf scores"
-				   : nofficial	     ? "ratio of official MLPerf scores (MLPerf training), "
-						       "of medians (others)"
-						     : "ratio of medians",
+				   ratio_note(&m, v->n),
 				   ndiffer ? " (configurations differ: cells say which)" : "");
-	if (nofficial || nmedian)
-		sp->labels.caption = kstr(f, "%s%s%s%s", sp->labels.caption,
-					  nofficial ? " MLPerf training cells: ratio of the official "
-						      "scores (olympic mean × RCP scaling)."
-						    : "",
-					  nmedian ? " *: no official score on one side: "
-						    "ratio of medians instead." : "",
-					  nincomplete ? " †: a run set that is not complete or valid "
-							"(fewer result files than required): not an "
-							"official result."
-						      : "");
+	if (m.official || m.median)
+		sp->labels.caption = kstr(f, "%s%s", sp->labels.caption,
+					  official_footnotes(f, &m, " MLPerf training cells: ratio of "
+								    "the official scores (olympic mean "
+								    "× RCP scaling)."));
 	sp->labels.x_title = "Benchmark";
 	sp->labels.y_title = "System";
 	f->chart.kind = PLOT_HEATMAP;
