@@ -153,7 +153,7 @@ fuzz-results-db: fuzz
 	$(BUILD)/fuzz/fuzz_results_db -timeout=$(FUZZ_TIMEOUT) -max_total_time=$(FUZZ_TIME) \
 		-rss_limit_mb=1024 $(BUILD)/fuzz/corpus-results-db
 
-$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(LIB)
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.h $(LIB)
 	@$(if $(Q),echo "  FUZZ    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB) $(ALL_LDFLAGS) -fsanitize=fuzzer $(PKG_LIBS)
 
