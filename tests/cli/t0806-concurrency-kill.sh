@@ -33,9 +33,9 @@ test_expect_success 'four campaigns sharing dedupe keys: one database in any ord
 	content fwd.db >fwd.content && content rev.db >rev.content && test_cmp fwd.content rev.content &&
 	counts fwd.db | cut -d, -f2- >fwd.counts && counts rev.db | cut -d, -f2- >rev.counts &&
 	test_cmp fwd.counts rev.counts &&
-	pids=""; for c in c3 c1 c4 c2 c2 c4 c1 c3; do
-		ab --db mix.db ingest $c/data >/dev/null 2>&1 & pids="$pids $!"; done
-	fail=0; for p in $pids; do wait $p || fail=1; done; test $fail = 0 &&
+	pids="" && for c in c3 c1 c4 c2 c2 c4 c1 c3; do
+		ab --db mix.db ingest $c/data >/dev/null 2>&1 & pids="$pids $!"; done &&
+	fail=0 && for p in $pids; do wait $p || fail=1; done && test $fail = 0 &&
 	content mix.db >mix.content && test_cmp fwd.content mix.content
 '
 
