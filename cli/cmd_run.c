@@ -118,6 +118,38 @@ static const struct cmd run_cmds[] = {
 	{ NULL, NULL, 0, NULL, NULL }
 };
 
+static const struct cmd run_ingest_cmd = {
+	"run ingest", NULL, 0, "[-v] FOLDER",
+	"Ingest a run folder as its runner would have: run.json and the result files it names, "
+	"with the runner's provenance (a --slurm job that Ctrl-C left running, once it ended)."
+};
+
+/* `accelbench run ingest FOLDER` */
+static int run_ingest(int argc, char **argv, struct ctx *ctx)
+{
+	int verbose = 0, n, rc;
+	struct opt opts[] = {
+		{ 'v', "verbose", OPT_FLAG, &verbose, NULL, "name each file as it is ingested" },
+		{ 0, NULL, 0, NULL, NULL, NULL }
+	};
+	struct run_result res = { 0 };
+	struct strbuf err = STRBUF_INIT;
+
+	n = cli_parse(&run_ingest_cmd, opts, argc - 1, argv + 1);
+	if (n == CLI_HELP)
+		return AB_OK;
+	if (n < 0)
+		return AB_EUSAGE;
+	if (n != 1)
+		return cli_error(AB_EUSAGE, "run ingest: give one run folder (see 'accelbench run "
+			       "ingest -h')");
+	rc = run_folder_result(argv[1], &res, &err);
+	rc = rc < 0 ? cli_status(rc, &err) : ingest_result(ctx, &res, verbose);
+	run_result_release(&res);
+	strbuf_release(&err);
+	return rc;
+}
+
 /* The official score of the runs just ingested (the group whose result
  * directory is under the submission tree sub). */
 static void print_mlperf_score(struct ctx *ctx, const char *bench, const char *sub)
@@ -326,7 +358,7 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 	struct run_result res = { 0 };
 	struct strbuf err = STRBUF_INIT;
 	struct run_metric_spec *ms = NULL;
-	char **owned = NULL, **orig = NULL, **jargv = NULL;
+	char **owned = NULL, **orig = NULL, **jargv = NULL, *db_abs = NULL;
 	const char **cmdv = NULL;
 	size_t k, nsel;
 	int n, i, specific, rc = AB_OK;
@@ -338,9 +370,13 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 		for (k = 0; run_cmds[k].name; k++)
 			fprintf(fp, "  accelbench %s %s\n      %s\n", run_cmds[k].name, run_cmds[k].synopsis,
 				run_cmds[k].summary);
-		fputs("\n'accelbench run RUNNER -h' lists a runner's options.\n", fp);
+		fprintf(fp, "\n'accelbench run RUNNER -h' lists a runner's options.\n"
+			"\n  accelbench %s %s\n      %s\n", run_ingest_cmd.name,
+			run_ingest_cmd.synopsis, run_ingest_cmd.summary);
 		return runner ? AB_OK : AB_EUSAGE;
 	}
+	if (!strcmp(runner, "ingest"))
+		return run_ingest(argc, argv, ctx);
 	for (k = 0; run_cmds[k].name; k++)
 		if (!strcmp(run_cmds[k].name + 4, runner))
 			rc_cmd = &run_cmds[k];
@@ -419,6 +455,9 @@ int cmd_run(int argc, char **argv, struct ctx *ctx)
 			rc = cli_status(rc, &err);
 			goto out;
 		}
+		/* named in the hint a --slurm job left running prints */
+		db_abs = realpath(ctx->db_path, NULL);
+		c.db_path = db_abs ? db_abs : ctx->db_path;
 	}
 	run_signals_install();
 	if (gather) {
@@ -513,6 +552,7 @@ out:
 	free(cmdv);
 	free(orig);
 	free(jargv);
+	free(db_abs);
 	cli_free_list(&metrics);
 	cli_free_list(&tags);
 	cli_free_list(&sbatch);

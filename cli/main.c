@@ -47,7 +47,7 @@ const struct cmd cli_commands[] = {
 	  "Remove ingested sources with their runs and metrics." },
 	{ "report", cmd_report, NEED_DB_READ, "-o FILE [--spec FILE] [--prices FILE]",
 	  "Write the procurement report (PDF)." },
-	{ "run", cmd_run, NO_DB, "jube|reframe|mlperf|exec [OPTIONS] ... [-- CMD...]",
+	{ "run", cmd_run, NO_DB, "jube|reframe|mlperf|exec|ingest [OPTIONS] ... [-- CMD...]",
 	  "Run a suite (JUBE, ReFrame, MLPerf, any command), locally or via Slurm; ingest." },
 	{ "export", cmd_export, NEED_DB_READ, "-o FILE [--what runs|stats|compare|scores] [--format csv|json|xlsx] [--suite S] [-b B] [--system S] [-m M] [--baseline SYS] [--seed N] [--resamples N] [--prices FILE] [--spec FILE]",
 	  "Export runs, statistics, comparisons or MLPerf scores (CSV, JSON), or the XLSX workbook." },

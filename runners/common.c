@@ -153,6 +153,29 @@ void run_result_set(struct run_result *res, const char *folder, json_t *manifest
 	res->provenance = json_incref(prov);
 }
 
+int run_folder_result(const char *folder, struct run_result *res, struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	json_error_t je;
+	json_t *m;
+	int rc = 0;
+
+	strbuf_addf(&path, "%s/run.json", folder);
+	m = json_load_file(path.buf, 0, &je);
+	if (!m)
+		rc = access(path.buf, R_OK) != 0
+			     ? ab_fail(err, AB_EIO, "%s: %s", path.buf, strerror(errno))
+			     : ab_fail(err, AB_EDATA, "%s:%d: %s", path.buf, je.line, je.text);
+	else if (!json_is_object(m) || !json_is_integer(json_object_get(m, "accelbench_run")))
+		rc = ab_fail(err, AB_EDATA, "%s: not a run manifest (no \"accelbench_run\"); the "
+			     "job may not have ended yet", path.buf);
+	else
+		run_result_set(res, folder, m, json_object_get(m, "provenance"));
+	json_decref(m);
+	strbuf_release(&path);
+	return rc;
+}
+
 int run_finish(const struct run_common *c, const char *folder, json_t *manifest,
 	       struct run_result *res, struct strbuf *err)
 {

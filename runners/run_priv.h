@@ -122,10 +122,12 @@ void run_slurm_job_release(struct run_slurm_job *j);
  * Write folder/job.sbatch running body (shell text) with #SBATCH lines
  * from c->slurm, output to folder/job.out, submit it with sbatch
  * --parsable, follow it with squeue/sacct until it ends (or the timeout,
- * or Ctrl-C: asks whether to scancel when stdin is a terminal).  Returns
- * 0 when it was followed to the end (any state), <0 when it could not be
- * submitted (err holds sbatch's message).  With c->dry_run, prints the
- * script and the sbatch command instead.
+ * or Ctrl-C: asks whether to scancel when stdin is a terminal; a job left
+ * running is named with how to follow it and the `accelbench run ingest
+ * FOLDER` that ingests it later).  Returns 0 when it was followed to the
+ * end (any state), <0 when it could not be submitted (err holds sbatch's
+ * message).  With c->dry_run, prints the script and the sbatch command
+ * instead.
  */
 int run_slurm(const struct run_common *c, const char *folder, const char *body,
 	      struct run_slurm_job *job, struct strbuf *err);

@@ -93,6 +93,7 @@ struct run_common {
 	int gather;             /* the end of a multi-node job: merge the nodes'
 				 * part.json into folder/run.json (run_gather_nodes) */
 	FILE *out;              /* what the user reads (stdout) */
+	const char *db_path;    /* the database runs go to (named in hints), or NULL */
 };
 
 struct run_metric_spec {
@@ -179,5 +180,13 @@ int run_jube(const struct run_common *c, const struct run_jube_opts *o, struct r
  * node's power samples, the node list in the provenance.
  */
 int run_gather_nodes(const struct run_common *c, struct run_result *res, struct strbuf *err);
+/*
+ * What a run folder holds, to ingest as the runner would have: its
+ * run.json and the result files that manifest names, with its provenance
+ * (`accelbench run ingest FOLDER`, for a --slurm job left running).
+ * -AB_EIO when folder/run.json cannot be read, -AB_EDATA when it is not a
+ * runner's manifest (a node's part.json is not one).
+ */
+int run_folder_result(const char *folder, struct run_result *res, struct strbuf *err);
 
 #endif

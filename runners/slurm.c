@@ -259,9 +259,26 @@ int run_slurm(const struct run_common *c, const char *folder, const char *body,
 				job->cancelled = 1;
 				fprintf(c->out, "cancelled Slurm job %s\n", job->job_id);
 			} else {
+				/* what it writes is ingested as the runner would
+				 * (run.json and the result files it names, with
+				 * its provenance), whichever runner it is */
+				struct strbuf cmd = STRBUF_INIT;
+				const char *ing[7];
+				size_t k = 0;
+				ing[k++] = "accelbench";
+				if (c->db_path) {
+					ing[k++] = "--db";
+					ing[k++] = c->db_path;
+				}
+				ing[k++] = "run";
+				ing[k++] = "ingest";
+				ing[k++] = folder;
+				ing[k] = NULL;
+				run_quote_argv(&cmd, ing);
 				fprintf(c->out, "Slurm job %s keeps running: follow it with 'squeue -j %s', "
-					"cancel it with 'scancel %s', ingest %s/run.json when it ends\n",
-					job->job_id, job->job_id, job->job_id, folder);
+					"cancel it with 'scancel %s'; when it ends, ingest what it wrote "
+					"with: %s\n", job->job_id, job->job_id, job->job_id, cmd.buf);
+				strbuf_release(&cmd);
 				goto out;
 			}
 			break;

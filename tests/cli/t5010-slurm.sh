@@ -101,11 +101,11 @@ test_expect_success 'Ctrl-C without a terminal: no question, the job keeps runni
 	test "$(cat rc)" = 130 &&
 	id=$(sed -n "s/^submitted Slurm job \([0-9]*\) .*/\1/p" bg.out) &&
 	! grep -q "y/N" bg.out &&
-	grep -q "^Slurm job $id keeps running: follow it with .squeue -j $id., cancel it with .scancel $id., ingest .*/runs/slbg/[0-9T]*Z/run.json when it ends$" bg.out &&
+	grep -q "^Slurm job $id keeps running: follow it with .squeue -j $id., cancel it with .scancel $id.; when it ends, ingest what it wrote with: accelbench --db [^ ]*/test.db run ingest .*/runs/slbg/[0-9T]*Z$" bg.out &&
 	test "$(ab sql "SELECT count(*) FROM run" | tail -1)" = 0 &&
-	f=$(sed -n "s/.*ingest \(.*run.json\) when it ends$/\1/p" bg.out) &&
-	i=0; while [ -n "$(squeue -h -j $id 2>/dev/null)" ] || [ ! -s "$f" ]; do i=$((i + 1)); [ $i -lt 200 ] || break; sleep 0.1; done &&
-	ab ingest "$f" >ing && cat ing &&
+	f=$(sed -n "s/.* run ingest \(.*\)$/\1/p" bg.out)/run.json &&
+	i=0 && while [ -n "$(squeue -h -j $id 2>/dev/null)" ] || [ ! -s "$f" ]; do i=$((i + 1)); [ $i -lt 600 ] || break; sleep 0.1; done &&
+	PATH="$(dirname "$AB"):$PATH" sh -c "$(sed -n "s/.* ingest what it wrote with: //p" bg.out)" >ing && cat ing &&
 	ab sql "SELECT r.status, m.value FROM run r JOIN metric m ON m.run_id = r.id AND m.name = \"v\"" | tail -1 | grep -Eq "^ok +5(\.0)?$"
 '
 
