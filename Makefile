@@ -133,7 +133,8 @@ check-headers:
 		$(CC) $(ALL_CFLAGS) -fsyntax-only $(BUILD)/hdr.c || { echo "header $$h does not compile alone"; exit 1; }; \
 	done; echo "all $(words $(HEADERS)) headers compile on their own"
 
-# libFuzzer drivers (clang); run e.g. build/fuzz/fuzz_ingest -max_total_time=60 tests/fixtures
+# libFuzzer drivers (clang); run e.g. mkdir -p build/fuzz/corpus && build/fuzz/fuzz_ingest
+# -max_total_time=60 build/fuzz/corpus tests/fixtures (new inputs go to the first folder)
 fuzz:
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/fuzz BIN=$(BUILD)/fuzz/accelbench CC=clang \
 		SANITIZE=address,undefined,fuzzer-no-link fuzz-bins

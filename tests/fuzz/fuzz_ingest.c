@@ -3,7 +3,10 @@
  * ingested through a counting sink, once with format detection and once
  * forced through each parser in turn, so every parser sees every input
  * (tests/fuzz/fuzz_util.h).  Build and run: make fuzz, then
- *   build/fuzz/fuzz_ingest -max_total_time=60 tests/fixtures
+ *   mkdir -p build/fuzz/corpus
+ *   build/fuzz/fuzz_ingest -max_total_time=60 build/fuzz/corpus tests/fixtures
+ * (libFuzzer writes the inputs it finds into the first folder, so never
+ * tests/fixtures).
  */
 #include "fuzz_util.h"
 
