@@ -15,7 +15,14 @@ SAMPLES=${AB_SAMPLES:-}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 FIXTURES=${AB_FIXTURES:-$ROOT/tests/fixtures}
 T_NAME=$(basename "$0" .sh)
-T_BASE=${AB_BUILD:-/tmp}/trash/$T_NAME
+# this checkout's own scratch space, never one that a test of another
+# checkout (or CI's clone) running at the same time would remove
+T_BASE=${AB_BUILD:-$ROOT/build}/trash/$T_NAME
+# the environment tests/run.sh gives every test, also when one runs on its
+# own: C locale, UTC, a fixed SOURCE_DATE_EPOCH (ingested_at, PDF and XLSX
+# dates), so that nothing depends on the caller's locale, time zone or clock
+LC_ALL=C; TZ=UTC; SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1700000000}
+export LC_ALL TZ SOURCE_DATE_EPOCH
 rm -rf "$T_BASE"; mkdir -p "$T_BASE"
 T_N=0; T_FAIL=0
 ACCELBENCH_DB="$T_BASE/test.db"; export ACCELBENCH_DB
