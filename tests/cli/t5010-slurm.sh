@@ -79,6 +79,11 @@ test_expect_success 'Ctrl-C on a terminal: asks whether to scancel; yes cancels 
 	grep -q "^cancel Slurm job $id? \[y/N\] y$" tty.log &&
 	grep -q "^cancelled Slurm job $id$" tty.log &&
 	grep -q "Slurm job $id ended CANCELLED" tty.log &&
+	# a cancelled job may stay listed (COMPLETING) a moment on a loaded
+	# machine; a job not cancelled would run on for 40 s
+	i=0 && while [ -n "$(squeue -h -j $id 2>/dev/null)" ]; do
+		i=$((i + 1)); [ $i -lt 100 ] || break; sleep 0.1
+	done &&
 	test -z "$(squeue -h -j $id 2>/dev/null)" &&
 	ab sql "SELECT r.status, json_extract(r.params, \"$.provenance.slurm.state\") FROM run r" | tail -1 | grep -Eq "^(failed|aborted) +CANCELLED$"
 '
