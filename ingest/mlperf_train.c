@@ -360,6 +360,7 @@ static int parse_train(struct ingest_file *f, struct strbuf *err)
 	struct mlperf_energy energy;
 	struct ingest_run run;
 	struct ingest_metric metrics[3];
+	json_t *emeta = NULL;   /* the energy's measurement boundary */
 	struct strbuf why = STRBUF_INIT, job = STRBUF_INIT, key = STRBUF_INIT,
 		      started = STRBUF_INIT, finished = STRBUF_INIT, path = STRBUF_INIT,
 		      reason = STRBUF_INIT;
@@ -523,12 +524,17 @@ static int parse_train(struct ingest_file *f, struct strbuf *err)
 		metrics[run.nmetrics++] = (struct ingest_metric){ "time_to_train", minutes, "min",
 								  NULL };
 		if (energy_rc > 0 && isfinite(energy.joules)) {
+			/* MLPerf power: the nodes' power analyzers, plus the
+			 * interconnect switches when their logs are there */
+			emeta = json_object();
+			json_object_set_new(emeta, "boundary",
+					    json_string(energy.switches > 0 ? "node+switch" : "node"));
 			metrics[run.nmetrics++] = (struct ingest_metric){
-				"energy", energy.joules / 3600.0, "Wh", NULL
+				"energy", energy.joules / 3600.0, "Wh", emeta
 			};
 			if (ttt_ms > 0)
 				metrics[run.nmetrics++] = (struct ingest_metric){
-					"avg_power", energy.joules / (ttt_ms / 1000.0), "W", NULL
+					"avg_power", energy.joules / (ttt_ms / 1000.0), "W", emeta
 				};
 		}
 	}
@@ -539,6 +545,7 @@ static int parse_train(struct ingest_file *f, struct strbuf *err)
 	if (rc > 0)
 		rc = 0;
 out:
+	json_decref(emeta);
 	mllog_release(&r);
 	mlperf_energy_release(&energy);
 	mlperf_sysdesc_release(&sd);
