@@ -203,6 +203,95 @@ static const char *or_dash(const char *s)
 	return s && *s ? s : "\xe2\x80\x94";
 }
 
+/* Table cells, each formatted into sb (a scratch buffer) and set. */
+static void cell_esc(struct pdf_table *t, size_t col, struct strbuf *sb, const char *text)
+{
+	strbuf_reset(sb);
+	pdf_esc(sb, text);
+	pdf_table_cell(t, col, sb->buf);
+}
+
+static void cell_value(struct pdf_table *t, size_t col, struct strbuf *sb, double v)
+{
+	strbuf_reset(sb);
+	add_value(sb, v);
+	pdf_table_cell(t, col, sb->buf);
+}
+
+static void cell_money(struct pdf_table *t, size_t col, struct strbuf *sb, double v)
+{
+	strbuf_reset(sb);
+	views_fmt_money(sb, v);
+	pdf_table_cell(t, col, sb->buf);
+}
+
+static void cell_shape(struct pdf_table *t, size_t col, struct strbuf *sb,
+		       const struct db_config *c)
+{
+	strbuf_reset(sb);
+	fmt_shape(sb, c);
+	pdf_table_cell(t, col, sb->buf);
+}
+
+/* The shape of one run (an appendix row), as a configuration's. */
+static void cell_run_shape(struct pdf_table *t, size_t col, struct strbuf *sb, long nodes,
+			   long devices, long global_batch, const char *precision)
+{
+	struct db_config shape;
+
+	memset(&shape, 0, sizeof(shape));
+	shape.nodes = nodes;
+	shape.devices = devices;
+	shape.global_batch = global_batch;
+	shape.precision = (char *)precision;
+	cell_shape(t, col, sb, &shape);
+}
+
+/* A column of a table: its title (NULL: the caller sets it) and alignment. */
+struct colspec {
+	const char *title;
+	enum pdf_align align;
+};
+
+/* A table of these n columns. */
+static struct pdf_table *table_cols_new(const struct colspec *cols, size_t n, double font_size)
+{
+	struct pdf_table *t = pdf_table_new(n, font_size);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		pdf_table_col(t, i, cols[i].title, cols[i].align);
+	return t;
+}
+
+/* A title "name (unit)" for column col. */
+static void col_unit(struct pdf_table *t, size_t col, struct strbuf *sb, const char *name,
+		     const char *unit, enum pdf_align align)
+{
+	strbuf_reset(sb);
+	pdf_esc(sb, name);
+	strbuf_addstr(sb, " (");
+	pdf_esc(sb, unit);
+	strbuf_addstr(sb, ")");
+	pdf_table_col(t, col, sb->buf, align);
+}
+
+/* "S3:120" (S3 without a line): a source and line cell. */
+static void cell_source_line(struct pdf_table *t, size_t col, size_t si, long line)
+{
+	if (line > 0)
+		pdf_table_cellf(t, col, "S%zu:%ld", si + 1, line);
+	else
+		pdf_table_cellf(t, col, "S%zu", si + 1);
+}
+
+/* A bullet's lead: the benchmark's name in bold (the caller closes it). */
+static void bold_name(struct strbuf *sb, const char *name)
+{
+	strbuf_addstr(sb, "<b>");
+	pdf_esc(sb, name);
+}
+
 /* Number agreement in generated sentences: "1 run", "3 runs". */
 static void add_count(struct strbuf *sb, size_t n, const char *one, const char *many)
 {
@@ -299,8 +388,14 @@ static int is_baseline(const struct rep *r, const char *system)
 
 static void systems_section(struct pdf_doc *d, struct rep *r)
 {
+	static const struct colspec cols[] = {
+		{ "System", PDF_LEFT },       { "Vendor, accelerator", PDF_LEFT },
+		{ "Per node", PDF_RIGHT },    { "Nodes used", PDF_RIGHT },
+		{ "Host CPU / interconnect", PDF_LEFT }, { "Software", PDF_LEFT },
+		{ "Runs", PDF_RIGHT },        { "Files", PDF_RIGHT },
+	};
 	const struct db_inventory *inv = &r->inv.inv;
-	struct pdf_table *t = pdf_table_new(8, 7.5);
+	struct pdf_table *t = table_cols_new(cols, AB_ARRAY_SIZE(cols), 7.5);
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 
@@ -312,14 +407,6 @@ static void systems_section(struct pdf_doc *d, struct rep *r)
 		 "configuration measured. After each fact, in grey, the file it came from "
 		 "(S1, S2, " ELLIPSIS " listed with their sha256 under " LQ "Source files" RQ
 		 " at the end of the appendix).");
-	pdf_table_col(t, 0, "System", PDF_LEFT);
-	pdf_table_col(t, 1, "Vendor, accelerator", PDF_LEFT);
-	pdf_table_col(t, 2, "Per node", PDF_RIGHT);
-	pdf_table_col(t, 3, "Nodes used", PDF_RIGHT);
-	pdf_table_col(t, 4, "Host CPU / interconnect", PDF_LEFT);
-	pdf_table_col(t, 5, "Software", PDF_LEFT);
-	pdf_table_col(t, 6, "Runs", PDF_RIGHT);
-	pdf_table_col(t, 7, "Files", PDF_RIGHT);
 	for (i = 0; i < inv->nsystems; i++) {
 		const struct db_inv_system *y = &inv->systems[i];
 		/* a systems file is cited by its name, as the database keeps it */
@@ -440,19 +527,18 @@ static void energy_method(struct pdf_doc *d, struct rep *r)
 
 static void methodology(struct pdf_doc *d, struct rep *r)
 {
+	static const struct colspec cols[] = {
+		{ "Benchmark", PDF_LEFT }, { "Suite", PDF_LEFT }, { "Headline metric", PDF_LEFT },
+		{ "Better", PDF_LEFT }, { "Runs per configuration", PDF_RIGHT },
+		{ "Energy boundary", PDF_LEFT },
+	};
 	const struct db_inventory *inv = &r->inv.inv;
-	struct pdf_table *t = pdf_table_new(6, 7.5);
+	struct pdf_table *t = table_cols_new(cols, AB_ARRAY_SIZE(cols), 7.5);
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 
 	pdf_heading(d, 1, "Methodology", "sec-method", 1);
 	pdf_heading(d, 2, "Metrics", NULL, 0);
-	pdf_table_col(t, 0, "Benchmark", PDF_LEFT);
-	pdf_table_col(t, 1, "Suite", PDF_LEFT);
-	pdf_table_col(t, 2, "Headline metric", PDF_LEFT);
-	pdf_table_col(t, 3, "Better", PDF_LEFT);
-	pdf_table_col(t, 4, "Runs per configuration", PDF_RIGHT);
-	pdf_table_col(t, 5, "Energy boundary", PDF_LEFT);
 	for (i = 0; i < r->nb; i++) {
 		const struct bench *b = &r->b[i];
 		size_t k, lo = (size_t)-1, hi = 0;
@@ -466,12 +552,8 @@ static void methodology(struct pdf_doc *d, struct rep *r)
 				hi = n;
 		}
 		pdf_table_row(t, b->dest, NULL);
-		strbuf_reset(&sb);
-		pdf_esc(&sb, b->name);
-		pdf_table_cell(t, 0, sb.buf);
-		strbuf_reset(&sb);
-		pdf_esc(&sb, b->suite);
-		pdf_table_cell(t, 1, sb.buf);
+		cell_esc(t, 0, &sb, b->name);
+		cell_esc(t, 1, &sb, b->suite);
 		strbuf_reset(&sb);
 		pdf_esc(&sb, b->metric);
 		strbuf_addstr(&sb, " (");
@@ -483,11 +565,9 @@ static void methodology(struct pdf_doc *d, struct rep *r)
 			pdf_table_cellf(t, 4, "%zu", lo);
 		else
 			pdf_table_cellf(t, 4, "%zu\xe2\x80\x93%zu", lo, hi);
-		strbuf_reset(&sb);
-		pdf_esc(&sb, b->boundary ? b->boundary
+		cell_esc(t, 5, &sb, b->boundary ? b->boundary
 				 : b->has_par ? "measured, boundary not recorded"
 					      : "not measured");
-		pdf_table_cell(t, 5, sb.buf);
 	}
 	pdf_table_draw(d, t);
 	pdf_table_free(t);
@@ -519,39 +599,29 @@ static void methodology(struct pdf_doc *d, struct rep *r)
 
 static void stats_table(struct pdf_doc *d, struct rep *r, const struct bench *b)
 {
-	struct pdf_table *t = pdf_table_new(8, 7.5);
+	static const struct colspec cols[] = {
+		{ "System", PDF_LEFT }, { "Configuration", PDF_LEFT }, { "n", PDF_RIGHT },
+		{ "Failed", PDF_RIGHT }, { NULL, PDF_RIGHT }, { NULL, PDF_RIGHT },
+		{ "CV", PDF_RIGHT }, { "Outliers", PDF_RIGHT },
+	};
+	struct pdf_table *t = table_cols_new(cols, AB_ARRAY_SIZE(cols), 7.5);
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 
-	pdf_table_col(t, 0, "System", PDF_LEFT);
-	pdf_table_col(t, 1, "Configuration", PDF_LEFT);
-	pdf_table_col(t, 2, "n", PDF_RIGHT);
-	pdf_table_col(t, 3, "Failed", PDF_RIGHT);
-	strbuf_addstr(&sb, "Median (");
-	pdf_esc(&sb, b->unit);
-	strbuf_addstr(&sb, ")");
-	pdf_table_col(t, 4, sb.buf, PDF_RIGHT);
+	col_unit(t, 4, &sb, "Median", b->unit, PDF_RIGHT);
 	strbuf_reset(&sb);
 	fmt_level(&sb, r->spec->level);
 	strbuf_addstr(&sb, " CI");
 	pdf_table_col(t, 5, sb.buf, PDF_RIGHT);
-	pdf_table_col(t, 6, "CV", PDF_RIGHT);
-	pdf_table_col(t, 7, "Outliers", PDF_RIGHT);
 	for (i = 0; i < b->stats.n; i++) {
 		const struct views_stats_row *row = &b->stats.rows[i];
 
 		pdf_table_row(t, NULL, NULL);
-		strbuf_reset(&sb);
-		pdf_esc(&sb, row->c->system);
-		pdf_table_cell(t, 0, sb.buf);
-		strbuf_reset(&sb);
-		fmt_shape(&sb, row->c);
-		pdf_table_cell(t, 1, sb.buf);
+		cell_esc(t, 0, &sb, row->c->system);
+		cell_shape(t, 1, &sb, row->c);
 		pdf_table_cellf(t, 2, "%zu", row->s.n);
 		pdf_table_cellf(t, 3, "%zu", row->s.n_failed);
-		strbuf_reset(&sb);
-		add_value(&sb, row->s.median);
-		pdf_table_cell(t, 4, sb.buf);
+		cell_value(t, 4, &sb, row->s.median);
 		strbuf_reset(&sb);
 		fmt_ci(&sb, row->s.ci_low, row->s.ci_high);
 		pdf_table_cell(t, 5, sb.buf);
@@ -648,8 +718,7 @@ static size_t threat_shapes(struct pdf_doc *d, const struct rep *r, const struct
 		if (!n)
 			continue;
 		strbuf_reset(&sb);
-		strbuf_addstr(&sb, "<b>");
-		pdf_esc(&sb, b->name);
+		bold_name(&sb, b->name);
 		strbuf_addstr(&sb, "</b>: ");
 		add_k_of_n(&sb, n, shown, "system", "systems");
 		strbuf_addf(&sb, " %s compared with the baseline at a different %s (",
@@ -697,8 +766,7 @@ static size_t threat_mlperf(struct pdf_doc *d, struct rep *r, const struct bench
 			noscore[nnoscore++] = o->system;
 	}
 	if (nfew) {
-		strbuf_addstr(&sb, "<b>");
-		pdf_esc(&sb, b->name);
+		bold_name(&sb, b->name);
 		strbuf_addstr(&sb, "</b>: ");
 		add_k_of_n(&sb, nfew, nsets, "MLPerf run set", "MLPerf run sets");
 		strbuf_addf(&sb, " %s fewer result files than the rules require (",
@@ -713,8 +781,7 @@ static size_t threat_mlperf(struct pdf_doc *d, struct rep *r, const struct bench
 	}
 	if (nnoscore) {
 		strbuf_reset(&sb);
-		strbuf_addstr(&sb, "<b>");
-		pdf_esc(&sb, b->name);
+		bold_name(&sb, b->name);
 		strbuf_addf(&sb, "</b>: %zu MLPerf run set%s ha%s no official score (too many "
 				 "runs did not converge, or none is left): ", nnoscore,
 			    nnoscore == 1 ? "" : "s", nnoscore == 1 ? "s" : "ve");
@@ -725,8 +792,7 @@ static size_t threat_mlperf(struct pdf_doc *d, struct rep *r, const struct bench
 	}
 	if (nsets) {
 		strbuf_reset(&sb);
-		strbuf_addstr(&sb, "<b>");
-		pdf_esc(&sb, b->name);
+		bold_name(&sb, b->name);
 		strbuf_addf(&sb, "</b>: the official scores of its %zu run set%s drop the fastest "
 				 "and the slowest %zu result file%s as the MLPerf rules do (olympic "
 				 "mean); the statistics tables keep every converged run.",
@@ -765,8 +831,7 @@ static size_t threat_skew(struct pdf_doc *d, struct rep *r, const struct bench *
 	if (noff) {
 		double hours = first->offset / 3600.0;
 
-		strbuf_addstr(&sb, "<b>");
-		pdf_esc(&sb, b->name);
+		bold_name(&sb, b->name);
 		strbuf_addstr(&sb, "</b>: clock skew in power traces: in ");
 		add_k_of_n(&sb, noff, nchecked, "run", "runs");
 		strbuf_addf(&sb, " with power samples a trace lies outside the run's own start and "
@@ -788,8 +853,7 @@ static size_t threat_skew(struct pdf_doc *d, struct rep *r, const struct bench *
 	}
 	if (ntraced > nchecked) {
 		strbuf_reset(&sb);
-		strbuf_addstr(&sb, "<b>");
-		pdf_esc(&sb, b->name);
+		bold_name(&sb, b->name);
 		strbuf_addf(&sb, "</b>: %zu run%s with power traces %s no start time, so %s "
 				 "clock cannot be checked against the power meter's.",
 			    ntraced - nchecked, ntraced - nchecked == 1 ? "" : "s",
@@ -849,8 +913,7 @@ static void threats(struct pdf_doc *d, struct rep *r)
 		}
 		if (!b->boundary) {
 			strbuf_reset(&sb);
-			strbuf_addstr(&sb, "<b>");
-			pdf_esc(&sb, b->name);
+			bold_name(&sb, b->name);
 			strbuf_addstr(&sb, b->has_par ? "</b>: the database does not record where its "
 							"energy was measured (device, node, "
 							"node+switch); compare it with other "
@@ -862,8 +925,7 @@ static void threats(struct pdf_doc *d, struct rep *r)
 		}
 		if (outl) {
 			strbuf_reset(&sb);
-			strbuf_addstr(&sb, "<b>");
-			pdf_esc(&sb, b->name);
+			bold_name(&sb, b->name);
 			strbuf_addstr(&sb, "</b>: ");
 			add_count(&sb, outl, "run is", "runs are");
 			strbuf_addf(&sb, " flagged as %s (kept in the statistics; the median is "
@@ -874,8 +936,7 @@ static void threats(struct pdf_doc *d, struct rep *r)
 		}
 		if (failed) {
 			strbuf_reset(&sb);
-			strbuf_addstr(&sb, "<b>");
-			pdf_esc(&sb, b->name);
+			bold_name(&sb, b->name);
 			strbuf_addstr(&sb, "</b>: ");
 			add_count(&sb, failed, "run", "runs");
 			strbuf_addf(&sb, " failed, aborted or %s invalid; a system that fails often "
@@ -898,8 +959,7 @@ static void threats(struct pdf_doc *d, struct rep *r)
 				nthreats += threat_shapes(d, r, b);
 			if (few) {
 				strbuf_reset(&sb);
-				strbuf_addstr(&sb, "<b>");
-				pdf_esc(&sb, b->name);
+				bold_name(&sb, b->name);
 				strbuf_addstr(&sb, "</b>: ");
 				add_count(&sb, few, "comparison rests", "comparisons rest");
 				strbuf_addf(&sb, " on fewer than %d runs on a side; %s wide or "
@@ -911,8 +971,7 @@ static void threats(struct pdf_doc *d, struct rep *r)
 		}
 		if (missing) {
 			strbuf_reset(&sb);
-			strbuf_addstr(&sb, "<b>");
-			pdf_esc(&sb, b->name);
+			bold_name(&sb, b->name);
 			strbuf_addstr(&sb, "</b>: ");
 			add_count(&sb, missing, "ok run lacks", "ok runs lack");
 			strbuf_addstr(&sb, " the headline metric.");
@@ -930,8 +989,7 @@ static void threats(struct pdf_doc *d, struct rep *r)
 			}
 			if (inval) {
 				strbuf_reset(&sb);
-				strbuf_addstr(&sb, "<b>");
-				pdf_esc(&sb, b->name);
+				bold_name(&sb, b->name);
 				strbuf_addf(&sb, "</b>: %zu MLPerf inference result%s of %zu "
 						 "configuration%s %s INVALID by LoadGen's own check; "
 						 "they are not in the statistics.", inval,
@@ -956,6 +1014,11 @@ static void threats(struct pdf_doc *d, struct rep *r)
 
 static void appendix_runs(struct pdf_doc *d, struct rep *r)
 {
+	static const struct colspec cols[] = {
+		{ "System", PDF_LEFT }, { "Configuration", PDF_LEFT }, { "Status", PDF_LEFT },
+		{ NULL, PDF_RIGHT }, { "Job", PDF_LEFT }, { "Source:line", PDF_LEFT },
+		{ "sha256", PDF_LEFT }, { "Run id", PDF_RIGHT },
+	};
 	const struct db_inventory *inv = &r->inv.inv;
 	struct strbuf sb = STRBUF_INIT;
 	size_t i, k;
@@ -969,21 +1032,10 @@ static void appendix_runs(struct pdf_doc *d, struct rep *r)
 		const struct bench *b = &r->b[k];
 		struct strbuf h = STRBUF_INIT;
 
-		t = pdf_table_new(8, 7);
-		pdf_table_col(t, 0, "System", PDF_LEFT);
-		pdf_table_col(t, 1, "Configuration", PDF_LEFT);
-		pdf_table_col(t, 2, "Status", PDF_LEFT);
-		strbuf_addstr(&h, "Value (");
-		pdf_esc(&h, b->raw_unit);
-		strbuf_addstr(&h, ")");
-		pdf_table_col(t, 3, h.buf, PDF_RIGHT);
-		pdf_table_col(t, 4, "Job", PDF_LEFT);
-		pdf_table_col(t, 5, "Source:line", PDF_LEFT);
-		pdf_table_col(t, 6, "sha256", PDF_LEFT);
-		pdf_table_col(t, 7, "Run id", PDF_RIGHT);
+		t = table_cols_new(cols, AB_ARRAY_SIZE(cols), 7);
+		col_unit(t, 3, &h, "Value", b->raw_unit, PDF_RIGHT);
 		for (i = 0; i < inv->nruns; i++) {
 			const struct db_inv_run *run = &inv->runs[i];
-			struct db_config shape;
 			size_t si;
 
 			if (strcmp(run->benchmark, b->name) || strcmp(run->suite, b->suite) ||
@@ -992,17 +1044,9 @@ static void appendix_runs(struct pdf_doc *d, struct rep *r)
 			si = src_index(r, run->source ? run->source : "",
 				       run->sha256 ? run->sha256 : "");
 			pdf_table_row(t, b->dest, NULL);
-			strbuf_reset(&sb);
-			pdf_esc(&sb, run->system);
-			pdf_table_cell(t, 0, sb.buf);
-			memset(&shape, 0, sizeof(shape));
-			shape.nodes = run->nodes;
-			shape.devices = run->devices;
-			shape.global_batch = run->global_batch;
-			shape.precision = run->precision;
-			strbuf_reset(&sb);
-			fmt_shape(&sb, &shape);
-			pdf_table_cell(t, 1, sb.buf);
+			cell_esc(t, 0, &sb, run->system);
+			cell_run_shape(t, 1, &sb, run->nodes, run->devices, run->global_batch,
+				       run->precision);
 			strbuf_reset(&sb);
 			if (strcmp(run->status, "ok"))
 				strbuf_addstr(&sb, "<b>");
@@ -1020,13 +1064,8 @@ static void appendix_runs(struct pdf_doc *d, struct rep *r)
 			else
 				strbuf_addstr(&sb, DASH);
 			pdf_table_cell(t, 3, sb.buf);
-			strbuf_reset(&sb);
-			pdf_esc(&sb, or_dash(run->job_id));
-			pdf_table_cell(t, 4, sb.buf);
-			if (run->line > 0)
-				pdf_table_cellf(t, 5, "S%zu:%ld", si + 1, run->line);
-			else
-				pdf_table_cellf(t, 5, "S%zu", si + 1);
+			cell_esc(t, 4, &sb, or_dash(run->job_id));
+			cell_source_line(t, 5, si, run->line);
 			strbuf_reset(&sb);
 			strbuf_addstr(&sb, "<tt>");
 			if (run->sha256)
@@ -1072,6 +1111,9 @@ static size_t sources_common_dir(const struct rep *r)
  * reads the same wherever the data lives. */
 static void appendix_sources(struct pdf_doc *d, struct rep *r)
 {
+	static const struct colspec cols[] = {
+		{ "Source", PDF_LEFT }, { "Path", PDF_LEFT }, { "sha256", PDF_LEFT },
+	};
 	struct strbuf sb = STRBUF_INIT;
 	struct pdf_table *t;
 	size_t i, dir = sources_common_dir(r);
@@ -1091,16 +1133,11 @@ static void appendix_sources(struct pdf_doc *d, struct rep *r)
 		strbuf_release(&root);
 	}
 	pdf_para(d, PDF_SMALL, sb.buf);
-	t = pdf_table_new(3, 7);
-	pdf_table_col(t, 0, "Source", PDF_LEFT);
-	pdf_table_col(t, 1, "Path", PDF_LEFT);
-	pdf_table_col(t, 2, "sha256", PDF_LEFT);
+	t = table_cols_new(cols, AB_ARRAY_SIZE(cols), 7);
 	for (i = 0; i < r->nsrc; i++) {
 		pdf_table_row(t, NULL, NULL);
 		pdf_table_cellf(t, 0, "S%zu", i + 1);
-		strbuf_reset(&sb);
-		pdf_esc(&sb, r->src[i].path + dir);
-		pdf_table_cell(t, 1, sb.buf);
+		cell_esc(t, 1, &sb, r->src[i].path + dir);
 		strbuf_reset(&sb);
 		strbuf_addstr(&sb, "<tt>");
 		pdf_esc(&sb, *r->src[i].sha ? r->src[i].sha : DASH);
@@ -1122,6 +1159,19 @@ static void appendix_sources(struct pdf_doc *d, struct rep *r)
  * run that was not ok by itself. */
 static void appendix_grouped(struct pdf_doc *d, struct rep *r)
 {
+	static const struct colspec cfg_cols[] = {
+		{ "System", PDF_LEFT }, { "Configuration", PDF_LEFT },
+		{ "Runs\n<span weight=\"normal\">all / not ok</span>", PDF_RIGHT },
+		{ "Run ids", PDF_RIGHT }, { "Source:lines", PDF_LEFT },
+	};
+	static const struct colspec reason_cols[] = {
+		{ "Status", PDF_LEFT }, { "Reason", PDF_LEFT }, { "Runs", PDF_RIGHT },
+	};
+	static const struct colspec bad_cols[] = {
+		{ "Benchmark", PDF_LEFT }, { "System", PDF_LEFT }, { "Configuration", PDF_LEFT },
+		{ "Status", PDF_LEFT }, { "Job", PDF_LEFT }, { "Source:line", PDF_LEFT },
+		{ "Run id", PDF_RIGHT },
+	};
 	const struct db_inventory *inv = &r->inv.inv;
 	struct strbuf sb = STRBUF_INIT;
 	struct pdf_table *t;
@@ -1141,12 +1191,7 @@ static void appendix_grouped(struct pdf_doc *d, struct rep *r)
 		const struct bench *b = &r->b[k];
 		struct strbuf row = STRBUF_INIT, h = STRBUF_INIT;
 
-		t = pdf_table_new(5, 7);
-		pdf_table_col(t, 0, "System", PDF_LEFT);
-		pdf_table_col(t, 1, "Configuration", PDF_LEFT);
-		pdf_table_col(t, 2, "Runs\n<span weight=\"normal\">all / not ok</span>", PDF_RIGHT);
-		pdf_table_col(t, 3, "Run ids", PDF_RIGHT);
-		pdf_table_col(t, 4, "Source:lines", PDF_LEFT);
+		t = table_cols_new(cfg_cols, AB_ARRAY_SIZE(cfg_cols), 7);
 		for (i = 0; i < inv->ncfgsrc; i++) {
 			const struct db_inv_cfgsrc *c = &inv->cfgsrc[i];
 			const struct db_inv_cfgsrc *p = i ? &inv->cfgsrc[i - 1] : NULL;
@@ -1164,20 +1209,10 @@ static void appendix_grouped(struct pdf_doc *d, struct rep *r)
 			       (!p->precision || !strcmp(p->precision, c->precision));
 			si = src_index(r, c->source ? c->source : "", c->sha256 ? c->sha256 : "");
 			if (!same) {
-				struct db_config shape;
-
 				pdf_table_row(t, b->dest, NULL);
-				strbuf_reset(&sb);
-				pdf_esc(&sb, c->system);
-				pdf_table_cell(t, 0, sb.buf);
-				memset(&shape, 0, sizeof(shape));
-				shape.nodes = c->nodes;
-				shape.devices = c->devices;
-				shape.global_batch = c->global_batch;
-				shape.precision = c->precision;
-				strbuf_reset(&sb);
-				fmt_shape(&sb, &shape);
-				pdf_table_cell(t, 1, sb.buf);
+				cell_esc(t, 0, &sb, c->system);
+				cell_run_shape(t, 1, &sb, c->nodes, c->devices, c->global_batch,
+					       c->precision);
 				strbuf_reset(&row);
 			} else {
 				strbuf_addch(&row, '\n');
@@ -1238,12 +1273,9 @@ static void appendix_grouped(struct pdf_doc *d, struct rep *r)
 		nbad_sel += report_spec_has_system(r->spec, inv->bad[i].system);
 	{
 		/* by status and reason, from the runs loaded */
-		struct pdf_table *rt = pdf_table_new(3, 7);
+		struct pdf_table *rt = table_cols_new(reason_cols, AB_ARRAY_SIZE(reason_cols), 7);
 		size_t j, nrows = 0, nsel = 0;
 
-		pdf_table_col(rt, 0, "Status", PDF_LEFT);
-		pdf_table_col(rt, 1, "Reason", PDF_LEFT);
-		pdf_table_col(rt, 2, "Runs", PDF_RIGHT);
 		for (i = 0; i < inv->nbad; i++) {
 			const struct db_inv_run *x = &inv->bad[i];
 			size_t cnt = 0;
@@ -1265,12 +1297,8 @@ static void appendix_grouped(struct pdf_doc *d, struct rep *r)
 				       !strcmp(or_dash(inv->bad[j].excluded_reason),
 					       or_dash(x->excluded_reason));
 			pdf_table_row(rt, NULL, NULL);
-			strbuf_reset(&sb);
-			pdf_esc(&sb, x->status);
-			pdf_table_cell(rt, 0, sb.buf);
-			strbuf_reset(&sb);
-			pdf_esc(&sb, or_dash(x->excluded_reason));
-			pdf_table_cell(rt, 1, sb.buf);
+			cell_esc(rt, 0, &sb, x->status);
+			cell_esc(rt, 1, &sb, or_dash(x->excluded_reason));
 			pdf_table_cellf(rt, 2, "%zu", cnt);
 			nrows++;
 		}
@@ -1289,19 +1317,12 @@ static void appendix_grouped(struct pdf_doc *d, struct rep *r)
 	if (!inv->nbad) {
 		pdf_para(d, PDF_BODY, "Every run was ok.");
 	} else {
-		t = pdf_table_new(7, 7);
-		pdf_table_col(t, 0, "Benchmark", PDF_LEFT);
-		pdf_table_col(t, 1, "System", PDF_LEFT);
-		pdf_table_col(t, 2, "Configuration", PDF_LEFT);
-		pdf_table_col(t, 3, "Status", PDF_LEFT);
-		pdf_table_col(t, 4, "Job", PDF_LEFT);
-		pdf_table_col(t, 5, "Source:line", PDF_LEFT);
-		pdf_table_col(t, 6, "Run id", PDF_RIGHT);
 		size_t listed = 0;
+
+		t = table_cols_new(bad_cols, AB_ARRAY_SIZE(bad_cols), 7);
 
 		for (i = 0; i < inv->nbad && listed < APPENDIX_MAX_BAD; i++) {
 			const struct db_inv_run *run = &inv->bad[i];
-			struct db_config shape;
 			size_t si;
 
 			if (!report_spec_has_system(r->spec, run->system))
@@ -1314,20 +1335,10 @@ static void appendix_grouped(struct pdf_doc *d, struct rep *r)
 			si = src_index(r, run->source ? run->source : "",
 				       run->sha256 ? run->sha256 : "");
 			pdf_table_row(t, k < r->nb ? r->b[k].dest : NULL, NULL);
-			strbuf_reset(&sb);
-			pdf_esc(&sb, run->benchmark);
-			pdf_table_cell(t, 0, sb.buf);
-			strbuf_reset(&sb);
-			pdf_esc(&sb, run->system);
-			pdf_table_cell(t, 1, sb.buf);
-			memset(&shape, 0, sizeof(shape));
-			shape.nodes = run->nodes;
-			shape.devices = run->devices;
-			shape.global_batch = run->global_batch;
-			shape.precision = run->precision;
-			strbuf_reset(&sb);
-			fmt_shape(&sb, &shape);
-			pdf_table_cell(t, 2, sb.buf);
+			cell_esc(t, 0, &sb, run->benchmark);
+			cell_esc(t, 1, &sb, run->system);
+			cell_run_shape(t, 2, &sb, run->nodes, run->devices, run->global_batch,
+				       run->precision);
 			strbuf_reset(&sb);
 			strbuf_addstr(&sb, "<b>");
 			pdf_esc(&sb, run->status);
@@ -1338,13 +1349,8 @@ static void appendix_grouped(struct pdf_doc *d, struct rep *r)
 				pdf_esc(&sb, run->excluded_reason);
 			}
 			pdf_table_cell(t, 3, sb.buf);
-			strbuf_reset(&sb);
-			pdf_esc(&sb, or_dash(run->job_id));
-			pdf_table_cell(t, 4, sb.buf);
-			if (run->line > 0)
-				pdf_table_cellf(t, 5, "S%zu:%ld", si + 1, run->line);
-			else
-				pdf_table_cellf(t, 5, "S%zu", si + 1);
+			cell_esc(t, 4, &sb, or_dash(run->job_id));
+			cell_source_line(t, 5, si, run->line);
 			pdf_table_cellf(t, 6, "%lld", (long long)run->id);
 		}
 		pdf_table_draw(d, t);
@@ -1371,6 +1377,7 @@ static void appendix(struct pdf_doc *d, struct rep *r)
 }
 
 /* ---- comparisons, charts, trade-offs ----------------------------------- */
+
 
 #define UP "\xe2\x96\xb2"      /* ▲ better than the baseline */
 #define DOWN "\xe2\x96\xbc"    /* ▼ worse */
@@ -1792,22 +1799,19 @@ static void summary_section(struct pdf_doc *d, struct rep *r)
 
 static void compare_table(struct pdf_doc *d, struct rep *r, const struct bench *b)
 {
-	struct pdf_table *t = pdf_table_new(9, 7);
+	static const struct colspec cols[] = {
+		{ "System", PDF_LEFT }, { "Configuration", PDF_LEFT }, { "n / n base", PDF_RIGHT },
+		{ "Median", PDF_RIGHT }, { NULL, PDF_RIGHT }, { NULL, PDF_RIGHT },
+		{ "p (Holm)", PDF_RIGHT }, { "Verdict", PDF_LEFT }, { "Bootstrap", PDF_LEFT },
+	};
+	struct pdf_table *t = table_cols_new(cols, AB_ARRAY_SIZE(cols), 7);
 	struct strbuf sb = STRBUF_INIT;
 	size_t i, nexact = 0, nshown = 0;
 
-	pdf_table_col(t, 0, "System", PDF_LEFT);
-	pdf_table_col(t, 1, "Configuration", PDF_LEFT);
-	pdf_table_col(t, 2, "n / n base", PDF_RIGHT);
-	pdf_table_col(t, 3, "Median", PDF_RIGHT);
 	pdf_table_col(t, 4, b->lower ? "Speedup" : "Ratio", PDF_RIGHT);
-	strbuf_reset(&sb);
 	fmt_level(&sb, b->cmp.copts.level);
 	strbuf_addstr(&sb, " CI");
 	pdf_table_col(t, 5, sb.buf, PDF_RIGHT);
-	pdf_table_col(t, 6, "p (Holm)", PDF_RIGHT);
-	pdf_table_col(t, 7, "Verdict", PDF_LEFT);
-	pdf_table_col(t, 8, "Bootstrap", PDF_LEFT);
 	for (i = 0; i < b->cmp.n; i++) {
 		const struct views_pair *p = &b->cmp.pairs[i];
 
@@ -1816,9 +1820,7 @@ static void compare_table(struct pdf_doc *d, struct rep *r, const struct bench *
 		nshown++;
 		nexact += p->res.boot == COMPARE_BOOT_EXACT;
 		pdf_table_row(t, NULL, NULL);
-		strbuf_reset(&sb);
-		pdf_esc(&sb, p->sys->system);
-		pdf_table_cell(t, 0, sb.buf);
+		cell_esc(t, 0, &sb, p->sys->system);
 		strbuf_reset(&sb);
 		fmt_shape(&sb, p->sys);
 		if (!p->same_shape) {
@@ -1827,9 +1829,7 @@ static void compare_table(struct pdf_doc *d, struct rep *r, const struct bench *
 		}
 		pdf_table_cell(t, 1, sb.buf);
 		pdf_table_cellf(t, 2, "%zu / %zu", p->res.n, p->res.n_baseline);
-		strbuf_reset(&sb);
-		add_value(&sb, p->res.median);
-		pdf_table_cell(t, 3, sb.buf);
+		cell_value(t, 3, &sb, p->res.median);
 		strbuf_reset(&sb);
 		fmt_ratio(&sb, p->res.speedup);
 		pdf_table_cell(t, 4, sb.buf);
@@ -1994,24 +1994,12 @@ static void cost_table(struct pdf_doc *d, struct rep *r, const struct bench *b)
 		if (!report_spec_has_system(r->spec, row->c->system))
 			continue;
 		pdf_table_row(t, NULL, NULL);
-		strbuf_reset(&sb);
-		pdf_esc(&sb, row->c->system);
-		pdf_table_cell(t, 0, sb.buf);
-		strbuf_reset(&sb);
-		fmt_shape(&sb, row->c);
-		pdf_table_cell(t, 1, sb.buf);
-		strbuf_reset(&sb);
-		views_fmt_money(&sb, row->res.capex);
-		pdf_table_cell(t, 2, sb.buf);
-		strbuf_reset(&sb);
-		views_fmt_money(&sb, row->res.tco);
-		pdf_table_cell(t, 3, sb.buf);
-		strbuf_reset(&sb);
-		views_fmt_money(&sb, row->res.cost_per_million);
-		pdf_table_cell(t, 4, sb.buf);
-		strbuf_reset(&sb);
-		add_value(&sb, row->res.perf_per_currency);
-		pdf_table_cell(t, 5, sb.buf);
+		cell_esc(t, 0, &sb, row->c->system);
+		cell_shape(t, 1, &sb, row->c);
+		cell_money(t, 2, &sb, row->res.capex);
+		cell_money(t, 3, &sb, row->res.tco);
+		cell_money(t, 4, &sb, row->res.cost_per_million);
+		cell_value(t, 5, &sb, row->res.perf_per_currency);
 		strbuf_reset(&sb);
 		views_fmt_money(&sb, row->res.price_low.cost_per_million);
 		strbuf_addstr(&sb, NDASH);
@@ -2058,8 +2046,7 @@ static int tradeoffs(struct pdf_doc *d, struct rep *r, struct strbuf *err)
 		const struct bench *b = &r->b[i];
 
 		strbuf_reset(&sb);
-		strbuf_addstr(&sb, "<b>");
-		pdf_esc(&sb, b->name);
+		bold_name(&sb, b->name);
 		strbuf_addstr(&sb, "</b>");
 		if (!b->has_cost) {
 			strbuf_addstr(&sb, ": ");
@@ -2090,6 +2077,12 @@ static int tradeoffs(struct pdf_doc *d, struct rep *r, struct strbuf *err)
  * rows `stats --suite mlperf-training` prints). */
 static void mlperf_scores(struct pdf_doc *d, struct rep *r, const struct bench *b)
 {
+	static const struct colspec cols[] = {
+		{ "System", PDF_LEFT }, { "Round", PDF_LEFT },
+		{ "Result files\n<span weight=\"normal\">converged / not / required</span>", PDF_RIGHT },
+		{ "Official score (min)", PDF_RIGHT }, { "Scaling", PDF_RIGHT },
+		{ "Median (min)", PDF_RIGHT }, { "Energy (kJ)", PDF_RIGHT }, { "Run set", PDF_LEFT },
+	};
 	struct pdf_table *t;
 	struct strbuf sb = STRBUF_INIT;
 	size_t i, n = 0, dropped = 0;
@@ -2100,16 +2093,7 @@ static void mlperf_scores(struct pdf_doc *d, struct rep *r, const struct bench *
 	if (!n)
 		return;
 	pdf_heading(d, 2, "MLPerf official scores", NULL, 0);
-	t = pdf_table_new(8, 7);
-	pdf_table_col(t, 0, "System", PDF_LEFT);
-	pdf_table_col(t, 1, "Round", PDF_LEFT);
-	pdf_table_col(t, 2, "Result files\n<span weight=\"normal\">converged / not / required</span>",
-		      PDF_RIGHT);
-	pdf_table_col(t, 3, "Official score (min)", PDF_RIGHT);
-	pdf_table_col(t, 4, "Scaling", PDF_RIGHT);
-	pdf_table_col(t, 5, "Median (min)", PDF_RIGHT);
-	pdf_table_col(t, 6, "Energy (kJ)", PDF_RIGHT);
-	pdf_table_col(t, 7, "Run set", PDF_LEFT);
+	t = table_cols_new(cols, AB_ARRAY_SIZE(cols), 7);
 	for (i = 0; i < r->mlp.n; i++) {
 		const struct views_mlperf_row *o = &r->mlp.rows[i];
 
@@ -2149,9 +2133,7 @@ static void mlperf_scores(struct pdf_doc *d, struct rep *r, const struct bench *
 		if (isfinite(o->scaling_factor))
 			strbuf_addf(&sb, "%.4f", o->scaling_factor);
 		pdf_table_cell(t, 4, sb.buf);
-		strbuf_reset(&sb);
-		add_value(&sb, o->median);
-		pdf_table_cell(t, 5, sb.buf);
+		cell_value(t, 5, &sb, o->median);
 		strbuf_reset(&sb);
 		if (isfinite(o->official_energy_j))
 			views_fmt_value(&sb, o->official_energy_j / 1000.0);
@@ -2266,12 +2248,8 @@ static int scenario_metrics_table(struct pdf_doc *d, struct rep *r, const struct
 		const struct views_stats_row *row = &b->stats.rows[i];
 
 		pdf_table_row(t, NULL, NULL);
-		strbuf_reset(&sb);
-		pdf_esc(&sb, row->c->system);
-		pdf_table_cell(t, 0, sb.buf);
-		strbuf_reset(&sb);
-		add_value(&sb, row->s.median);
-		pdf_table_cell(t, 1, sb.buf);
+		cell_esc(t, 0, &sb, row->c->system);
+		cell_value(t, 1, &sb, row->s.median);
 		for (k = 0, col = 2; k < AB_ARRAY_SIZE(scenario_metrics); k++) {
 			const struct db_config *c;
 			size_t j;
@@ -2326,6 +2304,12 @@ static void fmt_thres(struct strbuf *sb, double v)
 static int reframe_refs(struct pdf_doc *d, struct rep *r, const struct bench *b,
 			struct strbuf *err)
 {
+	static const struct colspec cols[] = {
+		{ "System", PDF_LEFT }, { "Run", PDF_RIGHT }, { "Job", PDF_LEFT }, { NULL, PDF_RIGHT },
+		{ "Reference", PDF_RIGHT },
+		{ "Allowed range\n<span weight=\"normal\">thresholds</span>", PDF_RIGHT },
+		{ "Result", PDF_LEFT },
+	};
 	const struct report_bench *sbn = report_spec_bench(r->spec, b->name);
 	struct db_ref_run *v = NULL;
 	struct strbuf sb = STRBUF_INIT;
@@ -2347,17 +2331,8 @@ static int reframe_refs(struct pdf_doc *d, struct rep *r, const struct bench *b,
 		return 0;
 	}
 	pdf_heading(d, 2, "ReFrame references and pass/fail per run", NULL, 0);
-	t = pdf_table_new(7, 7);
-	pdf_table_col(t, 0, "System", PDF_LEFT);
-	pdf_table_col(t, 1, "Run", PDF_RIGHT);
-	pdf_table_col(t, 2, "Job", PDF_LEFT);
-	strbuf_addstr(&sb, "Value (");
-	pdf_esc(&sb, b->raw_unit);
-	strbuf_addstr(&sb, ")");
-	pdf_table_col(t, 3, sb.buf, PDF_RIGHT);
-	pdf_table_col(t, 4, "Reference", PDF_RIGHT);
-	pdf_table_col(t, 5, "Allowed range\n<span weight=\"normal\">thresholds</span>", PDF_RIGHT);
-	pdf_table_col(t, 6, "Result", PDF_LEFT);
+	t = table_cols_new(cols, AB_ARRAY_SIZE(cols), 7);
+	col_unit(t, 3, &sb, "Value", b->raw_unit, PDF_RIGHT);
 	for (i = 0; i < n; i++) {
 		const struct db_ref_run *x = &v[i];
 		int fail = x->result && !strcmp(x->result, "fail");
@@ -2368,19 +2343,11 @@ static int reframe_refs(struct pdf_doc *d, struct rep *r, const struct bench *b,
 		if (shown > REFS_LIST_MAX && !fail)
 			continue;
 		pdf_table_row(t, NULL, NULL);
-		strbuf_reset(&sb);
-		pdf_esc(&sb, x->system);
-		pdf_table_cell(t, 0, sb.buf);
+		cell_esc(t, 0, &sb, x->system);
 		pdf_table_cellf(t, 1, "%lld", (long long)x->id);
-		strbuf_reset(&sb);
-		pdf_esc(&sb, or_dash(x->job_id));
-		pdf_table_cell(t, 2, sb.buf);
-		strbuf_reset(&sb);
-		add_value(&sb, x->value);
-		pdf_table_cell(t, 3, sb.buf);
-		strbuf_reset(&sb);
-		add_value(&sb, x->reference);
-		pdf_table_cell(t, 4, sb.buf);
+		cell_esc(t, 2, &sb, or_dash(x->job_id));
+		cell_value(t, 3, &sb, x->value);
+		cell_value(t, 4, &sb, x->reference);
 		strbuf_reset(&sb);
 		if (isfinite(x->lower_bound) || isfinite(x->upper_bound)) {
 			if (isfinite(x->lower_bound))
@@ -2480,18 +2447,8 @@ static int bench_section(struct pdf_doc *d, struct rep *r, const struct bench *b
 			pdf_heading(d, 2, b->par_y ? "Energy" : "Energy efficiency", NULL, 0);
 			pdf_table_col(t, 0, "System", PDF_LEFT);
 			pdf_table_col(t, 1, "Configuration", PDF_LEFT);
-			strbuf_reset(&sb);
-			pdf_esc(&sb, b->metric);
-			strbuf_addstr(&sb, " (");
-			pdf_esc(&sb, b->unit);
-			strbuf_addstr(&sb, ")");
-			pdf_table_col(t, 2, sb.buf, PDF_RIGHT);
-			strbuf_reset(&sb);
-			pdf_esc(&sb, b->par.y_metric);
-			strbuf_addstr(&sb, " (");
-			pdf_esc(&sb, b->par.y_unit);
-			strbuf_addstr(&sb, ")");
-			pdf_table_col(t, 3, sb.buf, PDF_RIGHT);
+			col_unit(t, 2, &sb, b->metric, b->unit, PDF_RIGHT);
+			col_unit(t, 3, &sb, b->par.y_metric, b->par.y_unit, PDF_RIGHT);
 			pdf_table_col(t, 4, "Pareto", PDF_LEFT);
 			for (k = 0; k < b->par.n; k++) {
 				const struct views_pareto_row *row = &b->par.rows[k];
@@ -2499,18 +2456,10 @@ static int bench_section(struct pdf_doc *d, struct rep *r, const struct bench *b
 				if (!report_spec_has_system(r->spec, row->x->system))
 					continue;
 				pdf_table_row(t, NULL, NULL);
-				strbuf_reset(&sb);
-				pdf_esc(&sb, row->x->system);
-				pdf_table_cell(t, 0, sb.buf);
-				strbuf_reset(&sb);
-				fmt_shape(&sb, row->x);
-				pdf_table_cell(t, 1, sb.buf);
-				strbuf_reset(&sb);
-				add_value(&sb, row->xv);
-				pdf_table_cell(t, 2, sb.buf);
-				strbuf_reset(&sb);
-				add_value(&sb, row->yv);
-				pdf_table_cell(t, 3, sb.buf);
+				cell_esc(t, 0, &sb, row->x->system);
+				cell_shape(t, 1, &sb, row->x);
+				cell_value(t, 2, &sb, row->xv);
+				cell_value(t, 3, &sb, row->yv);
 				pdf_table_cell(t, 4, row->state == PARETO_FRONT ? "front"
 						     : row->state == PARETO_DOMINATED ? "dominated"
 										      : DASH);
