@@ -14,6 +14,7 @@
 #include "reports/report.h"
 #include "views/views.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <pango/pangocairo.h>
 #include <time.h>
@@ -475,6 +476,36 @@ static void systems_section(struct pdf_doc *d, struct rep *r)
 	strbuf_release(&sb);
 }
 
+#define UP "\xe2\x96\xb2"      /* ▲ better than the baseline */
+#define DOWN "\xe2\x96\xbc"    /* ▼ worse */
+#define APPROX "\xe2\x89\x88"  /* ≈ indistinguishable */
+
+/* How systems are compared with the baseline (the comparison views' options). */
+static void compare_method(struct pdf_doc *d, struct rep *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct compare_opts co;
+
+	compare_opts_init(&co);
+	co.level = r->spec->level;
+	strbuf_addstr(&sb, "Each system's best configuration (by median) is compared with the "
+			   "baseline's best: the ratio of medians, oriented so that > 1 is better, "
+			   "with a ");
+	fmt_level(&sb, co.level);
+	strbuf_addf(&sb, " percentile bootstrap CI (exact, from the order-statistic "
+			 "distribution of each median, when a side has %d runs or more; else %zu "
+			 "resamples with seed %lu), and a two-sided Mann" NDASH "Whitney U test, "
+			 "Holm-adjusted over the comparisons of each table. A verdict (" UP
+			 " better, " DOWN " worse) needs both the CI to exclude 1 and an adjusted p "
+			 "below %.2f; anything else is " APPROX " indistinguishable. The composite "
+			 "is the geometric mean of a system's ratios over the benchmarks every "
+			 "compared system ran, with a bootstrap CI over the runs.",
+		    COMPARE_EXACT_MIN_N, co.resamples, co.seed, co.alpha);
+	pdf_heading(d, 2, "Comparisons", NULL, 0);
+	pdf_para(d, PDF_BODY, sb.buf);
+	strbuf_release(&sb);
+}
+
 /* What each measurement boundary means and where it comes from. */
 static const struct {
 	const char *name, *what;
@@ -593,6 +624,7 @@ static void methodology(struct pdf_doc *d, struct rep *r)
 			 "or a modified z-score above 3.5) are flagged and counted, never dropped.",
 		    stats_ci_min_n(r->spec->level));
 	pdf_para(d, PDF_BODY, sb.buf);
+	compare_method(d, r);
 	energy_method(d, r);
 	strbuf_release(&sb);
 }
@@ -1005,6 +1037,29 @@ static void threats(struct pdf_doc *d, struct rep *r)
 		pdf_bullet(d, "<b>Single source.</b> Every result comes from one file: nothing "
 			      "cross-checks it.");
 		nthreats++;
+	} else {
+		/* systems whose every result comes from one file */
+		const char **one = ab_calloc(inv->nsystems + 1, sizeof(*one));
+		size_t n = 0;
+
+		for (i = 0; i < inv->nsystems; i++)
+			if (inv->systems[i].nsources == 1 &&
+			    report_spec_has_system(r->spec, inv->systems[i].name))
+				one[n++] = inv->systems[i].name;
+		if (n) {
+			strbuf_reset(&sb);
+			strbuf_addstr(&sb, "<b>Single-source results.</b> ");
+			add_k_of_n(&sb, n, inv->nsystems, "system", "systems");
+			strbuf_addf(&sb, " %s every result from one file (", agree(n, "has", "have"));
+			name_list(&sb, one, n);
+			strbuf_addstr(&sb, "): nothing independent cross-checks them; a second "
+					   "campaign would show whether the numbers repeat.");
+			sb.buf[strlen("<b>Single-source results.</b> ")] =
+				(char)toupper((unsigned char)sb.buf[strlen("<b>Single-source results.</b> ")]);
+			pdf_bullet(d, sb.buf);
+			nthreats++;
+		}
+		free(one);
 	}
 	if (!nthreats)
 		pdf_para(d, PDF_BODY, "No threat was found in the data.");
@@ -1378,10 +1433,6 @@ static void appendix(struct pdf_doc *d, struct rep *r)
 
 /* ---- comparisons, charts, trade-offs ----------------------------------- */
 
-
-#define UP "\xe2\x96\xb2"      /* ▲ better than the baseline */
-#define DOWN "\xe2\x96\xbc"    /* ▼ worse */
-#define APPROX "\xe2\x89\x88"  /* ≈ indistinguishable */
 
 static const char *verdict_mark(enum compare_verdict v)
 {
@@ -2019,7 +2070,7 @@ static void cost_table(struct pdf_doc *d, struct rep *r, const struct bench *b)
 static int tradeoffs(struct pdf_doc *d, struct rep *r, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t i, ncost = 0;
+	size_t i, ncost = 0, npar = 0;
 	int rc = 0;
 
 	pdf_heading(d, 1, "Trade-offs", "sec-tradeoffs", 1);
@@ -2036,7 +2087,11 @@ static int tradeoffs(struct pdf_doc *d, struct rep *r, struct strbuf *err)
 		strbuf_addstr(&sb, "Pareto front: ");
 		strbuf_addstr(&sb, b->name);
 		rc = chart(d, r, b, VIEWS_CHART_PARETO, sb.buf, err);
+		npar++;
 	}
+	if (!npar)
+		pdf_para(d, PDF_BODY, "No benchmark has energy measurements of two or more systems, "
+				      "so there is no front to draw.");
 	pdf_heading(d, 2, "Cost", NULL, 0);
 	if (!r->prices) {
 		pdf_para(d, PDF_BODY, "No prices were given (<tt>--prices FILE</tt> or the spec's "

@@ -635,6 +635,11 @@ static int build_bar(struct views_chart *f, struct db *db, const struct views_ch
 					    o->per_device ? "accelerator" : "node")
 				     : pretty_metric(f, pick[0]->metric);
 	sp->labels.y_unit = pick[0]->unit;
+	/* the drawing's default note says 95 %: another level says its own */
+	if (ci_level(o) != STATS_LEVEL)
+		sp->labels.caption = kstr(f, "Bars: median of n runs. Whiskers: %s of the median "
+					     "(none where n is too small).",
+					  ci_what(f, o, "confidence interval"));
 	f->chart.kind = PLOT_BAR;
 	f->chart.u.bar = sp;
 	return 0;

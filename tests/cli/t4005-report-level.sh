@@ -87,6 +87,11 @@ test_expect_success 'the bar chart: per node and 90 % whiskers, as plot draws it
 	grep -q "95 % CI" b95.svg && grep -q "not normalised" b95.svg
 '
 
+test_expect_success 'methodology: comparisons at the level, bootstrap seed and resamples' '
+	grep -q "Comparisons Each system.s best configuration .* with a 90 % percentile bootstrap CI (exact, .* 40 runs or more; else 10000 resamples with seed 20240917)" flat.txt &&
+	grep -q "Whiskers: 90 % confidence interval of the median" flat.txt
+'
+
 test_expect_success 'a level outside (0, 1) is refused, with the reason' '
 	for cmd in "stats -b resnet50" "compare -b resnet50 --baseline MI250" \
 		   "plot bar -b resnet50 -o x.svg"; do
@@ -107,7 +112,26 @@ test_expect_success 'sentences agree in number' '
 	! grep -oE "[ (]1 (runs|configurations|systems|comparisons|run sets|result files|source files)[ .,;)]" dflat.txt &&
 	! grep -oE "[ (]1 of 1 " dflat.txt &&
 	grep -q "1 run failed, aborted or was invalid" dflat.txt &&
-	grep -q "1 run is flagged as an outlier" dflat.txt
+	grep -q "1 run is flagged as an outlier" dflat.txt &&
+	grep -q "Whiskers: 95 % confidence interval of the median" dflat.txt &&
+	! grep -q "no front to draw" dflat.txt
+'
+
+test_expect_success 'threats: systems whose every result comes from one file' '
+	ab --db demo/accelbench.db ls runs --json >runs.json &&
+	$PY - <<-\PYEOF
+	import json
+	flat = open("dflat.txt").read()
+	src = {}
+	for r in json.load(open("runs.json")):
+	    src.setdefault(r["system"], set()).add(r["source"])
+	one = sorted(y for y, s in src.items() if len(s) == 1)
+	assert one, src
+	lead = "%d of %d systems %s every result from one file (" % (
+	    len(one), len(src), "has" if len(one) == 1 else "have")
+	assert lead in flat, lead
+	assert one[0] in flat[flat.index(lead):][:200], one
+	PYEOF
 '
 
 test_expect_samples 'samples: MLPerf training power has its boundary; device scaling' '
@@ -117,6 +141,7 @@ test_expect_samples 'samples: MLPerf training power has its boundary; device sca
 	! grep -q "llama2_70b_lora: no energy was measured" sflat.txt &&
 	grep -Eq "^llama2_70b_lora +mlperf-training .* node\+switch *$" s.txt &&
 	grep -q "mlperf-training measured at the node+switch boundary" sflat.txt &&
+	grep -q "No benchmark has energy measurements of two or more systems" sflat.txt &&
 	ab --db s.db stats -b llama2_70b_lora -m energy --json >e.json &&
 	$PY - <<-\PYEOF
 	import json
