@@ -3,12 +3,19 @@
  * (see prehash.h).  Up to SHA256_LANES_MAX files are open at once, each
  * with a 64 KiB buffer; whole 64-byte blocks common to all go through
  * sha256_update_blocks, a file's last partial block through sha256_final.
+ *
+ * A thread of its own does this while the caller parses (and the
+ * pipeline's writer writes): the lanes, their files and `next` are the
+ * hashing thread's; the results ring, `want` and the flags are shared
+ * under mu.  Without the thread (AB_INGEST_THREADS=1, or it could not be
+ * started) ingest_prehash_get hashes in the caller until it has file i.
  */
 #include "core/compat.h"
 #include "prehash.h"
 #include "core/fsutil.h"
 #include "core/strbuf.h"
 
+#include <pthread.h>
 #include <unistd.h>
 
 #define PH_BUF (64 * 1024)
@@ -41,12 +48,20 @@ struct ingest_prehash {
 	struct ph_lane lane[SHA256_LANES_MAX];
 	struct ph_result res[PH_AHEAD]; /* file f in res[f % PH_AHEAD] */
 	unsigned char *mem;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;    /* a result came, or want moved, or stop */
+	pthread_t th;
+	int threaded, stop, finished;
+	size_t want;          /* the file the caller waits for; earlier ones are done with */
 };
+
+static void *hash_thread(void *arg);
 
 struct ingest_prehash *ingest_prehash_new(char *const *paths, size_t n,
 					  const struct sha256 *fresh)
 {
 	struct ingest_prehash *ph;
+	const char *t;
 	int k;
 
 	if (sha256_lanes(fresh) < 2 || n < 2)
@@ -63,6 +78,11 @@ struct ingest_prehash *ingest_prehash_new(char *const *paths, size_t n,
 		ph->lane[k].buf = ph->mem + (size_t)k * PH_BUF;
 	for (k = 0; k < PH_AHEAD; k++)
 		ph->res[k].file = SIZE_MAX;
+	pthread_mutex_init(&ph->mu, NULL);
+	pthread_cond_init(&ph->cv, NULL);
+	t = getenv("AB_INGEST_THREADS");
+	if (!(t && !strcmp(t, "1")) && pthread_create(&ph->th, NULL, hash_thread, ph) == 0)
+		ph->threaded = 1;
 	return ph;
 }
 
@@ -78,14 +98,20 @@ static void result(struct ingest_prehash *ph, size_t file, int state, struct sha
 {
 	struct ph_result *r = &ph->res[file % PH_AHEAD];
 	unsigned char digest[32];
+	char hex[65];
 
+	if (state == PH_OK) {
+		sha256_final(c, digest);
+		sha256_hex(digest, hex);
+	}
+	pthread_mutex_lock(&ph->mu);
 	r->file = file;
 	r->state = state;
 	r->size = size;
-	if (state == PH_OK) {
-		sha256_final(c, digest);
-		sha256_hex(digest, r->hex);
-	}
+	if (state == PH_OK)
+		memcpy(r->hex, hex, sizeof(hex));
+	pthread_cond_broadcast(&ph->cv);
+	pthread_mutex_unlock(&ph->mu);
 }
 
 /* Give idle lanes the next files, up to PH_AHEAD files from `want`. */
@@ -186,31 +212,84 @@ static int step(struct ingest_prehash *ph)
 	return 1;
 }
 
+static int ready(const struct ph_result *r, size_t i)
+{
+	return r->file == i && r->state != PH_EMPTY;
+}
+
+/*
+ * Hash while the caller parses.  The lanes are kept full: when the ring
+ * has no room for a file for every idle lane, wait for the caller (a
+ * half-empty kernel call costs as much as a full one), unless the caller
+ * waits for a file that is in a lane.
+ */
+static void *hash_thread(void *arg)
+{
+	struct ingest_prehash *ph = arg;
+
+	pthread_mutex_lock(&ph->mu);
+	while (!ph->stop) {
+		size_t want = ph->want, need = 0, room, k;
+		int busy;
+
+		for (k = 0; k < (size_t)ph->lanes; k++)
+			need += !ph->lane[k].fp;
+		if (need > ph->n - ph->next)
+			need = ph->n - ph->next;
+		room = want + PH_AHEAD > ph->next ? want + PH_AHEAD - ph->next : 0;
+		if (room < need &&
+		    !(want < ph->next && !ready(&ph->res[want % PH_AHEAD], want))) {
+			pthread_cond_wait(&ph->cv, &ph->mu);
+			continue;
+		}
+		pthread_mutex_unlock(&ph->mu);
+		lanes_take(ph, want);
+		busy = step(ph);
+		pthread_mutex_lock(&ph->mu);
+		if (!busy && ph->next >= ph->n)
+			break; /* every file hashed (or left to the caller) */
+	}
+	ph->finished = 1;
+	pthread_cond_broadcast(&ph->cv);
+	pthread_mutex_unlock(&ph->mu);
+	return NULL;
+}
+
 int ingest_prehash_get(struct ingest_prehash *ph, size_t i, char hex[65], uint64_t *size)
 {
 	struct ph_result *r;
+	int ok;
 
 	if (!ph || i >= ph->n)
 		return -1;
-	if (i >= ph->next) { /* asked past what the lanes hold (never, in order) */
-		int k;
-		for (k = 0; k < ph->lanes; k++)
-			lane_stop(&ph->lane[k]);
-		ph->next = i;
-	}
 	r = &ph->res[i % PH_AHEAD];
-	for (;;) {
-		if (r->file == i && r->state != PH_EMPTY)
-			break;
-		lanes_take(ph, i);
-		if (!step(ph))
-			return -1; /* cannot happen: file i is in a lane or done */
+	if (ph->threaded) {
+		pthread_mutex_lock(&ph->mu);
+		ph->want = i;
+		pthread_cond_broadcast(&ph->cv);
+		while (!ready(r, i) && !ph->finished)
+			pthread_cond_wait(&ph->cv, &ph->mu);
+	} else {
+		if (i >= ph->next) { /* asked past what the lanes hold (never, in order) */
+			int k;
+			for (k = 0; k < ph->lanes; k++)
+				lane_stop(&ph->lane[k]);
+			ph->next = i;
+		}
+		while (!ready(r, i)) {
+			lanes_take(ph, i);
+			if (!step(ph))
+				break; /* cannot happen: file i is in a lane or done */
+		}
+		pthread_mutex_lock(&ph->mu);
 	}
-	if (r->state != PH_OK)
-		return -1;
-	memcpy(hex, r->hex, 65);
-	*size = r->size;
-	return 0;
+	ok = ready(r, i) && r->state == PH_OK;
+	if (ok) {
+		memcpy(hex, r->hex, 65);
+		*size = r->size;
+	}
+	pthread_mutex_unlock(&ph->mu);
+	return ok ? 0 : -1;
 }
 
 void ingest_prehash_free(struct ingest_prehash *ph)
@@ -219,6 +298,15 @@ void ingest_prehash_free(struct ingest_prehash *ph)
 
 	if (!ph)
 		return;
+	if (ph->threaded) {
+		pthread_mutex_lock(&ph->mu);
+		ph->stop = 1;
+		pthread_cond_broadcast(&ph->cv);
+		pthread_mutex_unlock(&ph->mu);
+		pthread_join(ph->th, NULL);
+	}
+	pthread_mutex_destroy(&ph->mu);
+	pthread_cond_destroy(&ph->cv);
 	for (k = 0; k < ph->lanes; k++)
 		lane_stop(&ph->lane[k]);
 	free(ph->mem);
