@@ -23,6 +23,7 @@ struct jscan {
 	size_t col0;
 	const char *err_at;
 	const char *err;
+	int escaped;           /* the last string scanned had a backslash */
 };
 
 static int is_ws(char c)
@@ -61,20 +62,54 @@ static const unsigned char str_special[256] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
 };
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+#define SWAR_ONES 0x0101010101010101ull
+#define SWAR_HIGH 0x8080808080808080ull
+/* Skip 8 bytes at a time while none is special: x has a byte below 0x20,
+ * or equal to '"' or '\\', where (v - 0x01..) & ~v & 0x80.. of x, x ^ '"'s,
+ * x ^ '\\'s is non-zero.  Its lowest set bit is always a real hit (a
+ * borrow only runs upwards from one), and the bytes are in memory order
+ * on a little-endian machine, so the first special byte is found exactly. */
+static const char *skip_plain(const char *q, const char *end)
+{
+	while (end - q >= 8) {
+		uint64_t x, hit;
+		memcpy(&x, q, 8);
+		hit = ((x - 0x20 * SWAR_ONES) | ((x ^ 0x22 * SWAR_ONES) - SWAR_ONES) |
+		       ((x ^ 0x5c * SWAR_ONES) - SWAR_ONES));
+		hit &= ~x & SWAR_HIGH;
+		if (hit)
+			return q + (__builtin_ctzll(hit) >> 3);
+		q += 8;
+	}
+	while (q < end && !str_special[(unsigned char)*q])
+		q++;
+	return q;
+}
+#else
+static const char *skip_plain(const char *q, const char *end)
+{
+	while (q < end && !str_special[(unsigned char)*q])
+		q++;
+	return q;
+}
+#endif
+
 /* p at the opening quote; returns the byte after the closing quote. */
 static const char *scan_string(struct jscan *s, const char *p, const char *end)
 {
 	const char *q = p + 1;
 
+	s->escaped = 0;
 	for (;;) {
-		while (q < end && !str_special[(unsigned char)*q])
-			q++;
+		q = skip_plain(q, end);
 		if (q >= end)
 			return scan_fail(s, p, "unterminated string");
 		if (*q == '"')
 			return q + 1;
 		if (*q != '\\')
 			return scan_fail(s, q, "invalid control character in string");
+		s->escaped = 1;
 		if (q + 1 >= end)
 			return scan_fail(s, p, "unterminated string");
 		switch (q[1]) {
@@ -227,7 +262,7 @@ static void scan_why(const struct jscan *s, struct strbuf *why)
 int jspan_parse(const char *text, size_t len, size_t col0, struct jspan *val,
 		struct strbuf *why)
 {
-	struct jscan s = { text, col0, NULL, NULL };
+	struct jscan s = { text, col0, NULL, NULL, 0 };
 	const char *end = text + len, *p = skip_ws(text, end), *q;
 
 	q = scan_value(&s, p, end, 0);
@@ -437,7 +472,7 @@ int jspan_ll(struct jspan s, long long *out)
 static int walk_object(struct jspan obj, int (*fn)(void *ctx, struct jspan k, struct jspan v),
 		       void *ctx)
 {
-	struct jscan s = { obj.p, 0, NULL, NULL };
+	struct jscan s = { obj.p, 0, NULL, NULL, 0 };
 	const char *end = obj.p + obj.n, *q;
 
 	if (jspan_type(obj) != JT_OBJ)
@@ -527,7 +562,7 @@ static int integer_literal(struct jspan s)
 
 static json_t *span_to_json(struct jspan s)
 {
-	struct jscan sc = { s.p, 0, NULL, NULL };
+	struct jscan sc = { s.p, 0, NULL, NULL, 0 };
 	long long ll;
 	double d;
 
@@ -611,9 +646,9 @@ static int member_of(const char *name, size_t len)
 	}
 }
 
-static int member_index(struct strbuf *tmp, const char *p, size_t n)
+static int member_index(struct strbuf *tmp, const char *p, size_t n, int escaped)
 {
-	if (memchr(p + 1, '\\', n - 2)) {
+	if (escaped) {
 		strbuf_reset(tmp);
 		decode_string(p, n, tmp);
 		return member_of(tmp->buf, tmp->len);
@@ -643,7 +678,7 @@ static int time_value(struct jspan s, double *out)
 int mllog_parse_record(const char *text, size_t len, size_t col0, struct mllog_rec *rec,
 		       struct strbuf *keybuf, struct strbuf *tmp, struct strbuf *why)
 {
-	struct jscan s = { text, col0, NULL, NULL };
+	struct jscan s = { text, col0, NULL, NULL, 0 };
 	const char *end = text + len, *q = skip_ws(text, end);
 	struct jspan m[M_COUNT];
 	int have[M_COUNT] = { 0 };
@@ -669,7 +704,7 @@ int mllog_parse_record(const char *text, size_t len, size_t col0, struct mllog_r
 	} else {
 		for (;;) {
 			const char *ks = q, *ke, *vs;
-			int idx;
+			int idx, kesc;
 
 			if (q >= end || *q != '"') {
 				scan_fail(&s, q, "expecting property name enclosed in double quotes");
@@ -678,6 +713,7 @@ int mllog_parse_record(const char *text, size_t len, size_t col0, struct mllog_r
 			ke = scan_string(&s, q, end);
 			if (!ke)
 				break;
+			kesc = s.escaped;
 			q = skip_ws(ke, end);
 			if (q >= end || *q != ':') {
 				scan_fail(&s, q, "expecting ':' delimiter");
@@ -687,7 +723,7 @@ int mllog_parse_record(const char *text, size_t len, size_t col0, struct mllog_r
 			q = scan_value(&s, q, end, 1);
 			if (!q)
 				break;
-			idx = member_index(tmp, ks, (size_t)(ke - ks));
+			idx = member_index(tmp, ks, (size_t)(ke - ks), kesc);
 			if (idx >= 0) {
 				m[idx].p = vs;
 				m[idx].n = (size_t)(q - vs);

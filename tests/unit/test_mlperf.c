@@ -25,6 +25,54 @@ static int parses(const char *text)
 	return rc == 0;
 }
 
+/*
+ * Strings are scanned 8 bytes at a time: every kind of byte at every
+ * position of strings up to 40 bytes long gives what the byte-by-byte
+ * rule gives (controls below 0x20 rejected at their own column, '"', '\\'
+ * escapes, DEL and latin-1 bytes accepted).
+ */
+static void test_json_string_bytes(void **state)
+{
+	static const struct { const char *ins; int ok; } kinds[] = {
+		{ "\t", 0 }, { "\x01", 0 }, { "\x1f", 0 }, { " ", 1 }, { "!", 1 }, { "#", 1 },
+		{ "[", 1 }, { "]", 1 }, { "\x7f", 1 }, { "\x80", 1 }, { "\xdc", 1 },
+		{ "\xa2", 1 }, { "\xff", 1 }, { "\\\"", 1 }, { "\\\\", 1 }, { "\\u00e9", 1 },
+		{ "\\x", 0 }, { "\"", 0 },
+	};
+	struct strbuf t = STRBUF_INIT, why = STRBUF_INIT, want = STRBUF_INIT;
+	size_t len, pos, k;
+	struct jspan v;
+
+	(void)state;
+	for (len = 0; len <= 40; len++)
+		for (pos = 0; pos <= len; pos++)
+			for (k = 0; k < AB_ARRAY_SIZE(kinds); k++) {
+				int rc;
+				strbuf_reset(&t);
+				strbuf_addch(&t, '"');
+				strbuf_addchars(&t, 'a', pos);
+				strbuf_addstr(&t, kinds[k].ins);
+				strbuf_addchars(&t, 'b', len - pos);
+				strbuf_addch(&t, '"');
+				rc = jspan_parse(t.buf, t.len, 0, &v, &why);
+				if (kinds[k].ok) {
+					assert_int_equal(rc, 0);
+					assert_int_equal(v.n, t.len);
+				} else {
+					assert_int_equal(rc, -1);
+				}
+				if ((unsigned char)kinds[k].ins[0] < 0x20) { /* the control's own column */
+					strbuf_reset(&want);
+					strbuf_addf(&want, "invalid control character in string at column %zu",
+						    pos + 2);
+					assert_string_equal(why.buf, want.buf);
+				}
+			}
+	strbuf_release(&t);
+	strbuf_release(&why);
+	strbuf_release(&want);
+}
+
 static void test_json_scanner(void **state)
 {
 	struct strbuf why = STRBUF_INIT, s = STRBUF_INIT, txt = STRBUF_INIT;
@@ -575,6 +623,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_scanner),
+		cmocka_unit_test(test_json_string_bytes),
 		cmocka_unit_test(test_vendor_of),
 		cmocka_unit_test(test_reader_lines),
 		cmocka_unit_test(test_reader_long_lines),
