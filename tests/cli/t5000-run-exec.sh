@@ -91,7 +91,12 @@ test_expect_success 'a timeout stops the command and stores the run as failed' '
 test_expect_success 'Ctrl-C stops cleanly: the interrupted run is stored as aborted' '
 	rm -f "$ACCELBENCH_DB" &&
 	( "$AB" run exec -b ctrlc --power none --repeat 5 -- sh -c "echo started; sleep 30; : $T_BASE" >out 2>&1 & echo $! >pid; wait $!; echo $? >rc ) &
-	sleep 1.5 && kill -INT $(cat pid) && wait &&
+	# Ctrl-C once the first repetition runs (not after a fixed delay: a
+	# loaded machine may not have started it yet)
+	i=0; until cat runs/ctrlc/*/output.1.txt 2>/dev/null | grep -q "^started$"; do
+		i=$((i + 1)); [ $i -lt 300 ] || break; sleep 0.1
+	done &&
+	kill -INT $(cat pid) && wait &&
 	test "$(cat rc)" = 130 &&
 	grep -q "^  run 1/5: aborted: the command interrupted by the user (Ctrl-C)$" out &&
 	grep -q "^interrupted: 1 of 5 repetitions ran; what finished is stored$" out &&

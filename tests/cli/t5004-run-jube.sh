@@ -78,7 +78,12 @@ test_expect_success 'usage: missing config, --dry-run' '
 test_expect_success 'Ctrl-C while following: JUBE state intact, how to resume, exit 130' '
 	rm -rf llm_benchmark_nvidia_amd_run &&
 	( "$AB" run jube llm_fake.xml --tag H100 800M slow --poll 0.3 >out 2>&1 & echo $! >pid; wait $!; echo $? >rc ) &
-	sleep 3 && kill -INT $(cat pid) && wait &&
+	# Ctrl-C once accelbench follows JUBE (it names the benchmark then), not
+	# after a fixed delay that a loaded machine may not have reached
+	i=0; until grep -q "^  JUBE benchmark .*, id 0, outpath " out 2>/dev/null; do
+		i=$((i + 1)); [ $i -lt 600 ] || break; sleep 0.1
+	done &&
+	kill -INT $(cat pid) && wait &&
 	cat out &&
 	test "$(cat rc)" = 130 &&
 	grep -q "^interrupted: JUBE.s state is intact; resume with .jube continue llm_benchmark_nvidia_amd_run --id 0." out &&
