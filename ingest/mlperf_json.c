@@ -532,6 +532,37 @@ int jspan_get(struct jspan obj, const char *key, struct jspan *out)
 	return c.found;
 }
 
+struct get_many_ctx {
+	const char *const *keys;
+	size_t n;
+	struct jspan *out;
+	int *found;
+};
+
+static int get_many_cb(void *vctx, struct jspan k, struct jspan v)
+{
+	struct get_many_ctx *c = vctx;
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (jspan_str_is(k, c->keys[i])) {
+			c->found[i] = 1;
+			c->out[i] = v; /* the last duplicate wins */
+		}
+	return 0;
+}
+
+void jspan_get_many(struct jspan obj, const char *const *keys, size_t n, struct jspan *out,
+		    int *found)
+{
+	struct get_many_ctx c = { keys, n, out, found };
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		found[i] = 0;
+	walk_object(obj, get_many_cb, &c);
+}
+
 static json_t *span_to_json(struct jspan s);
 
 static int json_obj_cb(void *vctx, struct jspan k, struct jspan v)

@@ -124,6 +124,20 @@ static void test_json_scanner(void **state)
 	assert_true(jspan_ll(m, &ll));
 	assert_int_equal(ll, 3);
 	assert_false(jspan_get(v, "missing", &m));
+	{ /* several keys in one walk: the same answers */
+		static const char *const keys[] = { "n", "status", "missing" };
+		struct jspan many[3], one;
+		int found[3];
+		jspan_get_many(v, keys, 3, many, found);
+		assert_int_equal(found[0], 1);
+		assert_int_equal(found[1], 1);
+		assert_int_equal(found[2], 0);
+		assert_true(jspan_get(v, "status", &one));
+		assert_ptr_equal(many[1].p, one.p);
+		assert_int_equal(many[1].n, one.n);
+		assert_true(jspan_get(v, "n", &one));
+		assert_ptr_equal(many[0].p, one.p);
+	}
 	assert_int_equal(jspan_parse("\"\\ud83d\\ude00\xe9\"", 15, 0, &v, &why), 0);
 	strbuf_reset(&s);
 	jspan_str(v, &s);
