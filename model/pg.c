@@ -804,12 +804,23 @@ int pg_check(struct pg *pg, void (*report)(void *ctx, const char *what, long lon
 
 /* ---- COPY text format ---------------------------------------------- */
 
+/* Append n bytes (n small): the hot path of binary COPY, without a call
+ * to grow the buffer while it has room. */
+static void put_raw(struct pg_copy *cp, const void *p, size_t n)
+{
+	if (cp->buf.alloc - cp->buf.len <= n)
+		strbuf_grow(&cp->buf, n);
+	memcpy(cp->buf.buf + cp->buf.len, p, n);
+	cp->buf.len += n;
+	cp->buf.buf[cp->buf.len] = '\0';
+}
+
 static void sep(struct pg_copy *cp)
 {
 	if (cp->binary) {
 		if (cp->ncols++ == 0) { /* the column count, filled in at the row's end */
 			cp->row_start = cp->buf.len;
-			strbuf_add(&cp->buf, "\0\0", 2);
+			put_raw(cp, "\0\0", 2);
 		}
 		return;
 	}
@@ -827,7 +838,7 @@ static void put_be(struct pg_copy *cp, uint64_t v, int bytes)
 		b[i] = (unsigned char)(v & 0xFF);
 		v >>= 8;
 	}
-	strbuf_add(&cp->buf, b, (size_t)bytes);
+	put_raw(cp, b, (size_t)bytes);
 }
 
 void pg_copy_begin(struct pg_copy *cp)
@@ -1047,7 +1058,7 @@ void pg_copy_uuid(struct pg_copy *cp, const void *bytes16)
 {
 	sep(cp);
 	put_be(cp, 16, 4);
-	strbuf_add(&cp->buf, bytes16, 16);
+	put_raw(cp, bytes16, 16);
 }
 
 int pg_copy_end_row(struct pg_copy *cp, struct strbuf *err)

@@ -3,13 +3,14 @@
  * lacks, each in its own PostgreSQL transaction, straight into the central
  * tables.
  *
- * Systems and benchmarks go first (all of them, merged server-side by
- * accelbench.merge_dimensions()); their store ids map the local ones.
- * Then sources in batches (many small ones, or one large one): the batch
- * reserves consecutive ids (accelbench.reserve_ids(), one round trip) and
- * gives each source base, its runs base + seq, so every row can go
- * straight into its final table with binary COPY.  One query per batch:
- *   BEGIN; INSERT INTO source ...; COPY run; COPY metric; COPY power_sample; COMMIT;
+ * Systems, benchmarks, param sets and metric kinds go first (all of them,
+ * merged server-side); their store ids map the local ones.  One block of
+ * ids is reserved for every source to send (accelbench.reserve_ids(), one
+ * round trip), in local order: a source takes base, its runs base + seq,
+ * so every row can go straight into its final table with binary COPY.
+ * Then sources in batches (many small ones, or one large one), one query
+ * per batch:
+ *   BEGIN; INSERT INTO source ...; COPY run; COPY metric_data; COPY power_sample; COMMIT;
  *   BEGIN; ... COMMIT; ...
  * one transaction per source, committed in local order, with no round
  * trip per source beyond COPY's own.  Two lanes (threads), each with its
@@ -80,6 +81,7 @@ struct shared {
 	int threads;               /* the second lane runs: lock mu */
 	const struct pg_local_source *v;
 	const unsigned char *present;
+	const int64_t *base;       /* each source's reserved store id */
 	size_t n, next;            /* sources; the first not yet taken into a batch */
 	int failed;                /* a lane failed: take no more batches */
 	struct timespec last;
@@ -1064,8 +1066,14 @@ static int send_jobs(struct push *p, struct job *jobs, size_t n, struct strbuf *
 	return rc;
 }
 
-/* Reserve the ids of a batch: a source takes base, its runs base + seq. */
-static int reserve_ids(struct push *p, struct job *jobs, size_t n, struct strbuf *err)
+/*
+ * Reserve the ids of every source to send, in one block and in local
+ * order, before the lanes start: a source takes base, its runs base + seq.
+ * The store's ids then follow the local order whichever lane commits
+ * first, and pull (in store order) gives the pushing site's order back.
+ */
+static int reserve_ids(struct push *p, const struct pg_local_source *v, const unsigned char *present,
+		       size_t n, int64_t *base, struct strbuf *err)
 {
 	char num[32];
 	const char *params[1] = { num };
@@ -1074,7 +1082,10 @@ static int reserve_ids(struct push *p, struct job *jobs, size_t n, struct strbuf
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		need += jobs[i].s->max_seq + 1;
+		if (!present[i])
+			need += v[i].max_seq + 1;
+	if (need == 0)
+		return 0;
 	snprintf(num, sizeof(num), "%lld", (long long)need);
 	res = PQexecParams(p->conn, "SELECT accelbench.reserve_ids($1::bigint)", 1, NULL, params,
 			   NULL, NULL, 0);
@@ -1086,8 +1097,10 @@ static int reserve_ids(struct push *p, struct job *jobs, size_t n, struct strbuf
 	first = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
 	PQclear(res);
 	for (i = 0; i < n; i++) {
-		jobs[i].base = first;
-		first += jobs[i].s->max_seq + 1;
+		if (present[i])
+			continue;
+		base[i] = first;
+		first += v[i].max_seq + 1;
 	}
 	return 0;
 }
@@ -1127,11 +1140,11 @@ static int lane_run(struct push *p)
 
 	while ((n = take_batch(p, &start)) > 0) {
 		memset(jobs, 0, n * sizeof(*jobs));
-		for (k = 0; k < n; k++)
+		for (k = 0; k < n; k++) {
 			jobs[k].s = &p->sh->v[start + k];
-		rc = reserve_ids(p, jobs, n, &p->err);
-		if (rc == 0)
-			rc = send_jobs(p, jobs, n, &p->err);
+			jobs[k].base = p->sh->base[start + k];
+		}
+		rc = send_jobs(p, jobs, n, &p->err);
 		if (rc < 0) {
 			lock(p);
 			p->sh->failed = 1;
@@ -1204,6 +1217,7 @@ int pg_push(struct pg *pg, struct db *db, const struct pg_progress *prog,
 	struct push p = { 0 }, q;
 	struct pg_local_source *v = NULL;
 	unsigned char *present = NULL;
+	int64_t *base = NULL;
 	pthread_t tid;
 	size_t n = 0, i, k;
 	int rc, two = 0;
@@ -1248,9 +1262,14 @@ int pg_push(struct pg *pg, struct db *db, const struct pg_progress *prog,
 	rc = push_dimensions(&p, err);
 	if (rc < 0)
 		goto out;
+	base = ab_calloc(n ? n : 1, sizeof(*base));
+	rc = reserve_ids(&p, v, present, n, base, err);
+	if (rc < 0)
+		goto out;
 	sh.v = v;
 	sh.n = n;
 	sh.present = present;
+	sh.base = base;
 	/* two lanes when there is more than one batch to send: two server
 	 * backends and the client's reads in parallel; each lane commits its
 	 * sources in local order */
@@ -1295,6 +1314,7 @@ out:
 	free(p.described);
 	pg_local_sources_free(v, n);
 	free(present);
+	free(base);
 	pg_local_free(p.local);
 	strbuf_release(&p.cp.buf);
 	strbuf_release(&p.err);
