@@ -118,7 +118,9 @@ static void keep_param(struct train *t, const struct mllog_rec *rec)
 
 static void keep_eval(struct train *t, const struct mllog_rec *rec)
 {
-	static const char *const meta_keys[] = { "epoch_num", "samples_count", "metric", NULL };
+	static const char *const meta_keys[] = { "epoch_num", "samples_count", "metric" };
+	struct jspan m[3];
+	int found[3];
 	json_t *e;
 	double v;
 	int i;
@@ -131,11 +133,10 @@ static void keep_eval(struct train *t, const struct mllog_rec *rec)
 		json_object_set_new(e, "value", json_real(v));
 	else
 		json_object_set_new(e, "value", jspan_json(rec->value));
-	for (i = 0; meta_keys[i]; i++) {
-		struct jspan m;
-		if (jspan_get(rec->metadata, meta_keys[i], &m) && m.n <= 256)
-			json_object_set_new(e, meta_keys[i], jspan_json(m));
-	}
+	jspan_get_many(rec->metadata, meta_keys, 3, m, found);
+	for (i = 0; i < 3; i++)
+		if (found[i] && m[i].n <= 256)
+			json_object_set_new(e, meta_keys[i], jspan_json(m[i]));
 	json_array_append_new(t->evals, e);
 }
 
