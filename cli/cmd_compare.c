@@ -119,13 +119,18 @@ static int render(const struct views_compare *v, int json, int csv, int wide, st
 		return rc;
 	} else {
 		static const char *const titles[] = { "benchmark", "system", "configuration", "n/n_base",
-						      "median", "baseline", "x better", "95% CI",
+						      "median", "baseline", "x better", NULL,
 						      "p", "p (Holm)", "verdict" };
 		const struct db_config *c0 = v->pairs[0].sys;
 		struct table *t = table_new();
+		struct strbuf ci = STRBUF_INIT;
+
+		views_fmt_level(&ci, v->copts.level);
+		strbuf_addstr(&ci, "% CI");
 		for (i = 0; i < AB_ARRAY_SIZE(titles); i++)
-			table_add_column(t, titles[i], (i >= 3 && i <= 9 && i != 7) ? TABLE_RIGHT
-										    : TABLE_LEFT);
+			table_add_column(t, titles[i] ? titles[i] : ci.buf,
+					 (i >= 3 && i <= 9 && i != 7) ? TABLE_RIGHT : TABLE_LEFT);
+		strbuf_release(&ci);
 		for (i = 0; i < v->n; i++)
 			pair_row(t, &v->pairs[i]);
 		{
@@ -146,10 +151,11 @@ static int render(const struct views_compare *v, int json, int csv, int wide, st
 
 			for (i = 0; i < v->n; i++)
 				nexact += v->pairs[i].res.boot == COMPARE_BOOT_EXACT;
-			strbuf_addf(&foot, "x better = times better than the baseline (median / baseline "
-					 "median; baseline / median where lower is better)\n%.0f%% "
-					 "bootstrap percentile CI, ",
-				    100 * v->copts.level);
+			strbuf_addstr(&foot, "x better = times better than the baseline (median / "
+					   "baseline median; baseline / median where lower is "
+					   "better)\n");
+			views_fmt_level(&foot, v->copts.level);
+			strbuf_addstr(&foot, "% bootstrap percentile CI, ");
 			if (nexact == v->n)
 				strbuf_addf(&foot, "exact (n >= %d)", COMPARE_EXACT_MIN_N);
 			else if (nexact)
@@ -186,6 +192,7 @@ int cmd_compare(int argc, char **argv, struct ctx *ctx)
 	struct db_config_query q = { 0 };
 	struct views_compare_opts vo = { 0 };
 	long seed = COMPARE_DEFAULT_SEED, resamples = COMPARE_DEFAULT_RESAMPLES;
+	double level = STATS_LEVEL;
 	int json = 0, csv = 0, best = 0, wide = 0;
 	const char *per = NULL;
 	const struct opt opts[] = {
@@ -198,6 +205,8 @@ int cmd_compare(int argc, char **argv, struct ctx *ctx)
 		  "pair each system's best configuration with the baseline's best (flagged)" },
 		{ 0, "seed", OPT_INT, &seed, "N", "bootstrap seed (default 20240917)" },
 		{ 0, "resamples", OPT_INT, &resamples, "N", "bootstrap resamples (default 10000)" },
+		{ 0, "level", OPT_DOUBLE, &level, "L",
+		  "confidence level of the ratio's CI, in (0, 1) (default 0.95)" },
 		{ 0, "per", OPT_STRING, &per, "system|device|node",
 		  "values per accelerator or node (default: system, as measured)" },
 		{ 0, "json", OPT_FLAG, &json, NULL, "print JSON" },
@@ -219,12 +228,16 @@ int cmd_compare(int argc, char **argv, struct ctx *ctx)
 	if (seed < 0 || resamples < COMPARE_MIN_RESAMPLES)
 		return cli_error(AB_EUSAGE, "compare: --resamples must be at least %d",
 				 COMPARE_MIN_RESAMPLES);
+	if (!(level > 0 && level < 1))
+		return cli_error(AB_EUSAGE, "compare: --level must lie between 0 and 1 (exclusive), "
+					    "e.g. 0.9, not %g", level);
 	if ((rc = cli_need_db(ctx)) != AB_OK)
 		return rc;
 	vo.best = best;
 	compare_opts_init(&copts);
 	copts.seed = (unsigned long)seed;
 	copts.resamples = (size_t)resamples;
+	copts.level = level;
 	vo.copts = &copts;
 	if ((rc = cli_check_names(ctx, "compare", q.suite, q.benchmark, NULL, q.metric, vo.baseline)) != AB_OK)
 		return rc;

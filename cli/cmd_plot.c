@@ -13,6 +13,7 @@ int cmd_plot(int argc, char **argv, struct ctx *ctx)
 	const char *output = NULL;
 	long width = 0, height = 0, run = 0;
 	int by_nodes = 0, log_axis = 0, linear_axis = 0;
+	double level = STATS_LEVEL;
 	const struct opt opts[] = {
 		{ 'b', "benchmark", OPT_STRING, &fo.benchmark, "B", "the benchmark" },
 		{ 'm', "metric", OPT_STRING, &fo.metric, "M", "metric (default: the headline metric)" },
@@ -32,6 +33,10 @@ int cmd_plot(int argc, char **argv, struct ctx *ctx)
 		{ 0, "linear", OPT_FLAG, &linear_axis, NULL, "bar: linear value axis" },
 		{ 0, "per-device", OPT_FLAG, &fo.per_device, NULL,
 		  "bar: the value per accelerator (a time: times accelerators)" },
+		{ 0, "per-node", OPT_FLAG, &fo.per_node, NULL,
+		  "bar: the value per node (a time: times nodes)" },
+		{ 0, "level", OPT_DOUBLE, &level, "L",
+		  "confidence level of the whiskers, in (0, 1) (default 0.95)" },
 		{ 0, NULL, 0, NULL, NULL, NULL }
 	};
 	struct strbuf err = STRBUF_INIT;
@@ -56,6 +61,16 @@ int cmd_plot(int argc, char **argv, struct ctx *ctx)
 		cli_free_list(&systems);
 		return cli_error(AB_EUSAGE, "plot: --log and --linear exclude each other");
 	}
+	if (fo.per_device && fo.per_node) {
+		cli_free_list(&systems);
+		return cli_error(AB_EUSAGE, "plot: --per-device and --per-node exclude each other");
+	}
+	if (!(level > 0 && level < 1)) {
+		cli_free_list(&systems);
+		return cli_error(AB_EUSAGE, "plot: --level must lie between 0 and 1 (exclusive), "
+					    "e.g. 0.9, not %g", level);
+	}
+	fo.level = level;
 	if (fo.top < 0) {
 		cli_free_list(&systems);
 		return cli_error(AB_EUSAGE, "plot: --top must be a positive number of systems");

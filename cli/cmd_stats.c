@@ -52,6 +52,7 @@ int cmd_stats(int argc, char **argv, struct ctx *ctx)
 	struct db_config_query q = { 0 };
 	int json = 0, csv = 0;
 	const char *by = "config", *per = NULL;
+	double level = STATS_LEVEL;
 	const struct opt opts[] = {
 		{ 0, "suite", OPT_STRING, &q.suite, "S", "only this suite" },
 		{ 'b', "benchmark", OPT_STRING, &q.benchmark, "B", "only this benchmark" },
@@ -60,6 +61,8 @@ int cmd_stats(int argc, char **argv, struct ctx *ctx)
 		{ 0, "by", OPT_STRING, &by, "config", "grouping (only 'config')" },
 		{ 0, "per", OPT_STRING, &per, "system|device|node",
 		  "values per accelerator or node (default: system, as measured)" },
+		{ 0, "level", OPT_DOUBLE, &level, "L",
+		  "confidence level of the median's CI, in (0, 1) (default 0.95)" },
 		{ 0, "json", OPT_FLAG, &json, NULL, "print JSON" },
 		{ 0, "csv", OPT_FLAG, &csv, NULL, "print CSV" },
 		{ 0, NULL, 0, NULL, NULL, NULL }
@@ -78,12 +81,19 @@ int cmd_stats(int argc, char **argv, struct ctx *ctx)
 		return cli_error(AB_EUSAGE, "stats: --by must be 'config'");
 	if (per && strcmp(per, "system") && strcmp(per, "device") && strcmp(per, "node"))
 		return cli_error(AB_EUSAGE, "stats: --per must be system, device or node");
+	if (!(level > 0 && level < 1))
+		return cli_error(AB_EUSAGE, "stats: --level must lie between 0 and 1 (exclusive), "
+					    "e.g. 0.9, not %g", level);
 	if ((rc = cli_need_db(ctx)) != AB_OK)
 		return rc;
 	if ((rc = cli_check_names(ctx, "stats", q.suite, q.benchmark, q.system, q.metric, NULL)) != AB_OK)
 		return rc;
 	if (q.suite && !strcmp(q.suite, "mlperf-training") && !q.metric) {
 		/* the official way: olympic mean of the required runs per system */
+		if (level != STATS_LEVEL)
+			return cli_error(AB_EUSAGE, "stats: an official MLPerf training score has no "
+						    "CI, so --level does not apply (-m METRIC, or -b "
+						    "BENCH without --suite, gives medians with CIs)");
 		struct db_filter f = { q.suite, q.benchmark, q.system };
 		return stats_mlperf_print(ctx, &f, json, csv);
 	}
@@ -99,17 +109,24 @@ int cmd_stats(int argc, char **argv, struct ctx *ctx)
 		strbuf_release(&err);
 		return rc;
 	}
+	if (level != STATS_LEVEL)
+		views_stats_set_level(&v, level);
 	if (json || csv) {
 		arr = json_array();
 	} else {
 		static const char *const titles[] = { "benchmark", "system", "nodes", "devices",
 						      "batch", "precision", "n", "failed", "median",
-						      "95% CI of median", "cv %", "outliers" };
+						      NULL, "cv %", "outliers" };
+		struct strbuf ci = STRBUF_INIT;
+
+		views_fmt_level(&ci, level);
+		strbuf_addstr(&ci, "% CI of median");
 		t = table_new();
 		for (i = 0; i < AB_ARRAY_SIZE(titles); i++)
-			table_add_column(t, titles[i],
+			table_add_column(t, titles[i] ? titles[i] : ci.buf,
 					 (i >= 2 && i <= 4) || (i >= 6 && i != 9) ? TABLE_RIGHT
 										  : TABLE_LEFT);
+		strbuf_release(&ci);
 	}
 	for (i = 0; i < v.n; i++) {
 		if (arr) {

@@ -3,8 +3,9 @@
  */
 #include "compat.h"
 #include "sha256.h"
+#include "sha256_priv.h"
 
-static const uint32_t K[64] = {
+const uint32_t sha256_k[64] = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
 	0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
 	0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -49,7 +50,7 @@ __attribute__((target("sha,sse4.1"))) static void compress_ni(uint32_t h[8],
 			m[g] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * g)), bswap);
 		for (g = 0; g < 16; g++) {
 			__m128i cur = m[g & 3];
-			msg = _mm_add_epi32(cur, _mm_loadu_si128((const __m128i *)&K[4 * g]));
+			msg = _mm_add_epi32(cur, _mm_loadu_si128((const __m128i *)&sha256_k[4 * g]));
 			st1 = _mm_sha256rnds2_epu32(st1, st0, msg);
 			st0 = _mm_sha256rnds2_epu32(st0, st1, _mm_shuffle_epi32(msg, 0x0e));
 			if (g < 12) /* W[16+4g ..] from W[4g ..] */
@@ -121,7 +122,7 @@ static void compress_one(uint32_t h[8], const unsigned char *p)
 	}
 	a = h[0]; b = h[1]; c = h[2]; d = h[3]; e = h[4]; f = h[5]; g = h[6]; hh = h[7];
 	for (i = 0; i < 64; i++) {
-		t1 = hh + (ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i];
+		t1 = hh + (ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25)) + ((e & f) ^ (~e & g)) + sha256_k[i] + w[i];
 		t2 = (ROR(a, 2) ^ ROR(a, 13) ^ ROR(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
 		hh = g; g = f; f = e; e = d + t1; d = c; c = b; b = a; a = t1 + t2;
 	}
@@ -137,6 +138,63 @@ void sha256_init(struct sha256 *c)
 	c->fill = 0;
 	/* once per hash: cpuid is slow under virtualisation */
 	c->accel = have_sha_ni();
+	c->lanes = c->accel ? 0 : sha256_mb_probe();
+}
+
+int sha256_lanes(const struct sha256 *c)
+{
+	return c->lanes > 1 ? c->lanes : 1;
+}
+
+void sha256_update_blocks(struct sha256 *const c[], const unsigned char *const data[], size_t n,
+			  size_t nblocks)
+{
+	uint32_t *h[SHA256_LANES_MAX], spare[SHA256_LANES_MAX][8];
+	const unsigned char *p[SHA256_LANES_MAX];
+	int lanes = n ? c[0]->lanes : 0;
+	size_t i;
+
+	if (!nblocks)
+		return;
+	for (i = 0; i < n; i++)
+		if (c[i]->fill) { /* not on a block boundary: the plain way */
+			for (i = 0; i < n; i++)
+				sha256_update(c[i], data[i], 64 * nblocks);
+			return;
+		}
+	/* side by side when enough lanes carry a message: the 16-lane
+	 * kernel costs about two one-message blocks, the 8-lane one three */
+	if (lanes > 1 && n <= SHA256_LANES_MAX && n >= (lanes == 16 ? 2u : 3u)) {
+		size_t k, from;
+
+		for (from = 0; from < n; from += (size_t)lanes) {
+			for (k = 0; k < (size_t)lanes; k++) {
+				if (from + k < n) {
+					h[k] = c[from + k]->h;
+					p[k] = data[from + k];
+				} else { /* an idle lane hashes a copy into scratch */
+					memcpy(spare[k], c[from]->h, sizeof(spare[k]));
+					h[k] = spare[k];
+					p[k] = data[from];
+				}
+			}
+			if (n - from == 1)
+				compress_n(c[from], c[from]->h, data[from], nblocks);
+			else if (sha256_mb_blocks(lanes, h, p, nblocks) < 0)
+				break;
+			for (k = 0; k < (size_t)lanes && from + k < n; k++)
+				c[from + k]->total += 64 * (uint64_t)nblocks;
+		}
+		if (from >= n)
+			return;
+		n -= from;
+		c += from;
+		data += from;
+	}
+	for (i = 0; i < n; i++) {
+		compress_n(c[i], c[i]->h, data[i], nblocks);
+		c[i]->total += 64 * (uint64_t)nblocks;
+	}
 }
 
 void sha256_update(struct sha256 *c, const void *data, size_t len)

@@ -4,6 +4,7 @@
  */
 #include "core/compat.h"
 #include "ingest_priv.h"
+#include "prehash.h"
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -269,6 +270,17 @@ static int hash_file(FILE *fp, const char *path, const struct sha256 *fresh, cha
 	return 0;
 }
 
+/* The first bytes for detection, the digest and size known (prehash.c). */
+static int read_head(FILE *fp, const char *path, unsigned char *head, size_t *head_len,
+		     struct strbuf *err)
+{
+	*head_len = fread(head, 1, INGEST_HEAD_MAX, fp);
+	if (ferror(fp))
+		return ab_fail(err, AB_EIO, "cannot read '%s': %s", path, strerror(errno));
+	rewind(fp);
+	return 0;
+}
+
 static void summary(struct strbuf *msg, const struct ingest_totals *before,
 		    const struct ingest_totals *after)
 {
@@ -328,8 +340,9 @@ static void ingest_identity(const char *path, struct strbuf *out)
  */
 static int ingest_one(const char *path, int explicit_file, const struct ingest_opts *opts,
 		      struct ingest_sink *sink, struct ingest_totals *totals, unsigned char *head,
-		      const struct sha256 *fresh, struct strbuf *err, struct ingest_pipe *pipe,
-		      struct ingest_events *evs, int *inflight)
+		      const struct sha256 *fresh, struct ingest_prehash *ph, size_t idx,
+		      struct strbuf *err, struct ingest_pipe *pipe, struct ingest_events *evs,
+		      int *inflight)
 {
 	struct ingest_file f = { 0 };
 	struct ingest_source src;
@@ -348,7 +361,10 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 		rc = -AB_EDATA;
 		goto rejected;
 	}
-	rc = hash_file(fp, path, fresh, hex, head, &head_len, &size, err);
+	if (ingest_prehash_get(ph, idx, hex, &size) == 0)
+		rc = read_head(fp, path, head, &head_len, err);
+	else
+		rc = hash_file(fp, path, fresh, hex, head, &head_len, &size, err);
 	if (rc < 0) {
 		fclose(fp);
 		goto rejected;
@@ -552,6 +568,7 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 	unsigned char *head = ab_malloc(INGEST_HEAD_MAX);
 	struct ingest_events evs = { 0 };
 	struct ingest_pipe *pipe = NULL;
+	struct ingest_prehash *ph = NULL;
 	const char *prev = NULL;
 	struct sha256 fresh;
 	char *explicit_flags;
@@ -588,12 +605,13 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 			totals->bytes_total += (uint64_t)st.st_size;
 	}
 	sha256_init(&fresh);
+	ph = ingest_prehash_new(files.v, files.n, &fresh);
 	pipe = maybe_pipe(opts, sink);
 	for (i = 0; i < files.n; i++) {
 		struct strbuf ferr = STRBUF_INIT;
 		int inflight = 0;
 		int r = ingest_one(files.v[i], explicit_flags[i], opts, sink, totals, head, &fresh,
-				   &ferr, pipe, pipe ? &evs : NULL, &inflight);
+				   ph, i, &ferr, pipe, pipe ? &evs : NULL, &inflight);
 
 		if (prev) {
 			/* the previous file's outcome comes before this one's events */
@@ -659,6 +677,7 @@ out:
 		strbuf_release(&e2);
 	}
 	ingest_pipe_finish(pipe);
+	ingest_prehash_free(ph);
 	for (i = 0; i < evs.n; i++) { /* not flushed: a write error ended the walk */
 		free(evs.v[i].path);
 		free(evs.v[i].msg);

@@ -23,6 +23,7 @@ struct jscan {
 	size_t col0;
 	const char *err_at;
 	const char *err;
+	int escaped;           /* the last string scanned had a backslash */
 };
 
 static int is_ws(char c)
@@ -61,20 +62,54 @@ static const unsigned char str_special[256] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
 };
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+#define SWAR_ONES 0x0101010101010101ull
+#define SWAR_HIGH 0x8080808080808080ull
+/* Skip 8 bytes at a time while none is special: x has a byte below 0x20,
+ * or equal to '"' or '\\', where (v - 0x01..) & ~v & 0x80.. of x, x ^ '"'s,
+ * x ^ '\\'s is non-zero.  Its lowest set bit is always a real hit (a
+ * borrow only runs upwards from one), and the bytes are in memory order
+ * on a little-endian machine, so the first special byte is found exactly. */
+static const char *skip_plain(const char *q, const char *end)
+{
+	while (end - q >= 8) {
+		uint64_t x, hit;
+		memcpy(&x, q, 8);
+		hit = ((x - 0x20 * SWAR_ONES) | ((x ^ 0x22 * SWAR_ONES) - SWAR_ONES) |
+		       ((x ^ 0x5c * SWAR_ONES) - SWAR_ONES));
+		hit &= ~x & SWAR_HIGH;
+		if (hit)
+			return q + (__builtin_ctzll(hit) >> 3);
+		q += 8;
+	}
+	while (q < end && !str_special[(unsigned char)*q])
+		q++;
+	return q;
+}
+#else
+static const char *skip_plain(const char *q, const char *end)
+{
+	while (q < end && !str_special[(unsigned char)*q])
+		q++;
+	return q;
+}
+#endif
+
 /* p at the opening quote; returns the byte after the closing quote. */
 static const char *scan_string(struct jscan *s, const char *p, const char *end)
 {
 	const char *q = p + 1;
 
+	s->escaped = 0;
 	for (;;) {
-		while (q < end && !str_special[(unsigned char)*q])
-			q++;
+		q = skip_plain(q, end);
 		if (q >= end)
 			return scan_fail(s, p, "unterminated string");
 		if (*q == '"')
 			return q + 1;
 		if (*q != '\\')
 			return scan_fail(s, q, "invalid control character in string");
+		s->escaped = 1;
 		if (q + 1 >= end)
 			return scan_fail(s, p, "unterminated string");
 		switch (q[1]) {
@@ -227,7 +262,7 @@ static void scan_why(const struct jscan *s, struct strbuf *why)
 int jspan_parse(const char *text, size_t len, size_t col0, struct jspan *val,
 		struct strbuf *why)
 {
-	struct jscan s = { text, col0, NULL, NULL };
+	struct jscan s = { text, col0, NULL, NULL, 0 };
 	const char *end = text + len, *p = skip_ws(text, end), *q;
 
 	q = scan_value(&s, p, end, 0);
@@ -437,7 +472,7 @@ int jspan_ll(struct jspan s, long long *out)
 static int walk_object(struct jspan obj, int (*fn)(void *ctx, struct jspan k, struct jspan v),
 		       void *ctx)
 {
-	struct jscan s = { obj.p, 0, NULL, NULL };
+	struct jscan s = { obj.p, 0, NULL, NULL, 0 };
 	const char *end = obj.p + obj.n, *q;
 
 	if (jspan_type(obj) != JT_OBJ)
@@ -497,6 +532,37 @@ int jspan_get(struct jspan obj, const char *key, struct jspan *out)
 	return c.found;
 }
 
+struct get_many_ctx {
+	const char *const *keys;
+	size_t n;
+	struct jspan *out;
+	int *found;
+};
+
+static int get_many_cb(void *vctx, struct jspan k, struct jspan v)
+{
+	struct get_many_ctx *c = vctx;
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (jspan_str_is(k, c->keys[i])) {
+			c->found[i] = 1;
+			c->out[i] = v; /* the last duplicate wins */
+		}
+	return 0;
+}
+
+void jspan_get_many(struct jspan obj, const char *const *keys, size_t n, struct jspan *out,
+		    int *found)
+{
+	struct get_many_ctx c = { keys, n, out, found };
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		found[i] = 0;
+	walk_object(obj, get_many_cb, &c);
+}
+
 static json_t *span_to_json(struct jspan s);
 
 static int json_obj_cb(void *vctx, struct jspan k, struct jspan v)
@@ -527,7 +593,7 @@ static int integer_literal(struct jspan s)
 
 static json_t *span_to_json(struct jspan s)
 {
-	struct jscan sc = { s.p, 0, NULL, NULL };
+	struct jscan sc = { s.p, 0, NULL, NULL, 0 };
 	long long ll;
 	double d;
 
@@ -611,9 +677,9 @@ static int member_of(const char *name, size_t len)
 	}
 }
 
-static int member_index(struct strbuf *tmp, const char *p, size_t n)
+static int member_index(struct strbuf *tmp, const char *p, size_t n, int escaped)
 {
-	if (memchr(p + 1, '\\', n - 2)) {
+	if (escaped) {
 		strbuf_reset(tmp);
 		decode_string(p, n, tmp);
 		return member_of(tmp->buf, tmp->len);
@@ -639,14 +705,48 @@ static int time_value(struct jspan s, double *out)
 	return jspan_num(s, out);
 }
 
+/*
+ * The shape mlperf_logging writes every record in: these six members in
+ * this order, ", " and ": " between.  Matching the member names as text
+ * spares scanning and looking up each name; the values are scanned as
+ * usual.  Anything else (another order, spacing, member, a duplicate, an
+ * error) returns 0 and the record goes through the general loop, which
+ * gives the same spans for a record of this shape.
+ */
+static int fast_record(struct jscan *s, const char *q, const char *end, struct jspan *m)
+{
+	static const struct { const char *txt; size_t n; int idx; } parts[] = {
+		{ "{\"namespace\": ", 14, M_NS },  { ", \"time_ms\": ", 13, M_TIME },
+		{ ", \"event_type\": ", 16, M_EVENT }, { ", \"key\": ", 9, M_KEY },
+		{ ", \"value\": ", 11, M_VALUE },  { ", \"metadata\": ", 14, M_META },
+	};
+	size_t i;
+
+	for (i = 0; i < AB_ARRAY_SIZE(parts); i++) {
+		const char *vs;
+		if ((size_t)(end - q) < parts[i].n || memcmp(q, parts[i].txt, parts[i].n))
+			return 0;
+		vs = q + parts[i].n;
+		q = scan_value(s, vs, end, 1);
+		if (!q) {
+			s->err = NULL;
+			s->err_at = NULL;
+			return 0;
+		}
+		m[parts[i].idx].p = vs;
+		m[parts[i].idx].n = (size_t)(q - vs);
+	}
+	return q < end && *q == '}' && skip_ws(q + 1, end) == end;
+}
+
 /* Parse the record text (after the token) into rec. */
 int mllog_parse_record(const char *text, size_t len, size_t col0, struct mllog_rec *rec,
 		       struct strbuf *keybuf, struct strbuf *tmp, struct strbuf *why)
 {
-	struct jscan s = { text, col0, NULL, NULL };
+	struct jscan s = { text, col0, NULL, NULL, 0 };
 	const char *end = text + len, *q = skip_ws(text, end);
 	struct jspan m[M_COUNT];
-	int have[M_COUNT] = { 0 };
+	int have[M_COUNT] = { 0 }, i;
 
 	memset(m, 0, sizeof(m));
 	if (q >= end || *q != '{') {
@@ -663,13 +763,20 @@ int mllog_parse_record(const char *text, size_t len, size_t col0, struct mllog_r
 		scan_why(&s, why);
 		return 0;
 	}
+	if (fast_record(&s, q, end, m)) {
+		for (i = 0; i < M_COUNT; i++)
+			have[i] = 1;
+		q = end;
+		goto members_read;
+	}
+	memset(m, 0, sizeof(m));
 	q = skip_ws(q + 1, end);
 	if (q < end && *q == '}') {
 		q++;
 	} else {
 		for (;;) {
 			const char *ks = q, *ke, *vs;
-			int idx;
+			int idx, kesc;
 
 			if (q >= end || *q != '"') {
 				scan_fail(&s, q, "expecting property name enclosed in double quotes");
@@ -678,6 +785,7 @@ int mllog_parse_record(const char *text, size_t len, size_t col0, struct mllog_r
 			ke = scan_string(&s, q, end);
 			if (!ke)
 				break;
+			kesc = s.escaped;
 			q = skip_ws(ke, end);
 			if (q >= end || *q != ':') {
 				scan_fail(&s, q, "expecting ':' delimiter");
@@ -687,7 +795,7 @@ int mllog_parse_record(const char *text, size_t len, size_t col0, struct mllog_r
 			q = scan_value(&s, q, end, 1);
 			if (!q)
 				break;
-			idx = member_index(tmp, ks, (size_t)(ke - ks));
+			idx = member_index(tmp, ks, (size_t)(ke - ks), kesc);
 			if (idx >= 0) {
 				m[idx].p = vs;
 				m[idx].n = (size_t)(q - vs);
@@ -716,6 +824,7 @@ int mllog_parse_record(const char *text, size_t len, size_t col0, struct mllog_r
 		scan_why(&s, why);
 		return 0;
 	}
+members_read:
 	/* the official parser reads time_ms, key, value and metadata */
 	if (!have[M_TIME]) {
 		strbuf_setstr(why, "no \"time_ms\" in the record");

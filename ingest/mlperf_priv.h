@@ -47,6 +47,9 @@ int jspan_str(struct jspan s, struct strbuf *out);
 int jspan_str_is(struct jspan s, const char *lit);
 /* The last member of object obj named key; 1 found, 0 not (or not an object). */
 int jspan_get(struct jspan obj, const char *key, struct jspan *out);
+/* jspan_get of n keys in one walk: found[i] and out[i] for keys[i]. */
+void jspan_get_many(struct jspan obj, const char *const *keys, size_t n, struct jspan *out,
+		    int *found);
 /* A jansson copy: integers beyond int64 become their exact digits as a
  * string (seeds), NaN/Infinity null. */
 json_t *jspan_json(struct jspan s);

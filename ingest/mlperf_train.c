@@ -118,7 +118,9 @@ static void keep_param(struct train *t, const struct mllog_rec *rec)
 
 static void keep_eval(struct train *t, const struct mllog_rec *rec)
 {
-	static const char *const meta_keys[] = { "epoch_num", "samples_count", "metric", NULL };
+	static const char *const meta_keys[] = { "epoch_num", "samples_count", "metric" };
+	struct jspan m[3];
+	int found[3];
 	json_t *e;
 	double v;
 	int i;
@@ -131,11 +133,10 @@ static void keep_eval(struct train *t, const struct mllog_rec *rec)
 		json_object_set_new(e, "value", json_real(v));
 	else
 		json_object_set_new(e, "value", jspan_json(rec->value));
-	for (i = 0; meta_keys[i]; i++) {
-		struct jspan m;
-		if (jspan_get(rec->metadata, meta_keys[i], &m) && m.n <= 256)
-			json_object_set_new(e, meta_keys[i], jspan_json(m));
-	}
+	jspan_get_many(rec->metadata, meta_keys, 3, m, found);
+	for (i = 0; i < 3; i++)
+		if (found[i] && m[i].n <= 256)
+			json_object_set_new(e, meta_keys[i], jspan_json(m[i]));
 	json_array_append_new(t->evals, e);
 }
 
@@ -360,6 +361,7 @@ static int parse_train(struct ingest_file *f, struct strbuf *err)
 	struct mlperf_energy energy;
 	struct ingest_run run;
 	struct ingest_metric metrics[3];
+	json_t *emeta = NULL;   /* the energy's measurement boundary */
 	struct strbuf why = STRBUF_INIT, job = STRBUF_INIT, key = STRBUF_INIT,
 		      started = STRBUF_INIT, finished = STRBUF_INIT, path = STRBUF_INIT,
 		      reason = STRBUF_INIT;
@@ -523,12 +525,17 @@ static int parse_train(struct ingest_file *f, struct strbuf *err)
 		metrics[run.nmetrics++] = (struct ingest_metric){ "time_to_train", minutes, "min",
 								  NULL };
 		if (energy_rc > 0 && isfinite(energy.joules)) {
+			/* MLPerf power: the nodes' power analyzers, plus the
+			 * interconnect switches when their logs are there */
+			emeta = json_object();
+			json_object_set_new(emeta, "boundary",
+					    json_string(energy.switches > 0 ? "node+switch" : "node"));
 			metrics[run.nmetrics++] = (struct ingest_metric){
-				"energy", energy.joules / 3600.0, "Wh", NULL
+				"energy", energy.joules / 3600.0, "Wh", emeta
 			};
 			if (ttt_ms > 0)
 				metrics[run.nmetrics++] = (struct ingest_metric){
-					"avg_power", energy.joules / (ttt_ms / 1000.0), "W", NULL
+					"avg_power", energy.joules / (ttt_ms / 1000.0), "W", emeta
 				};
 		}
 	}
@@ -539,6 +546,7 @@ static int parse_train(struct ingest_file *f, struct strbuf *err)
 	if (rc > 0)
 		rc = 0;
 out:
+	json_decref(emeta);
 	mllog_release(&r);
 	mlperf_energy_release(&energy);
 	mlperf_sysdesc_release(&sd);

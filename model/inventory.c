@@ -38,11 +38,6 @@ static const char sql_systems[] =
 	" WHERE" FILTER_RUN
 	" GROUP BY y.id ORDER BY y.vendor, y.name";
 
-static const char sql_sources[] =
-	"SELECT DISTINCT s.sha256 FROM source s JOIN run r ON r.source_id = s.id"
-	" JOIN benchmark b ON b.id = r.benchmark_id JOIN system y ON y.id = r.system_id"
-	" WHERE" FILTER_RUN " ORDER BY s.sha256";
-
 static const char sql_runs[] =
 	"SELECT r.id, b.suite, b.name, y.name, r.status, r.job_id, r.precision, s.path, s.sha256,"
 	" r.excluded_reason, b.unit, r.line, r.nodes, r.devices, r.global_batch,"
@@ -60,26 +55,31 @@ static const char sql_bad_runs[] =
 	" WHERE" FILTER_RUN " AND r.status <> 'ok' ORDER BY b.suite, b.name, y.name, r.id"
 	" LIMIT ?4";
 
-static const char sql_cfgsrc[] =
-	"SELECT b.suite, b.name, y.name, r.nodes, r.devices, r.global_batch, r.precision,"
-	" s.path, s.sha256, count(*), sum(r.status <> 'ok'), min(r.line), max(r.line),"
-	" min(r.id), max(r.id)"
-	" FROM run r JOIN source s ON s.id = r.source_id"
-	" JOIN benchmark b ON b.id = r.benchmark_id JOIN system y ON y.id = r.system_id"
+/* Runs grouped by configuration and source file, with counts by status:
+ * one pass over run_data keyed by integer ids (the names are joined to
+ * the few groups afterwards), from which the inventory takes its counts,
+ * benchmarks, sources and the appendix's configuration rows. */
+static const char sql_groups[] =
+	"SELECT b.suite, b.name, y.name, g.nodes, g.devices, g.global_batch, g.precision,"
+	" s.path, s.sha256, g.n, g.n - g.n_ok, g.line_min, g.line_max, g.id_min, g.id_max,"
+	" g.n_ok, g.n_failed, g.n_aborted, g.n_excluded"
+	" FROM (SELECT r.benchmark_id AS bid, r.system_id AS yid, r.source_id AS sid,"
+	"  max(r.nodes) AS nodes, max(r.devices) AS devices, max(r.global_batch) AS global_batch,"
+	"  max(r.precision) AS precision, count(*) AS n,"
+	/* run_data.status is a code (docs/schema.md, "Storage"); NULL counts
+	 * as invalid, as the run view says */
+	"  sum(r.status IS 0) AS n_ok, sum(r.status IS 1) AS n_failed,"
+	"  sum(r.status IS 2) AS n_aborted, sum(r.excluded_reason IS NOT NULL) AS n_excluded,"
+	"  min(r.line) AS line_min, max(r.line) AS line_max, min(r.id) AS id_min,"
+	"  max(r.id) AS id_max"
+	"  FROM run_data r"
+	"  GROUP BY r.benchmark_id, r.system_id, coalesce(r.nodes, 0), coalesce(r.devices, 0),"
+	"   coalesce(r.global_batch, 0), coalesce(r.precision, ''), r.source_id) g"
+	" JOIN benchmark b ON b.id = g.bid JOIN system y ON y.id = g.yid"
+	" JOIN source s ON s.id = g.sid"
 	" WHERE" FILTER_RUN
-	" GROUP BY b.suite, b.name, y.name, coalesce(r.nodes, 0), coalesce(r.devices, 0),"
-	"  coalesce(r.global_batch, 0), coalesce(r.precision, ''), s.id"
-	" ORDER BY b.suite, b.name, y.name, coalesce(r.nodes, 0), coalesce(r.devices, 0),"
-	"  coalesce(r.global_batch, 0), coalesce(r.precision, ''), min(r.id)";
-
-static const char sql_benchmarks[] =
-	"SELECT DISTINCT b.suite, b.name FROM run r JOIN benchmark b ON b.id = r.benchmark_id"
-	" JOIN system y ON y.id = r.system_id WHERE" FILTER_RUN " ORDER BY b.suite, b.name";
-
-static const char sql_counts[] =
-	"SELECT r.status, count(*), sum(r.excluded_reason IS NOT NULL)"
-	" FROM run r JOIN benchmark b ON b.id = r.benchmark_id JOIN system y ON y.id = r.system_id"
-	" WHERE" FILTER_RUN " GROUP BY r.status";
+	" ORDER BY b.suite, b.name, y.name, coalesce(g.nodes, 0), coalesce(g.devices, 0),"
+	"  coalesce(g.global_batch, 0), coalesce(g.precision, ''), g.id_min";
 
 static char *col_str(sqlite3_stmt *st, int i)
 {
@@ -206,60 +206,6 @@ static int load_systems(struct db *db, const struct db_inv_query *q, struct db_i
 	return rc == SQLITE_DONE ? 0 : db_fail(db, err, "cannot list systems");
 }
 
-static int load_sources(struct db *db, const struct db_inv_query *q, struct db_inventory *inv,
-			struct strbuf *err)
-{
-	struct sha256 h;
-	unsigned char dig[32];
-	sqlite3_stmt *st;
-	int rc = prep(db, &st, sql_sources, q, err);
-
-	if (rc)
-		return rc;
-	sha256_init(&h);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const unsigned char *s = sqlite3_column_text(st, 0);
-
-		if (!s)
-			continue;
-		sha256_update(&h, s, strlen((const char *)s));
-		sha256_update(&h, "\n", 1);
-		inv->nsources++;
-	}
-	sqlite3_finalize(st);
-	sha256_final(&h, dig);
-	sha256_hex(dig, inv->provenance);
-	return rc == SQLITE_DONE ? 0 : db_fail(db, err, "cannot list sources");
-}
-
-static int load_counts(struct db *db, const struct db_inv_query *q, struct db_inventory *inv,
-		       struct strbuf *err)
-{
-	sqlite3_stmt *st;
-	int rc = prep(db, &st, sql_counts, q, err);
-
-	if (rc)
-		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *s = (const char *)sqlite3_column_text(st, 0);
-		size_t n = (size_t)col_long(st, 1);
-
-		inv->n_excluded += (size_t)col_long(st, 2);
-		if (!s)
-			continue;
-		if (!strcmp(s, "ok"))
-			inv->n_ok += n;
-		else if (!strcmp(s, "failed"))
-			inv->n_failed += n;
-		else if (!strcmp(s, "aborted"))
-			inv->n_aborted += n;
-		else
-			inv->n_invalid += n;
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : db_fail(db, err, "cannot count runs");
-}
-
 /* Runs by sql (sql_runs, or sql_bad_runs with ?4 = limit) into *v. */
 static int load_runs(struct db *db, const struct db_inv_query *q, const char *sql, long limit,
 		     struct db_inv_run **v, size_t *nv, struct strbuf *err)
@@ -301,17 +247,29 @@ static int load_runs(struct db *db, const struct db_inv_query *q, const char *sq
 	return rc == SQLITE_DONE ? 0 : db_fail(db, err, "cannot list runs");
 }
 
-static int load_cfgsrc(struct db *db, const struct db_inv_query *q, struct db_inventory *inv,
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The run counts, benchmarks, sources (and provenance hash) and the
+ * configuration rows (inventory.h) from one grouped pass. */
+static int load_groups(struct db *db, const struct db_inv_query *q, struct db_inventory *inv,
 		       struct strbuf *err)
 {
 	sqlite3_stmt *st;
-	size_t alloc = 0;
-	int rc = prep(db, &st, sql_cfgsrc, q, err);
+	size_t alloc = 0, balloc = 0, i, k;
+	int rc = prep(db, &st, sql_groups, q, err);
+	char **shas;
+	struct sha256 h;
+	unsigned char dig[32];
 
 	if (rc)
 		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct db_inv_cfgsrc *c;
+		size_t n_ok = (size_t)col_long(st, 15), n_failed = (size_t)col_long(st, 16);
+		size_t n_aborted = (size_t)col_long(st, 17);
 
 		if (inv->ncfgsrc == alloc) {
 			alloc = alloc ? 2 * alloc : 64;
@@ -333,31 +291,46 @@ static int load_cfgsrc(struct db *db, const struct db_inv_query *q, struct db_in
 		c->line_max = col_long(st, 12);
 		c->id_min = sqlite3_column_int64(st, 13);
 		c->id_max = sqlite3_column_int64(st, 14);
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : db_fail(db, err, "cannot group runs");
-}
-
-static int load_benchmarks(struct db *db, const struct db_inv_query *q,
-			   struct db_inventory *inv, struct strbuf *err)
-{
-	sqlite3_stmt *st;
-	size_t alloc = 0;
-	int rc = prep(db, &st, sql_benchmarks, q, err);
-
-	if (rc)
-		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (inv->nbenchmarks == alloc) {
-			alloc = alloc ? 2 * alloc : 16;
-			inv->benchmarks = ab_realloc(inv->benchmarks, alloc * sizeof(*inv->benchmarks));
+		inv->n_ok += n_ok;
+		inv->n_failed += n_failed;
+		inv->n_aborted += n_aborted;
+		inv->n_invalid += c->n - n_ok - n_failed - n_aborted;
+		inv->n_excluded += (size_t)col_long(st, 18);
+		/* rows come by suite and benchmark: a new pair starts a benchmark */
+		if (!inv->nbenchmarks ||
+		    strcmp(inv->benchmarks[inv->nbenchmarks - 1].suite, c->suite) ||
+		    strcmp(inv->benchmarks[inv->nbenchmarks - 1].name, c->benchmark)) {
+			if (inv->nbenchmarks == balloc) {
+				balloc = balloc ? 2 * balloc : 16;
+				inv->benchmarks = ab_realloc(inv->benchmarks,
+							     balloc * sizeof(*inv->benchmarks));
+			}
+			inv->benchmarks[inv->nbenchmarks].suite = ab_strdup(c->suite);
+			inv->benchmarks[inv->nbenchmarks].name = ab_strdup(c->benchmark);
+			inv->nbenchmarks++;
 		}
-		inv->benchmarks[inv->nbenchmarks].suite = col_str(st, 0);
-		inv->benchmarks[inv->nbenchmarks].name = col_str(st, 1);
-		inv->nbenchmarks++;
 	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : db_fail(db, err, "cannot list benchmarks");
+	if (rc != SQLITE_DONE)
+		return db_fail(db, err, "cannot group runs");
+	/* the distinct sha256s of the sources, sorted, hashed */
+	shas = ab_calloc(inv->ncfgsrc + 1, sizeof(*shas));
+	for (i = k = 0; i < inv->ncfgsrc; i++)
+		if (inv->cfgsrc[i].sha256)
+			shas[k++] = inv->cfgsrc[i].sha256;
+	qsort(shas, k, sizeof(*shas), cmp_str);
+	sha256_init(&h);
+	for (i = 0; i < k; i++) {
+		if (i && !strcmp(shas[i], shas[i - 1]))
+			continue;
+		sha256_update(&h, shas[i], strlen(shas[i]));
+		sha256_update(&h, "\n", 1);
+		inv->nsources++;
+	}
+	sha256_final(&h, dig);
+	sha256_hex(dig, inv->provenance);
+	free(shas);
+	return 0;
 }
 
 static void release_runs(struct db_inv_run *v, size_t n)
@@ -380,6 +353,25 @@ static void release_runs(struct db_inv_run *v, size_t n)
 	}
 }
 
+static void release_cfgsrc(struct db_inventory *inv)
+{
+	size_t i;
+
+	for (i = 0; i < inv->ncfgsrc; i++) {
+		struct db_inv_cfgsrc *c = &inv->cfgsrc[i];
+
+		free(c->suite);
+		free(c->benchmark);
+		free(c->system);
+		free(c->precision);
+		free(c->source);
+		free(c->sha256);
+	}
+	free(inv->cfgsrc);
+	inv->cfgsrc = NULL;
+	inv->ncfgsrc = 0;
+}
+
 int db_inventory_load(struct db *db, const struct db_inv_query *q, size_t max_runs,
 		      struct db_inventory *out, struct strbuf *err)
 {
@@ -387,18 +379,18 @@ int db_inventory_load(struct db *db, const struct db_inv_query *q, size_t max_ru
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if ((rc = load_systems(db, q, out, err)) || (rc = load_sources(db, q, out, err)) ||
-	    (rc = load_benchmarks(db, q, out, err)) || (rc = load_counts(db, q, out, err))) {
+	if ((rc = load_systems(db, q, out, err)) || (rc = load_groups(db, q, out, err))) {
 		db_inventory_release(out);
 		return rc;
 	}
 	total = out->n_ok + out->n_failed + out->n_aborted + out->n_invalid;
+	if (total <= max_runs || max_runs == 0)
+		release_cfgsrc(out);   /* every run is listed, or nothing is */
 	if (total > max_runs) {
 		out->runs_omitted = total > 0;
 		if (max_runs > 0 &&
-		    ((rc = load_cfgsrc(db, q, out, err)) ||
-		     (rc = load_runs(db, q, sql_bad_runs, (long)max_runs + 1, &out->bad, &out->nbad,
-				     err)))) {
+		    (rc = load_runs(db, q, sql_bad_runs, (long)max_runs + 1, &out->bad, &out->nbad,
+				    err))) {
 			db_inventory_release(out);
 			return rc;
 		}
@@ -438,17 +430,7 @@ void db_inventory_release(struct db_inventory *inv)
 	release_runs(inv->runs, inv->nruns);
 	release_runs(inv->bad, inv->nbad);
 	free(inv->bad);
-	for (i = 0; i < inv->ncfgsrc; i++) {
-		struct db_inv_cfgsrc *c = &inv->cfgsrc[i];
-
-		free(c->suite);
-		free(c->benchmark);
-		free(c->system);
-		free(c->precision);
-		free(c->source);
-		free(c->sha256);
-	}
-	free(inv->cfgsrc);
+	release_cfgsrc(inv);
 	for (i = 0; i < inv->nbenchmarks; i++) {
 		free(inv->benchmarks[i].suite);
 		free(inv->benchmarks[i].name);

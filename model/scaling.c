@@ -285,13 +285,11 @@ int scaling_saturation_fit(const double *b, const double *x, const unsigned char
 		m++;
 	}
 	out->n_used = m;
-	for (i = 0; i < m; i++) {
-		size_t j;
-
-		for (j = 0; j < i && ub[j] != ub[i]; j++)
-			;
-		distinct += j == i;
-	}
+	/* two batch sizes are enough to fit (every run is a point: counting
+	 * all distinct sizes was quadratic in the runs) */
+	distinct = m > 0;
+	for (i = 1; i < m && distinct < 2; i++)
+		distinct += ub[i] != ub[0];
 	if (distinct < 2) {
 		out->status = SCALING_TOO_FEW_POINTS;
 		goto done;

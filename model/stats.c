@@ -179,6 +179,20 @@ int stats_summarize(const double *x, size_t n, size_t n_failed,
 	return 0;
 }
 
+size_t stats_ci_min_n(double level)
+{
+	size_t n, lo, hi;
+	double cov;
+
+	if (!(level > 0.0 && level < 1.0))
+		return 0;
+	/* coverage of the widest pair, 1 - 2^(1-n), grows with n */
+	for (n = 2; n < 64; n++)
+		if (!stats_median_ci_ranks(n, level, &lo, &hi, &cov))
+			return n;
+	return 64;
+}
+
 int stats_median_ci_at(const double *x, size_t n, double level, double *lo, double *hi,
 		       double *coverage)
 {

@@ -101,6 +101,10 @@ int stats_median_ci_ranks(size_t n, double level, size_t *lo, size_t *hi,
 int stats_median_ci_at(const double *x, size_t n, double level, double *lo, double *hi,
 		       double *coverage);
 
+/* The smallest sample with a median CI at level (6 at STATS_LEVEL, 5 at
+ * 0.9); 0 when level is not in (0, 1). */
+size_t stats_ci_min_n(double level);
+
 /* Median of x[0..n) (x is not modified); NAN for n == 0. */
 double stats_median(const double *x, size_t n);
 

@@ -658,6 +658,8 @@ struct pdf_table {
 	double pad_y;             /* above and below each cell's text */
 	char **titles;
 	enum pdf_align *align;
+	double *maxw;             /* per column: a share of the text width it may
+				   * take at most before it wraps (0: any) */
 	struct trow *rows;
 	size_t nrows, arows;
 };
@@ -671,7 +673,14 @@ struct pdf_table *pdf_table_new(size_t ncols, double font_size)
 	t->pad_y = CELL_PAD_Y;
 	t->titles = ab_calloc(t->ncols, sizeof(*t->titles));
 	t->align = ab_calloc(t->ncols, sizeof(*t->align));
+	t->maxw = ab_calloc(t->ncols, sizeof(*t->maxw));
 	return t;
+}
+
+void pdf_table_col_max(struct pdf_table *t, size_t col, double share)
+{
+	if (col < t->ncols)
+		t->maxw[col] = share;
 }
 
 void pdf_table_free(struct pdf_table *t)
@@ -692,6 +701,7 @@ void pdf_table_free(struct pdf_table *t)
 	free(t->rows);
 	free(t->titles);
 	free(t->align);
+	free(t->maxw);
 	free(t);
 }
 
@@ -946,6 +956,9 @@ static int table_widths(struct pdf_doc *d, struct pdf_table *t, double *w, struc
 		for (c = 0; c < t->ncols; c++) {
 			nat[c] += 2 * CELL_PAD_X + 0.5;
 			mn[c] += 2 * CELL_PAD_X + 0.5;
+			/* a capped column wraps before the others do */
+			if (t->maxw[c] > 0 && nat[c] > t->maxw[c] * pdf_text_width(d))
+				nat[c] = fmax(mn[c], t->maxw[c] * pdf_text_width(d));
 		}
 		column_widths(mn, nat, t->ncols, pdf_text_width(d), w);
 		free(nat);

@@ -119,6 +119,9 @@ struct pdf_table *pdf_table_new(size_t ncols, double font_size);
 void pdf_table_free(struct pdf_table *t);
 /* Column title (pango markup) and alignment. */
 void pdf_table_col(struct pdf_table *t, size_t col, const char *title, enum pdf_align align);
+/* Column col wraps its cells rather than take more than share (0..1) of
+ * the text width, leaving the room to the other columns. */
+void pdf_table_col_max(struct pdf_table *t, size_t col, double share);
 /* Start a row; link_dest (NULL: none) makes the row's first cell a link,
  * dest (NULL: none) puts a named destination on it. */
 void pdf_table_row(struct pdf_table *t, const char *link_dest, const char *dest);

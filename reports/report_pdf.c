@@ -14,6 +14,7 @@
 #include "reports/report.h"
 #include "views/views.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <pango/pangocairo.h>
 #include <time.h>
@@ -26,12 +27,15 @@
 #define TIMES "\xc3\x97"
 #define MIDDOT "\xc2\xb7"
 #define ELLIPSIS "\xe2\x80\xa6"
+/* WORD JOINER: no line break here (after a dash inside a number range) */
+#define WJ "\xe2\x81\xa0"
 
 /* Above this many runs the appendix lists configurations, not runs. */
 #define APPENDIX_MAX_RUNS 3000
 
 struct bench {
 	const char *suite, *name, *metric, *unit;
+	char *raw_unit;                    /* the unit as measured (unit is normalised) */
 	int lower;
 	const char *boundary;              /* measurement boundary of energy, if any */
 	struct views_stats stats;          /* this benchmark's configurations */
@@ -42,6 +46,8 @@ struct bench {
 	char *cmp_why;                     /* why there is no comparison */
 	struct views_pareto par;           /* best configurations: headline x efficiency */
 	int has_par;
+	const char *par_y;                 /* its energy metric: NULL energy_efficiency,
+					    * "energy" (MLPerf training: energy to train) */
 	int sweeps_batch, sweeps_devices;  /* a scaling chart has something to show */
 	struct views_cost cost;
 	int has_cost;
@@ -127,12 +133,8 @@ static enum db_per spec_per(const struct report_spec *s, const char *bench)
 /* "95 %" for the spec's confidence level (one decimal when needed). */
 static void fmt_level(struct strbuf *sb, double level)
 {
-	double pct = 100.0 * level;
-
-	if (fabs(pct - floor(pct + 0.5)) < 1e-9)
-		strbuf_addf(sb, "%.0f %%", pct);
-	else
-		strbuf_addf(sb, "%.1f %%", pct);
+	views_fmt_level(sb, level);
+	strbuf_addstr(sb, " %");
 }
 
 static void fmt_date(struct strbuf *sb, long long t)
@@ -153,6 +155,25 @@ static void fmt_date(struct strbuf *sb, long long t)
 static void add_value(struct strbuf *sb, double v)
 {
 	views_fmt_value(sb, v);
+}
+
+/* views_fmt_ci's "[lo, hi]" that never breaks across lines */
+static void fmt_ci(struct strbuf *sb, double lo, double hi)
+{
+	size_t start = sb->len;
+	char *comma;
+
+	views_fmt_ci(sb, lo, hi);
+	comma = strstr(sb->buf + start, ", ");
+	if (comma && sb->buf[start] == '[') {
+		struct strbuf tail = STRBUF_INIT;
+
+		strbuf_addstr(&tail, comma + 2);
+		strbuf_setlen(sb, (size_t)(comma - sb->buf) + 1);
+		strbuf_addstr(sb, "\xc2\xa0");   /* no-break space */
+		strbuf_addbuf(sb, &tail);
+		strbuf_release(&tail);
+	}
 }
 
 /* "2n × 4d · b256 · fp16" for a configuration; no-break spaces keep it on
@@ -181,6 +202,120 @@ static void fmt_shape(struct strbuf *sb, const struct db_config *c)
 static const char *or_dash(const char *s)
 {
 	return s && *s ? s : "\xe2\x80\x94";
+}
+
+/* Table cells, each formatted into sb (a scratch buffer) and set. */
+static void cell_esc(struct pdf_table *t, size_t col, struct strbuf *sb, const char *text)
+{
+	strbuf_reset(sb);
+	pdf_esc(sb, text);
+	pdf_table_cell(t, col, sb->buf);
+}
+
+static void cell_value(struct pdf_table *t, size_t col, struct strbuf *sb, double v)
+{
+	strbuf_reset(sb);
+	add_value(sb, v);
+	pdf_table_cell(t, col, sb->buf);
+}
+
+static void cell_money(struct pdf_table *t, size_t col, struct strbuf *sb, double v)
+{
+	strbuf_reset(sb);
+	views_fmt_money(sb, v);
+	pdf_table_cell(t, col, sb->buf);
+}
+
+static void cell_shape(struct pdf_table *t, size_t col, struct strbuf *sb,
+		       const struct db_config *c)
+{
+	strbuf_reset(sb);
+	fmt_shape(sb, c);
+	pdf_table_cell(t, col, sb->buf);
+}
+
+/* The shape of one run (an appendix row), as a configuration's. */
+static void cell_run_shape(struct pdf_table *t, size_t col, struct strbuf *sb, long nodes,
+			   long devices, long global_batch, const char *precision)
+{
+	struct db_config shape;
+
+	memset(&shape, 0, sizeof(shape));
+	shape.nodes = nodes;
+	shape.devices = devices;
+	shape.global_batch = global_batch;
+	shape.precision = (char *)precision;
+	cell_shape(t, col, sb, &shape);
+}
+
+/* A column of a table: its title (NULL: the caller sets it) and alignment. */
+struct colspec {
+	const char *title;
+	enum pdf_align align;
+};
+
+/* A table of these n columns. */
+static struct pdf_table *table_cols_new(const struct colspec *cols, size_t n, double font_size)
+{
+	struct pdf_table *t = pdf_table_new(n, font_size);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		pdf_table_col(t, i, cols[i].title, cols[i].align);
+	return t;
+}
+
+/* A title "name (unit)" for column col. */
+static void col_unit(struct pdf_table *t, size_t col, struct strbuf *sb, const char *name,
+		     const char *unit, enum pdf_align align)
+{
+	strbuf_reset(sb);
+	pdf_esc(sb, name);
+	strbuf_addstr(sb, " (");
+	pdf_esc(sb, unit);
+	strbuf_addstr(sb, ")");
+	pdf_table_col(t, col, sb->buf, align);
+}
+
+/* "S3:120" (S3 without a line): a source and line cell. */
+static void cell_source_line(struct pdf_table *t, size_t col, size_t si, long line)
+{
+	if (line > 0)
+		pdf_table_cellf(t, col, "S%zu:%ld", si + 1, line);
+	else
+		pdf_table_cellf(t, col, "S%zu", si + 1);
+}
+
+/* A bullet's lead: the benchmark's name in bold (the caller closes it). */
+static void bold_name(struct strbuf *sb, const char *name)
+{
+	strbuf_addstr(sb, "<b>");
+	pdf_esc(sb, name);
+}
+
+/* Number agreement in generated sentences: "1 run", "3 runs". */
+static void add_count(struct strbuf *sb, size_t n, const char *one, const char *many)
+{
+	strbuf_addf(sb, "%zu %s", n, n == 1 ? one : many);
+}
+
+/* "the one run", "both runs", "all 4 runs", "2 of 5 runs": k of n things. */
+static void add_k_of_n(struct strbuf *sb, size_t k, size_t n, const char *one, const char *many)
+{
+	if (k == n && n == 1)
+		strbuf_addf(sb, "the one %s", one);
+	else if (k == n && n == 2)
+		strbuf_addf(sb, "both %s", many);
+	else if (k == n)
+		strbuf_addf(sb, "all %zu %s", n, many);
+	else
+		strbuf_addf(sb, "%zu of %zu %s", k, n, many);
+}
+
+/* The verb for a subject of n things: "has"/"have". */
+static const char *agree(size_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
 }
 
 /* ---- sections ------------------------------------------------------------ */
@@ -220,11 +355,14 @@ static void cover(struct pdf_doc *d, struct rep *r)
 	}
 	pdf_goto(d, 640);
 	strbuf_reset(&sb);
-	strbuf_addf(&sb, "<b>Provenance.</b> %zu benchmark systems, %zu runs from %zu source "
-			 "files; provenance hash (sha256 over the sources' sha256s, sorted) "
-			 "<tt>%s</tt>; database <tt>",
-		    inv->nsystems, inv->n_ok + inv->n_failed + inv->n_aborted + inv->n_invalid,
-		    inv->nsources, inv->provenance);
+	strbuf_addstr(&sb, "<b>Provenance.</b> ");
+	add_count(&sb, inv->nsystems, "benchmark system", "benchmark systems");
+	strbuf_addstr(&sb, ", ");
+	add_count(&sb, inv->n_ok + inv->n_failed + inv->n_aborted + inv->n_invalid, "run", "runs");
+	strbuf_addstr(&sb, " from ");
+	add_count(&sb, inv->nsources, "source file", "source files");
+	strbuf_addf(&sb, "; provenance hash (sha256 over the sources' sha256s, sorted) "
+			 "<tt>%s</tt>; database <tt>", inv->provenance);
 	pdf_esc(&sb, r->o->db_path);
 	strbuf_addstr(&sb, "</tt>; generated by accelbench ");
 	pdf_esc(&sb, r->o->version);
@@ -251,8 +389,14 @@ static int is_baseline(const struct rep *r, const char *system)
 
 static void systems_section(struct pdf_doc *d, struct rep *r)
 {
+	static const struct colspec cols[] = {
+		{ "System", PDF_LEFT },       { "Vendor, accelerator", PDF_LEFT },
+		{ "Per node", PDF_RIGHT },    { "Nodes used", PDF_RIGHT },
+		{ "Host CPU / interconnect", PDF_LEFT }, { "Software", PDF_LEFT },
+		{ "Runs", PDF_RIGHT },        { "Files", PDF_RIGHT },
+	};
 	const struct db_inventory *inv = &r->inv.inv;
-	struct pdf_table *t = pdf_table_new(8, 7.5);
+	struct pdf_table *t = table_cols_new(cols, AB_ARRAY_SIZE(cols), 7.5);
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 
@@ -264,14 +408,6 @@ static void systems_section(struct pdf_doc *d, struct rep *r)
 		 "configuration measured. After each fact, in grey, the file it came from "
 		 "(S1, S2, " ELLIPSIS " listed with their sha256 under " LQ "Source files" RQ
 		 " at the end of the appendix).");
-	pdf_table_col(t, 0, "System", PDF_LEFT);
-	pdf_table_col(t, 1, "Vendor, accelerator", PDF_LEFT);
-	pdf_table_col(t, 2, "Per node", PDF_RIGHT);
-	pdf_table_col(t, 3, "Nodes used", PDF_RIGHT);
-	pdf_table_col(t, 4, "Host CPU / interconnect", PDF_LEFT);
-	pdf_table_col(t, 5, "Software", PDF_LEFT);
-	pdf_table_col(t, 6, "Runs", PDF_RIGHT);
-	pdf_table_col(t, 7, "Files", PDF_RIGHT);
 	for (i = 0; i < inv->nsystems; i++) {
 		const struct db_inv_system *y = &inv->systems[i];
 		/* a systems file is cited by its name, as the database keeps it */
@@ -340,21 +476,100 @@ static void systems_section(struct pdf_doc *d, struct rep *r)
 	strbuf_release(&sb);
 }
 
+#define UP "\xe2\x96\xb2"      /* ▲ better than the baseline */
+#define DOWN "\xe2\x96\xbc"    /* ▼ worse */
+#define APPROX "\xe2\x89\x88"  /* ≈ indistinguishable */
+
+/* How systems are compared with the baseline (the comparison views' options). */
+static void compare_method(struct pdf_doc *d, struct rep *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct compare_opts co;
+
+	compare_opts_init(&co);
+	co.level = r->spec->level;
+	strbuf_addstr(&sb, "Each system's best configuration (by median) is compared with the "
+			   "baseline's best: the ratio of medians, oriented so that > 1 is better, "
+			   "with a ");
+	fmt_level(&sb, co.level);
+	strbuf_addf(&sb, " percentile bootstrap CI (exact, from the order-statistic "
+			 "distribution of each median, when a side has %d runs or more; else %zu "
+			 "resamples with seed %lu), and a two-sided Mann" NDASH "Whitney U test, "
+			 "Holm-adjusted over the comparisons of each table. A verdict (" UP
+			 " better, " DOWN " worse) needs both the CI to exclude 1 and an adjusted p "
+			 "below %.2f; anything else is " APPROX " indistinguishable. The composite "
+			 "is the geometric mean of a system's ratios over the benchmarks every "
+			 "compared system ran, with a bootstrap CI over the runs.",
+		    COMPARE_EXACT_MIN_N, co.resamples, co.seed, co.alpha);
+	pdf_heading(d, 2, "Comparisons", NULL, 0);
+	pdf_para(d, PDF_BODY, sb.buf);
+	strbuf_release(&sb);
+}
+
+/* What each measurement boundary means and where it comes from. */
+static const struct {
+	const char *name, *what;
+} boundaries[] = {
+	{ "gpu", "the accelerators' own power counters (jpwr: NVML, ROCm SMI, gc-monitor), "
+		 "without host CPU, memory, network or cooling" },
+	{ "module", "the GH200 superchip module's counters (GPU, Grace CPU and memory), without "
+		    "the rest of the node" },
+	{ "node", "the nodes' AC power at the wall, from MLPerf power analyzers (SPEC PTDaemon)" },
+	{ "node+switch", "the nodes' AC power plus the interconnect switches' power, from MLPerf "
+			 "power analyzers (the scope of MLPerf training power results)" },
+};
+
+/* The energy boundary of each suite, and what it includes. */
+static void energy_method(struct pdf_doc *d, struct rep *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, k, n = 0;
+
+	strbuf_addstr(&sb, "Energy is each run's own measurement; ");
+	for (i = 0; i < r->nb; i++) {
+		const struct bench *b = &r->b[i];
+
+		if (!b->boundary)
+			continue;
+		for (k = 0; k < i; k++)
+			if (r->b[k].boundary && !strcmp(r->b[k].boundary, b->boundary) &&
+			    !strcmp(r->b[k].suite, b->suite))
+				break;
+		if (k < i)
+			continue;
+		strbuf_addstr(&sb, n++ ? "; " : "");
+		pdf_esc(&sb, b->suite);
+		strbuf_addstr(&sb, " measured at the <b>");
+		pdf_esc(&sb, b->boundary);
+		strbuf_addstr(&sb, "</b> boundary");
+		for (k = 0; k < AB_ARRAY_SIZE(boundaries); k++)
+			if (!strcmp(boundaries[k].name, b->boundary))
+				strbuf_addf(&sb, ": %s", boundaries[k].what);
+	}
+	if (!n)
+		strbuf_addstr(&sb, "no benchmark here has a recorded measurement boundary");
+	strbuf_addstr(&sb, ". Figures at different boundaries are not comparable: a GPU-only "
+			   "reading leaves out the host, memory and network a node-level reading "
+			   "includes.");
+	pdf_heading(d, 2, "Energy", NULL, 0);
+	pdf_para(d, PDF_BODY, sb.buf);
+	strbuf_release(&sb);
+}
+
 static void methodology(struct pdf_doc *d, struct rep *r)
 {
+	static const struct colspec cols[] = {
+		{ "Benchmark", PDF_LEFT }, { "Suite", PDF_LEFT }, { "Headline metric", PDF_LEFT },
+		{ "Better", PDF_LEFT }, { "Runs per configuration", PDF_RIGHT },
+		{ "Energy boundary", PDF_LEFT },
+	};
 	const struct db_inventory *inv = &r->inv.inv;
-	struct pdf_table *t = pdf_table_new(6, 7.5);
+	struct pdf_table *t = table_cols_new(cols, AB_ARRAY_SIZE(cols), 7.5);
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 
 	pdf_heading(d, 1, "Methodology", "sec-method", 1);
 	pdf_heading(d, 2, "Metrics", NULL, 0);
-	pdf_table_col(t, 0, "Benchmark", PDF_LEFT);
-	pdf_table_col(t, 1, "Suite", PDF_LEFT);
-	pdf_table_col(t, 2, "Headline metric", PDF_LEFT);
-	pdf_table_col(t, 3, "Better", PDF_LEFT);
-	pdf_table_col(t, 4, "Runs per configuration", PDF_RIGHT);
-	pdf_table_col(t, 5, "Energy boundary", PDF_LEFT);
 	for (i = 0; i < r->nb; i++) {
 		const struct bench *b = &r->b[i];
 		size_t k, lo = (size_t)-1, hi = 0;
@@ -368,12 +583,8 @@ static void methodology(struct pdf_doc *d, struct rep *r)
 				hi = n;
 		}
 		pdf_table_row(t, b->dest, NULL);
-		strbuf_reset(&sb);
-		pdf_esc(&sb, b->name);
-		pdf_table_cell(t, 0, sb.buf);
-		strbuf_reset(&sb);
-		pdf_esc(&sb, b->suite);
-		pdf_table_cell(t, 1, sb.buf);
+		cell_esc(t, 0, &sb, b->name);
+		cell_esc(t, 1, &sb, b->suite);
 		strbuf_reset(&sb);
 		pdf_esc(&sb, b->metric);
 		strbuf_addstr(&sb, " (");
@@ -385,84 +596,70 @@ static void methodology(struct pdf_doc *d, struct rep *r)
 			pdf_table_cellf(t, 4, "%zu", lo);
 		else
 			pdf_table_cellf(t, 4, "%zu\xe2\x80\x93%zu", lo, hi);
-		strbuf_reset(&sb);
-		pdf_esc(&sb, b->boundary ? b->boundary : "not measured");
-		pdf_table_cell(t, 5, sb.buf);
+		cell_esc(t, 5, &sb, b->boundary ? b->boundary
+				 : b->has_par ? "measured, boundary not recorded"
+					      : "not measured");
 	}
 	pdf_table_draw(d, t);
 	pdf_table_free(t);
 
 	pdf_heading(d, 2, "Runs", NULL, 0);
 	strbuf_reset(&sb);
-	strbuf_addf(&sb, "%zu runs in total: %zu ok, %zu failed, %zu aborted, %zu invalid "
+	add_count(&sb, inv->n_ok + inv->n_failed + inv->n_aborted + inv->n_invalid, "run", "runs");
+	strbuf_addf(&sb, " in total: %zu ok, %zu failed, %zu aborted, %zu invalid "
 			 "(%zu with a recorded reason for exclusion). Statistics use the ok runs of "
 			 "each configuration; failed, aborted and invalid runs are counted and listed "
 			 "in the appendix, never averaged in.",
-		    inv->n_ok + inv->n_failed + inv->n_aborted + inv->n_invalid, inv->n_ok,
-		    inv->n_failed, inv->n_aborted, inv->n_invalid, inv->n_excluded);
+		    inv->n_ok, inv->n_failed, inv->n_aborted, inv->n_invalid, inv->n_excluded);
 	pdf_para(d, PDF_BODY, sb.buf);
 	pdf_heading(d, 2, "Statistics", NULL, 0);
 	strbuf_reset(&sb);
-	strbuf_addf(&sb, "A <i>configuration</i> is benchmark \xc3\x97 system \xc3\x97 nodes "
-			 "\xc3\x97 devices \xc3\x97 global batch \xc3\x97 precision. Each is "
-			 "summarised by the median of its runs with a distribution-free %.0f %% "
-			 "confidence interval from order statistics (exact binomial ranks); below "
-			 "%d runs no such interval exists and the tables say \xe2\x80\x9cn too "
-			 "small\xe2\x80\x9d. Outliers (Tukey fences at 1.5 IQR, or a modified "
-			 "z-score above 3.5) are flagged and counted, never dropped.",
-		    100.0 * STATS_LEVEL, STATS_CI_MIN_N);
+	strbuf_addstr(&sb, "A <i>configuration</i> is benchmark \xc3\x97 system \xc3\x97 nodes "
+			   "\xc3\x97 devices \xc3\x97 global batch \xc3\x97 precision. Each is "
+			   "summarised by the median of its runs with a distribution-free ");
+	fmt_level(&sb, r->spec->level);
+	strbuf_addf(&sb, " confidence interval from order statistics (exact binomial ranks); "
+			 "below %zu runs no such interval exists and the tables say "
+			 "\xe2\x80\x9cn too small\xe2\x80\x9d. Outliers (Tukey fences at 1.5 IQR, "
+			 "or a modified z-score above 3.5) are flagged and counted, never dropped.",
+		    stats_ci_min_n(r->spec->level));
 	pdf_para(d, PDF_BODY, sb.buf);
+	compare_method(d, r);
+	energy_method(d, r);
 	strbuf_release(&sb);
 }
 
 static void stats_table(struct pdf_doc *d, struct rep *r, const struct bench *b)
 {
-	struct pdf_table *t = pdf_table_new(8, 7.5);
+	static const struct colspec cols[] = {
+		{ "System", PDF_LEFT }, { "Configuration", PDF_LEFT }, { "n", PDF_RIGHT },
+		{ "Failed", PDF_RIGHT }, { NULL, PDF_RIGHT }, { NULL, PDF_RIGHT },
+		{ "CV", PDF_RIGHT }, { "Outliers", PDF_RIGHT },
+	};
+	struct pdf_table *t = table_cols_new(cols, AB_ARRAY_SIZE(cols), 7.5);
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 
-	pdf_table_col(t, 0, "System", PDF_LEFT);
-	pdf_table_col(t, 1, "Configuration", PDF_LEFT);
-	pdf_table_col(t, 2, "n", PDF_RIGHT);
-	pdf_table_col(t, 3, "Failed", PDF_RIGHT);
-	strbuf_addstr(&sb, "Median (");
-	pdf_esc(&sb, b->unit);
-	strbuf_addstr(&sb, ")");
-	pdf_table_col(t, 4, sb.buf, PDF_RIGHT);
+	col_unit(t, 4, &sb, "Median", b->unit, PDF_RIGHT);
 	strbuf_reset(&sb);
 	fmt_level(&sb, r->spec->level);
 	strbuf_addstr(&sb, " CI");
 	pdf_table_col(t, 5, sb.buf, PDF_RIGHT);
-	pdf_table_col(t, 6, "CV", PDF_RIGHT);
-	pdf_table_col(t, 7, "Outliers", PDF_RIGHT);
 	for (i = 0; i < b->stats.n; i++) {
 		const struct views_stats_row *row = &b->stats.rows[i];
 
 		pdf_table_row(t, NULL, NULL);
-		strbuf_reset(&sb);
-		pdf_esc(&sb, row->c->system);
-		pdf_table_cell(t, 0, sb.buf);
-		strbuf_reset(&sb);
-		fmt_shape(&sb, row->c);
-		pdf_table_cell(t, 1, sb.buf);
+		cell_esc(t, 0, &sb, row->c->system);
+		cell_shape(t, 1, &sb, row->c);
 		pdf_table_cellf(t, 2, "%zu", row->s.n);
 		pdf_table_cellf(t, 3, "%zu", row->s.n_failed);
+		cell_value(t, 4, &sb, row->s.median);
 		strbuf_reset(&sb);
-		add_value(&sb, row->s.median);
-		pdf_table_cell(t, 4, sb.buf);
-		strbuf_reset(&sb);
-		if (r->spec->level == STATS_LEVEL) {
-			views_fmt_ci(&sb, row->s.ci_low, row->s.ci_high);
-		} else {
-			double lo, hi, cov;
-
-			stats_median_ci_at(row->c->values, row->c->n, r->spec->level, &lo, &hi, &cov);
-			views_fmt_ci(&sb, lo, hi);
-		}
+		fmt_ci(&sb, row->s.ci_low, row->s.ci_high);
 		pdf_table_cell(t, 5, sb.buf);
 		strbuf_reset(&sb);
 		if (isfinite(row->s.cv))
-			strbuf_addf(&sb, "%.1f %%", 100.0 * row->s.cv);
+			strbuf_addf(&sb, "%.1f\xc2\xa0%%", 100.0 * row->s.cv);
 		else
 			strbuf_addstr(&sb, "n/a");
 		pdf_table_cell(t, 6, sb.buf);
@@ -553,10 +750,11 @@ static size_t threat_shapes(struct pdf_doc *d, const struct rep *r, const struct
 		if (!n)
 			continue;
 		strbuf_reset(&sb);
-		strbuf_addstr(&sb, "<b>");
-		pdf_esc(&sb, b->name);
-		strbuf_addf(&sb, "</b>: %zu of %zu systems are compared with the baseline at a "
-				 "different %s (", n, shown, what[k]);
+		bold_name(&sb, b->name);
+		strbuf_addstr(&sb, "</b>: ");
+		add_k_of_n(&sb, n, shown, "system", "systems");
+		strbuf_addf(&sb, " %s compared with the baseline at a different %s (",
+			    agree(n, "is", "are"), what[k]);
 		name_list(&sb, names, n);
 		strbuf_addstr(&sb, k == 0 ? "); a lower precision may be faster for reasons the "
 					    "hardware alone does not explain."
@@ -600,20 +798,22 @@ static size_t threat_mlperf(struct pdf_doc *d, struct rep *r, const struct bench
 			noscore[nnoscore++] = o->system;
 	}
 	if (nfew) {
-		strbuf_addstr(&sb, "<b>");
-		pdf_esc(&sb, b->name);
-		strbuf_addf(&sb, "</b>: %zu of %zu MLPerf run sets have fewer result files than "
-				 "the rules require (", nfew, nsets);
+		bold_name(&sb, b->name);
+		strbuf_addstr(&sb, "</b>: ");
+		add_k_of_n(&sb, nfew, nsets, "MLPerf run set", "MLPerf run sets");
+		strbuf_addf(&sb, " %s fewer result files than the rules require (",
+			    agree(nfew, "has", "have"));
 		name_list(&sb, few, nfew);
-		strbuf_addstr(&sb, "); their scores are not comparable with complete "
-				   "submissions.");
+		strbuf_addstr(&sb, nfew == 1 ? "); its score is not comparable with complete "
+					       "submissions."
+					     : "); their scores are not comparable with complete "
+					       "submissions.");
 		pdf_bullet(d, sb.buf);
 		nt++;
 	}
 	if (nnoscore) {
 		strbuf_reset(&sb);
-		strbuf_addstr(&sb, "<b>");
-		pdf_esc(&sb, b->name);
+		bold_name(&sb, b->name);
 		strbuf_addf(&sb, "</b>: %zu MLPerf run set%s ha%s no official score (too many "
 				 "runs did not converge, or none is left): ", nnoscore,
 			    nnoscore == 1 ? "" : "s", nnoscore == 1 ? "s" : "ve");
@@ -624,8 +824,7 @@ static size_t threat_mlperf(struct pdf_doc *d, struct rep *r, const struct bench
 	}
 	if (nsets) {
 		strbuf_reset(&sb);
-		strbuf_addstr(&sb, "<b>");
-		pdf_esc(&sb, b->name);
+		bold_name(&sb, b->name);
 		strbuf_addf(&sb, "</b>: the official scores of its %zu run set%s drop the fastest "
 				 "and the slowest %zu result file%s as the MLPerf rules do (olympic "
 				 "mean); the statistics tables keep every converged run.",
@@ -664,11 +863,11 @@ static size_t threat_skew(struct pdf_doc *d, struct rep *r, const struct bench *
 	if (noff) {
 		double hours = first->offset / 3600.0;
 
-		strbuf_addstr(&sb, "<b>");
-		pdf_esc(&sb, b->name);
-		strbuf_addf(&sb, "</b>: clock skew in power traces: in %zu of %zu runs with power "
-				 "samples a trace lies outside the run's own start and end (e.g. run "
-				 "%lld of ", noff, nchecked, (long long)first->id);
+		bold_name(&sb, b->name);
+		strbuf_addstr(&sb, "</b>: clock skew in power traces: in ");
+		add_k_of_n(&sb, noff, nchecked, "run", "runs");
+		strbuf_addf(&sb, " with power samples a trace lies outside the run's own start and "
+				 "end (%srun %lld of ", noff > 1 ? "e.g. " : "", (long long)first->id);
 		pdf_esc(&sb, first->system);
 		strbuf_addstr(&sb, ", device ");
 		pdf_esc(&sb, first->off_device ? first->off_device : "?");
@@ -686,8 +885,7 @@ static size_t threat_skew(struct pdf_doc *d, struct rep *r, const struct bench *
 	}
 	if (ntraced > nchecked) {
 		strbuf_reset(&sb);
-		strbuf_addstr(&sb, "<b>");
-		pdf_esc(&sb, b->name);
+		bold_name(&sb, b->name);
 		strbuf_addf(&sb, "</b>: %zu run%s with power traces %s no start time, so %s "
 				 "clock cannot be checked against the power meter's.",
 			    ntraced - nchecked, ntraced - nchecked == 1 ? "" : "s",
@@ -724,45 +922,58 @@ static void threats(struct pdf_doc *d, struct rep *r)
 		for (k = 0; k < b->stats.n; k++) {
 			const struct views_stats_row *row = &b->stats.rows[k];
 
-			small += row->s.n < STATS_CI_MIN_N;
+			small += row->s.n < stats_ci_min_n(r->spec->level);
 			outl += row->s.n_outliers;
 			failed += row->s.n_failed;
 			missing += row->c->n_missing;
 		}
 		if (small) {
 			strbuf_reset(&sb);
-			strbuf_addf(&sb, "<b>%zu of %zu configurations of ", small, b->stats.n);
+			if (small == b->stats.n && small == 1)
+				strbuf_addstr(&sb, "<b>The one configuration of ");
+			else if (small == b->stats.n)
+				strbuf_addf(&sb, "<b>All %zu configurations of ", small);
+			else
+				strbuf_addf(&sb, "<b>%zu of %zu configurations of ", small, b->stats.n);
 			pdf_esc(&sb, b->name);
-			strbuf_addf(&sb, "</b> have fewer than %d ok runs: their medians carry no "
-					 "confidence interval.", STATS_CI_MIN_N);
+			strbuf_addf(&sb, "</b> %s fewer than %zu ok runs: %s no confidence "
+					 "interval.", agree(small, "has", "have"),
+				    stats_ci_min_n(r->spec->level),
+				    agree(small, "its median carries", "their medians carry"));
 			pdf_bullet(d, sb.buf);
 			nthreats++;
 		}
 		if (!b->boundary) {
 			strbuf_reset(&sb);
-			strbuf_addstr(&sb, "<b>");
-			pdf_esc(&sb, b->name);
-			strbuf_addstr(&sb, "</b>: no energy was measured; energy efficiency "
-					   "cannot be compared.");
+			bold_name(&sb, b->name);
+			strbuf_addstr(&sb, b->has_par ? "</b>: the database does not record where its "
+							"energy was measured (device, node, "
+							"node+switch); compare it with other "
+							"benchmarks' energy with care."
+						      : "</b>: no energy was measured; energy "
+							"efficiency cannot be compared.");
 			pdf_bullet(d, sb.buf);
 			nthreats++;
 		}
 		if (outl) {
 			strbuf_reset(&sb);
-			strbuf_addstr(&sb, "<b>");
-			pdf_esc(&sb, b->name);
-			strbuf_addf(&sb, "</b>: %zu runs are flagged as outliers (kept in the "
-					 "statistics; the median is robust to them).", outl);
+			bold_name(&sb, b->name);
+			strbuf_addstr(&sb, "</b>: ");
+			add_count(&sb, outl, "run is", "runs are");
+			strbuf_addf(&sb, " flagged as %s (kept in the statistics; the median is "
+					 "robust to %s).", agree(outl, "an outlier", "outliers"),
+				    agree(outl, "it", "them"));
 			pdf_bullet(d, sb.buf);
 			nthreats++;
 		}
 		if (failed) {
 			strbuf_reset(&sb);
-			strbuf_addstr(&sb, "<b>");
-			pdf_esc(&sb, b->name);
-			strbuf_addf(&sb, "</b>: %zu runs failed, aborted or were invalid; a system "
-					 "that fails often may be slower in practice than its "
-					 "median suggests.", failed);
+			bold_name(&sb, b->name);
+			strbuf_addstr(&sb, "</b>: ");
+			add_count(&sb, failed, "run", "runs");
+			strbuf_addf(&sb, " failed, aborted or %s invalid; a system that fails often "
+					 "may be slower in practice than its median suggests.",
+				    agree(failed, "was", "were"));
 			pdf_bullet(d, sb.buf);
 			nthreats++;
 		}
@@ -780,20 +991,22 @@ static void threats(struct pdf_doc *d, struct rep *r)
 				nthreats += threat_shapes(d, r, b);
 			if (few) {
 				strbuf_reset(&sb);
-				strbuf_addstr(&sb, "<b>");
-				pdf_esc(&sb, b->name);
-				strbuf_addf(&sb, "</b>: %zu comparisons rest on fewer than %d runs on "
-						 "a side; their CIs are wide or missing.", few,
-					    STATS_CI_MIN_N);
+				bold_name(&sb, b->name);
+				strbuf_addstr(&sb, "</b>: ");
+				add_count(&sb, few, "comparison rests", "comparisons rest");
+				strbuf_addf(&sb, " on fewer than %d runs on a side; %s wide or "
+						 "missing.", STATS_CI_MIN_N,
+					    agree(few, "its CI is", "their CIs are"));
 				pdf_bullet(d, sb.buf);
 				nthreats++;
 			}
 		}
 		if (missing) {
 			strbuf_reset(&sb);
-			strbuf_addstr(&sb, "<b>");
-			pdf_esc(&sb, b->name);
-			strbuf_addf(&sb, "</b>: %zu ok runs lack the headline metric.", missing);
+			bold_name(&sb, b->name);
+			strbuf_addstr(&sb, "</b>: ");
+			add_count(&sb, missing, "ok run lacks", "ok runs lack");
+			strbuf_addstr(&sb, " the headline metric.");
 			pdf_bullet(d, sb.buf);
 			nthreats++;
 		}
@@ -808,8 +1021,7 @@ static void threats(struct pdf_doc *d, struct rep *r)
 			}
 			if (inval) {
 				strbuf_reset(&sb);
-				strbuf_addstr(&sb, "<b>");
-				pdf_esc(&sb, b->name);
+				bold_name(&sb, b->name);
 				strbuf_addf(&sb, "</b>: %zu MLPerf inference result%s of %zu "
 						 "configuration%s %s INVALID by LoadGen's own check; "
 						 "they are not in the statistics.", inval,
@@ -825,6 +1037,29 @@ static void threats(struct pdf_doc *d, struct rep *r)
 		pdf_bullet(d, "<b>Single source.</b> Every result comes from one file: nothing "
 			      "cross-checks it.");
 		nthreats++;
+	} else {
+		/* systems whose every result comes from one file */
+		const char **one = ab_calloc(inv->nsystems + 1, sizeof(*one));
+		size_t n = 0;
+
+		for (i = 0; i < inv->nsystems; i++)
+			if (inv->systems[i].nsources == 1 &&
+			    report_spec_has_system(r->spec, inv->systems[i].name))
+				one[n++] = inv->systems[i].name;
+		if (n) {
+			strbuf_reset(&sb);
+			strbuf_addstr(&sb, "<b>Single-source results.</b> ");
+			add_k_of_n(&sb, n, inv->nsystems, "system", "systems");
+			strbuf_addf(&sb, " %s every result from one file (", agree(n, "has", "have"));
+			name_list(&sb, one, n);
+			strbuf_addstr(&sb, "): nothing independent cross-checks them; a second "
+					   "campaign would show whether the numbers repeat.");
+			sb.buf[strlen("<b>Single-source results.</b> ")] =
+				(char)toupper((unsigned char)sb.buf[strlen("<b>Single-source results.</b> ")]);
+			pdf_bullet(d, sb.buf);
+			nthreats++;
+		}
+		free(one);
 	}
 	if (!nthreats)
 		pdf_para(d, PDF_BODY, "No threat was found in the data.");
@@ -834,6 +1069,11 @@ static void threats(struct pdf_doc *d, struct rep *r)
 
 static void appendix_runs(struct pdf_doc *d, struct rep *r)
 {
+	static const struct colspec cols[] = {
+		{ "System", PDF_LEFT }, { "Configuration", PDF_LEFT }, { "Status", PDF_LEFT },
+		{ NULL, PDF_RIGHT }, { "Job", PDF_LEFT }, { "Source:line", PDF_LEFT },
+		{ "sha256", PDF_LEFT }, { "Run id", PDF_RIGHT },
+	};
 	const struct db_inventory *inv = &r->inv.inv;
 	struct strbuf sb = STRBUF_INIT;
 	size_t i, k;
@@ -847,21 +1087,10 @@ static void appendix_runs(struct pdf_doc *d, struct rep *r)
 		const struct bench *b = &r->b[k];
 		struct strbuf h = STRBUF_INIT;
 
-		t = pdf_table_new(8, 7);
-		pdf_table_col(t, 0, "System", PDF_LEFT);
-		pdf_table_col(t, 1, "Configuration", PDF_LEFT);
-		pdf_table_col(t, 2, "Status", PDF_LEFT);
-		strbuf_addstr(&h, "Value (");
-		pdf_esc(&h, b->unit);
-		strbuf_addstr(&h, ")");
-		pdf_table_col(t, 3, h.buf, PDF_RIGHT);
-		pdf_table_col(t, 4, "Job", PDF_LEFT);
-		pdf_table_col(t, 5, "Source:line", PDF_LEFT);
-		pdf_table_col(t, 6, "sha256", PDF_LEFT);
-		pdf_table_col(t, 7, "Run id", PDF_RIGHT);
+		t = table_cols_new(cols, AB_ARRAY_SIZE(cols), 7);
+		col_unit(t, 3, &h, "Value", b->raw_unit, PDF_RIGHT);
 		for (i = 0; i < inv->nruns; i++) {
 			const struct db_inv_run *run = &inv->runs[i];
-			struct db_config shape;
 			size_t si;
 
 			if (strcmp(run->benchmark, b->name) || strcmp(run->suite, b->suite) ||
@@ -870,17 +1099,9 @@ static void appendix_runs(struct pdf_doc *d, struct rep *r)
 			si = src_index(r, run->source ? run->source : "",
 				       run->sha256 ? run->sha256 : "");
 			pdf_table_row(t, b->dest, NULL);
-			strbuf_reset(&sb);
-			pdf_esc(&sb, run->system);
-			pdf_table_cell(t, 0, sb.buf);
-			memset(&shape, 0, sizeof(shape));
-			shape.nodes = run->nodes;
-			shape.devices = run->devices;
-			shape.global_batch = run->global_batch;
-			shape.precision = run->precision;
-			strbuf_reset(&sb);
-			fmt_shape(&sb, &shape);
-			pdf_table_cell(t, 1, sb.buf);
+			cell_esc(t, 0, &sb, run->system);
+			cell_run_shape(t, 1, &sb, run->nodes, run->devices, run->global_batch,
+				       run->precision);
 			strbuf_reset(&sb);
 			if (strcmp(run->status, "ok"))
 				strbuf_addstr(&sb, "<b>");
@@ -898,13 +1119,8 @@ static void appendix_runs(struct pdf_doc *d, struct rep *r)
 			else
 				strbuf_addstr(&sb, DASH);
 			pdf_table_cell(t, 3, sb.buf);
-			strbuf_reset(&sb);
-			pdf_esc(&sb, or_dash(run->job_id));
-			pdf_table_cell(t, 4, sb.buf);
-			if (run->line > 0)
-				pdf_table_cellf(t, 5, "S%zu:%ld", si + 1, run->line);
-			else
-				pdf_table_cellf(t, 5, "S%zu", si + 1);
+			cell_esc(t, 4, &sb, or_dash(run->job_id));
+			cell_source_line(t, 5, si, run->line);
 			strbuf_reset(&sb);
 			strbuf_addstr(&sb, "<tt>");
 			if (run->sha256)
@@ -950,6 +1166,9 @@ static size_t sources_common_dir(const struct rep *r)
  * reads the same wherever the data lives. */
 static void appendix_sources(struct pdf_doc *d, struct rep *r)
 {
+	static const struct colspec cols[] = {
+		{ "Source", PDF_LEFT }, { "Path", PDF_LEFT }, { "sha256", PDF_LEFT },
+	};
 	struct strbuf sb = STRBUF_INIT;
 	struct pdf_table *t;
 	size_t i, dir = sources_common_dir(r);
@@ -969,16 +1188,11 @@ static void appendix_sources(struct pdf_doc *d, struct rep *r)
 		strbuf_release(&root);
 	}
 	pdf_para(d, PDF_SMALL, sb.buf);
-	t = pdf_table_new(3, 7);
-	pdf_table_col(t, 0, "Source", PDF_LEFT);
-	pdf_table_col(t, 1, "Path", PDF_LEFT);
-	pdf_table_col(t, 2, "sha256", PDF_LEFT);
+	t = table_cols_new(cols, AB_ARRAY_SIZE(cols), 7);
 	for (i = 0; i < r->nsrc; i++) {
 		pdf_table_row(t, NULL, NULL);
 		pdf_table_cellf(t, 0, "S%zu", i + 1);
-		strbuf_reset(&sb);
-		pdf_esc(&sb, r->src[i].path + dir);
-		pdf_table_cell(t, 1, sb.buf);
+		cell_esc(t, 1, &sb, r->src[i].path + dir);
 		strbuf_reset(&sb);
 		strbuf_addstr(&sb, "<tt>");
 		pdf_esc(&sb, *r->src[i].sha ? r->src[i].sha : DASH);
@@ -1000,6 +1214,19 @@ static void appendix_sources(struct pdf_doc *d, struct rep *r)
  * run that was not ok by itself. */
 static void appendix_grouped(struct pdf_doc *d, struct rep *r)
 {
+	static const struct colspec cfg_cols[] = {
+		{ "System", PDF_LEFT }, { "Configuration", PDF_LEFT },
+		{ "Runs\n<span weight=\"normal\">all / not ok</span>", PDF_RIGHT },
+		{ "Run ids", PDF_RIGHT }, { "Source:lines", PDF_LEFT },
+	};
+	static const struct colspec reason_cols[] = {
+		{ "Status", PDF_LEFT }, { "Reason", PDF_LEFT }, { "Runs", PDF_RIGHT },
+	};
+	static const struct colspec bad_cols[] = {
+		{ "Benchmark", PDF_LEFT }, { "System", PDF_LEFT }, { "Configuration", PDF_LEFT },
+		{ "Status", PDF_LEFT }, { "Job", PDF_LEFT }, { "Source:line", PDF_LEFT },
+		{ "Run id", PDF_RIGHT },
+	};
 	const struct db_inventory *inv = &r->inv.inv;
 	struct strbuf sb = STRBUF_INIT;
 	struct pdf_table *t;
@@ -1019,12 +1246,7 @@ static void appendix_grouped(struct pdf_doc *d, struct rep *r)
 		const struct bench *b = &r->b[k];
 		struct strbuf row = STRBUF_INIT, h = STRBUF_INIT;
 
-		t = pdf_table_new(5, 7);
-		pdf_table_col(t, 0, "System", PDF_LEFT);
-		pdf_table_col(t, 1, "Configuration", PDF_LEFT);
-		pdf_table_col(t, 2, "Runs\n<span weight=\"normal\">all / not ok</span>", PDF_RIGHT);
-		pdf_table_col(t, 3, "Run ids", PDF_RIGHT);
-		pdf_table_col(t, 4, "Source:lines", PDF_LEFT);
+		t = table_cols_new(cfg_cols, AB_ARRAY_SIZE(cfg_cols), 7);
 		for (i = 0; i < inv->ncfgsrc; i++) {
 			const struct db_inv_cfgsrc *c = &inv->cfgsrc[i];
 			const struct db_inv_cfgsrc *p = i ? &inv->cfgsrc[i - 1] : NULL;
@@ -1042,20 +1264,10 @@ static void appendix_grouped(struct pdf_doc *d, struct rep *r)
 			       (!p->precision || !strcmp(p->precision, c->precision));
 			si = src_index(r, c->source ? c->source : "", c->sha256 ? c->sha256 : "");
 			if (!same) {
-				struct db_config shape;
-
 				pdf_table_row(t, b->dest, NULL);
-				strbuf_reset(&sb);
-				pdf_esc(&sb, c->system);
-				pdf_table_cell(t, 0, sb.buf);
-				memset(&shape, 0, sizeof(shape));
-				shape.nodes = c->nodes;
-				shape.devices = c->devices;
-				shape.global_batch = c->global_batch;
-				shape.precision = c->precision;
-				strbuf_reset(&sb);
-				fmt_shape(&sb, &shape);
-				pdf_table_cell(t, 1, sb.buf);
+				cell_esc(t, 0, &sb, c->system);
+				cell_run_shape(t, 1, &sb, c->nodes, c->devices, c->global_batch,
+					       c->precision);
 				strbuf_reset(&row);
 			} else {
 				strbuf_addch(&row, '\n');
@@ -1116,12 +1328,9 @@ static void appendix_grouped(struct pdf_doc *d, struct rep *r)
 		nbad_sel += report_spec_has_system(r->spec, inv->bad[i].system);
 	{
 		/* by status and reason, from the runs loaded */
-		struct pdf_table *rt = pdf_table_new(3, 7);
+		struct pdf_table *rt = table_cols_new(reason_cols, AB_ARRAY_SIZE(reason_cols), 7);
 		size_t j, nrows = 0, nsel = 0;
 
-		pdf_table_col(rt, 0, "Status", PDF_LEFT);
-		pdf_table_col(rt, 1, "Reason", PDF_LEFT);
-		pdf_table_col(rt, 2, "Runs", PDF_RIGHT);
 		for (i = 0; i < inv->nbad; i++) {
 			const struct db_inv_run *x = &inv->bad[i];
 			size_t cnt = 0;
@@ -1143,12 +1352,8 @@ static void appendix_grouped(struct pdf_doc *d, struct rep *r)
 				       !strcmp(or_dash(inv->bad[j].excluded_reason),
 					       or_dash(x->excluded_reason));
 			pdf_table_row(rt, NULL, NULL);
-			strbuf_reset(&sb);
-			pdf_esc(&sb, x->status);
-			pdf_table_cell(rt, 0, sb.buf);
-			strbuf_reset(&sb);
-			pdf_esc(&sb, or_dash(x->excluded_reason));
-			pdf_table_cell(rt, 1, sb.buf);
+			cell_esc(rt, 0, &sb, x->status);
+			cell_esc(rt, 1, &sb, or_dash(x->excluded_reason));
 			pdf_table_cellf(rt, 2, "%zu", cnt);
 			nrows++;
 		}
@@ -1167,19 +1372,12 @@ static void appendix_grouped(struct pdf_doc *d, struct rep *r)
 	if (!inv->nbad) {
 		pdf_para(d, PDF_BODY, "Every run was ok.");
 	} else {
-		t = pdf_table_new(7, 7);
-		pdf_table_col(t, 0, "Benchmark", PDF_LEFT);
-		pdf_table_col(t, 1, "System", PDF_LEFT);
-		pdf_table_col(t, 2, "Configuration", PDF_LEFT);
-		pdf_table_col(t, 3, "Status", PDF_LEFT);
-		pdf_table_col(t, 4, "Job", PDF_LEFT);
-		pdf_table_col(t, 5, "Source:line", PDF_LEFT);
-		pdf_table_col(t, 6, "Run id", PDF_RIGHT);
 		size_t listed = 0;
+
+		t = table_cols_new(bad_cols, AB_ARRAY_SIZE(bad_cols), 7);
 
 		for (i = 0; i < inv->nbad && listed < APPENDIX_MAX_BAD; i++) {
 			const struct db_inv_run *run = &inv->bad[i];
-			struct db_config shape;
 			size_t si;
 
 			if (!report_spec_has_system(r->spec, run->system))
@@ -1192,20 +1390,10 @@ static void appendix_grouped(struct pdf_doc *d, struct rep *r)
 			si = src_index(r, run->source ? run->source : "",
 				       run->sha256 ? run->sha256 : "");
 			pdf_table_row(t, k < r->nb ? r->b[k].dest : NULL, NULL);
-			strbuf_reset(&sb);
-			pdf_esc(&sb, run->benchmark);
-			pdf_table_cell(t, 0, sb.buf);
-			strbuf_reset(&sb);
-			pdf_esc(&sb, run->system);
-			pdf_table_cell(t, 1, sb.buf);
-			memset(&shape, 0, sizeof(shape));
-			shape.nodes = run->nodes;
-			shape.devices = run->devices;
-			shape.global_batch = run->global_batch;
-			shape.precision = run->precision;
-			strbuf_reset(&sb);
-			fmt_shape(&sb, &shape);
-			pdf_table_cell(t, 2, sb.buf);
+			cell_esc(t, 0, &sb, run->benchmark);
+			cell_esc(t, 1, &sb, run->system);
+			cell_run_shape(t, 2, &sb, run->nodes, run->devices, run->global_batch,
+				       run->precision);
 			strbuf_reset(&sb);
 			strbuf_addstr(&sb, "<b>");
 			pdf_esc(&sb, run->status);
@@ -1216,13 +1404,8 @@ static void appendix_grouped(struct pdf_doc *d, struct rep *r)
 				pdf_esc(&sb, run->excluded_reason);
 			}
 			pdf_table_cell(t, 3, sb.buf);
-			strbuf_reset(&sb);
-			pdf_esc(&sb, or_dash(run->job_id));
-			pdf_table_cell(t, 4, sb.buf);
-			if (run->line > 0)
-				pdf_table_cellf(t, 5, "S%zu:%ld", si + 1, run->line);
-			else
-				pdf_table_cellf(t, 5, "S%zu", si + 1);
+			cell_esc(t, 4, &sb, or_dash(run->job_id));
+			cell_source_line(t, 5, si, run->line);
 			pdf_table_cellf(t, 6, "%lld", (long long)run->id);
 		}
 		pdf_table_draw(d, t);
@@ -1250,9 +1433,6 @@ static void appendix(struct pdf_doc *d, struct rep *r)
 
 /* ---- comparisons, charts, trade-offs ----------------------------------- */
 
-#define UP "\xe2\x96\xb2"      /* ▲ better than the baseline */
-#define DOWN "\xe2\x96\xbc"    /* ▼ worse */
-#define APPROX "\xe2\x89\x88"  /* ≈ indistinguishable */
 
 static const char *verdict_mark(enum compare_verdict v)
 {
@@ -1285,10 +1465,11 @@ static void fmt_ratio_ci(struct strbuf *sb, double lo, double hi)
 		strbuf_addstr(sb, "no CI");
 		return;
 	}
+	/* a range never breaks across lines */
 	if (lo < 0.1)
-		strbuf_addf(sb, "%.2g" NDASH "%.2g", lo, hi);
+		strbuf_addf(sb, "%.2g" NDASH WJ "%.2g", lo, hi);
 	else
-		strbuf_addf(sb, "%.*f" NDASH "%.*f", lo >= 10 ? 1 : 2, lo, hi >= 10 ? 1 : 2, hi);
+		strbuf_addf(sb, "%.*f" NDASH WJ "%.*f", lo >= 10 ? 1 : 2, lo, hi >= 10 ? 1 : 2, hi);
 }
 
 static const struct views_pair *bench_pair(const struct bench *b, const char *system)
@@ -1395,7 +1576,8 @@ static size_t findings(struct pdf_doc *d, struct rep *r, const struct grp *g, in
 			strbuf_addstr(&sb, " baseline's ");
 			pdf_esc(&sb, b->metric);
 			strbuf_addstr(&sb, " (");
-			strbuf_addf(&sb, "%.0f %% CI ", 100.0 * best->res.level);
+			fmt_level(&sb, best->res.level);
+			strbuf_addstr(&sb, " CI ");
 			fmt_ratio_ci(&sb, b->lower ? 1.0 / best->res.speedup_ci_high : best->res.ratio_ci_low,
 				     b->lower ? 1.0 / best->res.speedup_ci_low : best->res.ratio_ci_high);
 			if (best->res.n == best->res.n_baseline)
@@ -1408,8 +1590,9 @@ static size_t findings(struct pdf_doc *d, struct rep *r, const struct grp *g, in
 			if (e && eb && isfinite(e->yv) && isfinite(eb->yv) && eb->yv > 0) {
 				double pct = 100.0 * (e->yv / eb->yv - 1.0);
 
-				strbuf_addf(&sb, "; its median energy efficiency was %.0f %% %s "
+				strbuf_addf(&sb, "; its median %s was %.0f %% %s "
 						 "(medians, not tested)",
+					    b->par_y ? "energy per run" : "energy efficiency",
 					    fabs(pct), pct >= 0 ? "higher" : "lower");
 			}
 			strbuf_addstr(&sb, ".");
@@ -1448,7 +1631,9 @@ static size_t findings(struct pdf_doc *d, struct rep *r, const struct grp *g, in
 			pdf_esc(&sb, g->baseline);
 			strbuf_addstr(&sb, ": ");
 			fmt_ratio(&sb, best->gm.gm);
-			strbuf_addf(&sb, " (%.0f %% CI over the runs ", 100.0 * best->gm.level);
+			strbuf_addstr(&sb, " (");
+			fmt_level(&sb, best->gm.level);
+			strbuf_addstr(&sb, " CI over the runs ");
 			fmt_ratio_ci(&sb, best->gm.boot_ci_low, best->gm.boot_ci_high);
 			strbuf_addstr(&sb, ").");
 		} else {
@@ -1532,11 +1717,16 @@ static void summary_group(struct pdf_doc *d, struct rep *r, const struct grp *g)
 		size_t last = first + per_table < nbi ? first + per_table : nbi;
 		int with_gm = last == nbi && g->has_all && g->all.n_common > 1;
 		struct pdf_table *t = pdf_table_new(1 + (last - first) + (with_gm ? 1 : 0),
-						    compact ? 6 : 7);
+						    compact ? 5.5 : 7);
 
 		pdf_table_col(t, 0, "System", PDF_LEFT);
+		/* ratios and CIs never break inside; long system names wrap
+		 * first (compact: the room goes to the names, so that 36 rows
+		 * stay on one page; a cell may break between ratio and CI) */
 		if (compact)
 			pdf_table_dense(t);
+		else
+			pdf_table_col_max(t, 0, 0.25);
 		for (k = first; k < last; k++) {
 			const struct bench *b = &r->b[bi[k]];
 
@@ -1575,8 +1765,9 @@ static void summary_group(struct pdf_doc *d, struct rep *r, const struct grp *g)
 				if (p) {
 					strbuf_addstr(&sb, "<b>");
 					fmt_ratio(&sb, p->res.speedup);
-					strbuf_addf(&sb, "</b> %s%s%s", verdict_mark(p->res.verdict),
-						    p->same_shape || compact ? "" : " \xe2\x89\xa0",
+					strbuf_addf(&sb, "</b>" NBSP "%s%s%s",
+						    verdict_mark(p->res.verdict),
+						    p->same_shape || compact ? "" : NBSP "\xe2\x89\xa0",
 						    compact ? " " : "\n");
 					fmt_ratio_ci(&sb, p->res.speedup_ci_low, p->res.speedup_ci_high);
 					if (!compact)
@@ -1609,7 +1800,7 @@ static void summary_group(struct pdf_doc *d, struct rep *r, const struct grp *g)
 				if (c && isfinite(c->gm.gm)) {
 					strbuf_addstr(&sb, "<b>");
 					fmt_ratio(&sb, c->gm.gm);
-					strbuf_addf(&sb, "</b> %s%s", verdict_mark(c->verdict),
+					strbuf_addf(&sb, "</b>" NBSP "%s%s", verdict_mark(c->verdict),
 						    compact ? " " : "\n");
 					fmt_ratio_ci(&sb, c->gm.boot_ci_low, c->gm.boot_ci_high);
 				} else if (is_base) {
@@ -1659,22 +1850,19 @@ static void summary_section(struct pdf_doc *d, struct rep *r)
 
 static void compare_table(struct pdf_doc *d, struct rep *r, const struct bench *b)
 {
-	struct pdf_table *t = pdf_table_new(9, 7);
+	static const struct colspec cols[] = {
+		{ "System", PDF_LEFT }, { "Configuration", PDF_LEFT }, { "n / n base", PDF_RIGHT },
+		{ "Median", PDF_RIGHT }, { NULL, PDF_RIGHT }, { NULL, PDF_RIGHT },
+		{ "p (Holm)", PDF_RIGHT }, { "Verdict", PDF_LEFT }, { "Bootstrap", PDF_LEFT },
+	};
+	struct pdf_table *t = table_cols_new(cols, AB_ARRAY_SIZE(cols), 7);
 	struct strbuf sb = STRBUF_INIT;
 	size_t i, nexact = 0, nshown = 0;
 
-	pdf_table_col(t, 0, "System", PDF_LEFT);
-	pdf_table_col(t, 1, "Configuration", PDF_LEFT);
-	pdf_table_col(t, 2, "n / n base", PDF_RIGHT);
-	pdf_table_col(t, 3, "Median", PDF_RIGHT);
 	pdf_table_col(t, 4, b->lower ? "Speedup" : "Ratio", PDF_RIGHT);
-	strbuf_reset(&sb);
 	fmt_level(&sb, b->cmp.copts.level);
 	strbuf_addstr(&sb, " CI");
 	pdf_table_col(t, 5, sb.buf, PDF_RIGHT);
-	pdf_table_col(t, 6, "p (Holm)", PDF_RIGHT);
-	pdf_table_col(t, 7, "Verdict", PDF_LEFT);
-	pdf_table_col(t, 8, "Bootstrap", PDF_LEFT);
 	for (i = 0; i < b->cmp.n; i++) {
 		const struct views_pair *p = &b->cmp.pairs[i];
 
@@ -1683,9 +1871,7 @@ static void compare_table(struct pdf_doc *d, struct rep *r, const struct bench *
 		nshown++;
 		nexact += p->res.boot == COMPARE_BOOT_EXACT;
 		pdf_table_row(t, NULL, NULL);
-		strbuf_reset(&sb);
-		pdf_esc(&sb, p->sys->system);
-		pdf_table_cell(t, 0, sb.buf);
+		cell_esc(t, 0, &sb, p->sys->system);
 		strbuf_reset(&sb);
 		fmt_shape(&sb, p->sys);
 		if (!p->same_shape) {
@@ -1694,9 +1880,7 @@ static void compare_table(struct pdf_doc *d, struct rep *r, const struct bench *
 		}
 		pdf_table_cell(t, 1, sb.buf);
 		pdf_table_cellf(t, 2, "%zu / %zu", p->res.n, p->res.n_baseline);
-		strbuf_reset(&sb);
-		add_value(&sb, p->res.median);
-		pdf_table_cell(t, 3, sb.buf);
+		cell_value(t, 3, &sb, p->res.median);
 		strbuf_reset(&sb);
 		fmt_ratio(&sb, p->res.speedup);
 		pdf_table_cell(t, 4, sb.buf);
@@ -1722,8 +1906,9 @@ static void compare_table(struct pdf_doc *d, struct rep *r, const struct bench *
 	strbuf_addstr(&sb, "'s best; ");
 	strbuf_addstr(&sb, b->lower ? "speedup = baseline median / median (time-like metric)"
 				    : "ratio = median / baseline median");
-	strbuf_addf(&sb, ", > 1 is better. %.0f %% percentile bootstrap CI of the ratio of "
-			 "medians (", 100.0 * b->cmp.copts.level);
+	strbuf_addstr(&sb, ", > 1 is better. ");
+	fmt_level(&sb, b->cmp.copts.level);
+	strbuf_addstr(&sb, " percentile bootstrap CI of the ratio of medians (");
 	if (nexact == nshown && nshown)
 		strbuf_addf(&sb, "exact, n " "\xe2\x89\xa5" " %d", COMPARE_EXACT_MIN_N);
 	else if (nexact)
@@ -1732,9 +1917,13 @@ static void compare_table(struct pdf_doc *d, struct rep *r, const struct bench *
 	else
 		strbuf_addf(&sb, "%zu resamples, seed %lu", b->cmp.copts.resamples,
 			    b->cmp.copts.seed);
-	strbuf_addf(&sb, "); Mann" NDASH "Whitney U, Holm-adjusted over the %zu comparisons of "
-			 "the table. A verdict needs both the CI to exclude 1 and p &lt; %.2f.",
-		    b->cmp.n, COMPARE_ALPHA);
+	strbuf_addstr(&sb, "); Mann" NDASH "Whitney U, Holm-adjusted over ");
+	if (b->cmp.n == 1)
+		strbuf_addstr(&sb, "the one comparison");
+	else
+		strbuf_addf(&sb, "the %zu comparisons", b->cmp.n);
+	strbuf_addf(&sb, " of the table. A verdict needs both the CI to exclude 1 and p &lt; %.2f.",
+		    COMPARE_ALPHA);
 	pdf_para(d, PDF_SMALL, sb.buf);
 	strbuf_release(&sb);
 }
@@ -1742,10 +1931,29 @@ static void compare_table(struct pdf_doc *d, struct rep *r, const struct bench *
 /* A chart drawn by plots/ from the views/ chart the CLI's `plot` draws. */
 struct chart_ctx {
 	struct rep *r;
+	const struct bench *b;
 	enum views_chart_kind kind;
-	const char *suite, *benchmark, *baseline;
-	enum db_per per;
 };
+
+/* The options of a report chart: the spec's systems, normalisation and
+ * confidence level, the report's palette. */
+static void chart_opts(const struct rep *r, const struct bench *b, enum views_chart_kind kind,
+		       struct views_chart_opts *fo)
+{
+	memset(fo, 0, sizeof(*fo));
+	fo->suite = b->suite;
+	fo->benchmark = b->name;
+	fo->baseline = b->baseline;
+	fo->systems = (const char *const *)r->spec->systems;
+	fo->nsystems = r->spec->nsystems;
+	fo->palette = r->pal;
+	/* the bar chart normalises per accelerator or node as the tables do,
+	 * and draws its whiskers at the spec's level */
+	fo->per_device = kind == VIEWS_CHART_BAR && b->per == DB_PER_DEVICE;
+	fo->per_node = kind == VIEWS_CHART_BAR && b->per == DB_PER_NODE;
+	fo->level = r->spec->level;
+	fo->y_metric = b->par_y;
+}
 
 static int draw_chart(cairo_t *cr, double x, double y, double w, double h, void *vctx,
 		      struct strbuf *err)
@@ -1756,15 +1964,7 @@ static int draw_chart(cairo_t *cr, double x, double y, double w, double h, void 
 	struct plot_rect area = { x, y, w, h };
 	int rc;
 
-	memset(&fo, 0, sizeof(fo));
-	fo.suite = c->suite;
-	fo.benchmark = c->benchmark;
-	fo.baseline = c->baseline;
-	fo.systems = (const char *const *)c->r->spec->systems;
-	fo.nsystems = c->r->spec->nsystems;
-	fo.palette = c->r->pal;
-	/* the bar chart normalises per accelerator as the tables do */
-	fo.per_device = c->kind == VIEWS_CHART_BAR && c->per == DB_PER_DEVICE;
+	chart_opts(c->r, c->b, c->kind, &fo);
 	rc = views_chart_build(c->r->db, c->kind, &fo, &fig, err);
 	if (rc == -AB_EDATA) {
 		/* the data has nothing this chart can show: say so in its place */
@@ -1799,7 +1999,7 @@ static int draw_chart(cairo_t *cr, double x, double y, double w, double h, void 
 static int chart(struct pdf_doc *d, struct rep *r, const struct bench *b, enum views_chart_kind kind,
 		 const char *heading, struct strbuf *err)
 {
-	struct chart_ctx c = { r, kind, b->suite, b->name, b->baseline, b->per };
+	struct chart_ctx c = { r, b, kind };
 	double w = pdf_text_width(d);
 	size_t n = b->nsystems;
 	/* horizontal bars grow with the number of systems */
@@ -1845,24 +2045,12 @@ static void cost_table(struct pdf_doc *d, struct rep *r, const struct bench *b)
 		if (!report_spec_has_system(r->spec, row->c->system))
 			continue;
 		pdf_table_row(t, NULL, NULL);
-		strbuf_reset(&sb);
-		pdf_esc(&sb, row->c->system);
-		pdf_table_cell(t, 0, sb.buf);
-		strbuf_reset(&sb);
-		fmt_shape(&sb, row->c);
-		pdf_table_cell(t, 1, sb.buf);
-		strbuf_reset(&sb);
-		views_fmt_money(&sb, row->res.capex);
-		pdf_table_cell(t, 2, sb.buf);
-		strbuf_reset(&sb);
-		views_fmt_money(&sb, row->res.tco);
-		pdf_table_cell(t, 3, sb.buf);
-		strbuf_reset(&sb);
-		views_fmt_money(&sb, row->res.cost_per_million);
-		pdf_table_cell(t, 4, sb.buf);
-		strbuf_reset(&sb);
-		add_value(&sb, row->res.perf_per_currency);
-		pdf_table_cell(t, 5, sb.buf);
+		cell_esc(t, 0, &sb, row->c->system);
+		cell_shape(t, 1, &sb, row->c);
+		cell_money(t, 2, &sb, row->res.capex);
+		cell_money(t, 3, &sb, row->res.tco);
+		cell_money(t, 4, &sb, row->res.cost_per_million);
+		cell_value(t, 5, &sb, row->res.perf_per_currency);
 		strbuf_reset(&sb);
 		views_fmt_money(&sb, row->res.price_low.cost_per_million);
 		strbuf_addstr(&sb, NDASH);
@@ -1882,13 +2070,14 @@ static void cost_table(struct pdf_doc *d, struct rep *r, const struct bench *b)
 static int tradeoffs(struct pdf_doc *d, struct rep *r, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t i, ncost = 0;
+	size_t i, ncost = 0, npar = 0;
 	int rc = 0;
 
 	pdf_heading(d, 1, "Trade-offs", "sec-tradeoffs", 1);
-	pdf_para(d, PDF_BODY, "Throughput against energy efficiency for each benchmark with energy "
-			      "measurements: a configuration is on the Pareto front when no other "
-			      "one is better on both.");
+	pdf_para(d, PDF_BODY, "The headline metric against energy efficiency (MLPerf training: "
+			      "time to train against the energy of a run) for each benchmark with "
+			      "energy measurements: a configuration is on the Pareto front when no "
+			      "other one is better on both.");
 	for (i = 0; i < r->nb && !rc; i++) {
 		const struct bench *b = &r->b[i];
 
@@ -1898,7 +2087,11 @@ static int tradeoffs(struct pdf_doc *d, struct rep *r, struct strbuf *err)
 		strbuf_addstr(&sb, "Pareto front: ");
 		strbuf_addstr(&sb, b->name);
 		rc = chart(d, r, b, VIEWS_CHART_PARETO, sb.buf, err);
+		npar++;
 	}
+	if (!npar)
+		pdf_para(d, PDF_BODY, "No benchmark has energy measurements of two or more systems, "
+				      "so there is no front to draw.");
 	pdf_heading(d, 2, "Cost", NULL, 0);
 	if (!r->prices) {
 		pdf_para(d, PDF_BODY, "No prices were given (<tt>--prices FILE</tt> or the spec's "
@@ -1908,8 +2101,7 @@ static int tradeoffs(struct pdf_doc *d, struct rep *r, struct strbuf *err)
 		const struct bench *b = &r->b[i];
 
 		strbuf_reset(&sb);
-		strbuf_addstr(&sb, "<b>");
-		pdf_esc(&sb, b->name);
+		bold_name(&sb, b->name);
 		strbuf_addstr(&sb, "</b>");
 		if (!b->has_cost) {
 			strbuf_addstr(&sb, ": ");
@@ -1940,6 +2132,12 @@ static int tradeoffs(struct pdf_doc *d, struct rep *r, struct strbuf *err)
  * rows `stats --suite mlperf-training` prints). */
 static void mlperf_scores(struct pdf_doc *d, struct rep *r, const struct bench *b)
 {
+	static const struct colspec cols[] = {
+		{ "System", PDF_LEFT }, { "Round", PDF_LEFT },
+		{ "Result files\n<span weight=\"normal\">converged / not / required</span>", PDF_RIGHT },
+		{ "Official score (min)", PDF_RIGHT }, { "Scaling", PDF_RIGHT },
+		{ "Median (min)", PDF_RIGHT }, { "Energy (kJ)", PDF_RIGHT }, { "Run set", PDF_LEFT },
+	};
 	struct pdf_table *t;
 	struct strbuf sb = STRBUF_INIT;
 	size_t i, n = 0, dropped = 0;
@@ -1950,16 +2148,7 @@ static void mlperf_scores(struct pdf_doc *d, struct rep *r, const struct bench *
 	if (!n)
 		return;
 	pdf_heading(d, 2, "MLPerf official scores", NULL, 0);
-	t = pdf_table_new(8, 7);
-	pdf_table_col(t, 0, "System", PDF_LEFT);
-	pdf_table_col(t, 1, "Round", PDF_LEFT);
-	pdf_table_col(t, 2, "Result files\n<span weight=\"normal\">converged / not / required</span>",
-		      PDF_RIGHT);
-	pdf_table_col(t, 3, "Official score (min)", PDF_RIGHT);
-	pdf_table_col(t, 4, "Scaling", PDF_RIGHT);
-	pdf_table_col(t, 5, "Median (min)", PDF_RIGHT);
-	pdf_table_col(t, 6, "Energy (kJ)", PDF_RIGHT);
-	pdf_table_col(t, 7, "Run set", PDF_LEFT);
+	t = table_cols_new(cols, AB_ARRAY_SIZE(cols), 7);
 	for (i = 0; i < r->mlp.n; i++) {
 		const struct views_mlperf_row *o = &r->mlp.rows[i];
 
@@ -1999,9 +2188,7 @@ static void mlperf_scores(struct pdf_doc *d, struct rep *r, const struct bench *
 		if (isfinite(o->scaling_factor))
 			strbuf_addf(&sb, "%.4f", o->scaling_factor);
 		pdf_table_cell(t, 4, sb.buf);
-		strbuf_reset(&sb);
-		add_value(&sb, o->median);
-		pdf_table_cell(t, 5, sb.buf);
+		cell_value(t, 5, &sb, o->median);
 		strbuf_reset(&sb);
 		if (isfinite(o->official_energy_j))
 			views_fmt_value(&sb, o->official_energy_j / 1000.0);
@@ -2116,12 +2303,8 @@ static int scenario_metrics_table(struct pdf_doc *d, struct rep *r, const struct
 		const struct views_stats_row *row = &b->stats.rows[i];
 
 		pdf_table_row(t, NULL, NULL);
-		strbuf_reset(&sb);
-		pdf_esc(&sb, row->c->system);
-		pdf_table_cell(t, 0, sb.buf);
-		strbuf_reset(&sb);
-		add_value(&sb, row->s.median);
-		pdf_table_cell(t, 1, sb.buf);
+		cell_esc(t, 0, &sb, row->c->system);
+		cell_value(t, 1, &sb, row->s.median);
 		for (k = 0, col = 2; k < AB_ARRAY_SIZE(scenario_metrics); k++) {
 			const struct db_config *c;
 			size_t j;
@@ -2176,6 +2359,12 @@ static void fmt_thres(struct strbuf *sb, double v)
 static int reframe_refs(struct pdf_doc *d, struct rep *r, const struct bench *b,
 			struct strbuf *err)
 {
+	static const struct colspec cols[] = {
+		{ "System", PDF_LEFT }, { "Run", PDF_RIGHT }, { "Job", PDF_LEFT }, { NULL, PDF_RIGHT },
+		{ "Reference", PDF_RIGHT },
+		{ "Allowed range\n<span weight=\"normal\">thresholds</span>", PDF_RIGHT },
+		{ "Result", PDF_LEFT },
+	};
 	const struct report_bench *sbn = report_spec_bench(r->spec, b->name);
 	struct db_ref_run *v = NULL;
 	struct strbuf sb = STRBUF_INIT;
@@ -2197,17 +2386,8 @@ static int reframe_refs(struct pdf_doc *d, struct rep *r, const struct bench *b,
 		return 0;
 	}
 	pdf_heading(d, 2, "ReFrame references and pass/fail per run", NULL, 0);
-	t = pdf_table_new(7, 7);
-	pdf_table_col(t, 0, "System", PDF_LEFT);
-	pdf_table_col(t, 1, "Run", PDF_RIGHT);
-	pdf_table_col(t, 2, "Job", PDF_LEFT);
-	strbuf_addstr(&sb, "Value (");
-	pdf_esc(&sb, b->unit);
-	strbuf_addstr(&sb, ")");
-	pdf_table_col(t, 3, sb.buf, PDF_RIGHT);
-	pdf_table_col(t, 4, "Reference", PDF_RIGHT);
-	pdf_table_col(t, 5, "Allowed range\n<span weight=\"normal\">thresholds</span>", PDF_RIGHT);
-	pdf_table_col(t, 6, "Result", PDF_LEFT);
+	t = table_cols_new(cols, AB_ARRAY_SIZE(cols), 7);
+	col_unit(t, 3, &sb, "Value", b->raw_unit, PDF_RIGHT);
 	for (i = 0; i < n; i++) {
 		const struct db_ref_run *x = &v[i];
 		int fail = x->result && !strcmp(x->result, "fail");
@@ -2218,19 +2398,11 @@ static int reframe_refs(struct pdf_doc *d, struct rep *r, const struct bench *b,
 		if (shown > REFS_LIST_MAX && !fail)
 			continue;
 		pdf_table_row(t, NULL, NULL);
-		strbuf_reset(&sb);
-		pdf_esc(&sb, x->system);
-		pdf_table_cell(t, 0, sb.buf);
+		cell_esc(t, 0, &sb, x->system);
 		pdf_table_cellf(t, 1, "%lld", (long long)x->id);
-		strbuf_reset(&sb);
-		pdf_esc(&sb, or_dash(x->job_id));
-		pdf_table_cell(t, 2, sb.buf);
-		strbuf_reset(&sb);
-		add_value(&sb, x->value);
-		pdf_table_cell(t, 3, sb.buf);
-		strbuf_reset(&sb);
-		add_value(&sb, x->reference);
-		pdf_table_cell(t, 4, sb.buf);
+		cell_esc(t, 2, &sb, or_dash(x->job_id));
+		cell_value(t, 3, &sb, x->value);
+		cell_value(t, 4, &sb, x->reference);
 		strbuf_reset(&sb);
 		if (isfinite(x->lower_bound) || isfinite(x->upper_bound)) {
 			if (isfinite(x->lower_bound))
@@ -2281,8 +2453,11 @@ static int bench_section(struct pdf_doc *d, struct rep *r, const struct bench *b
 	pdf_esc(&sb, b->metric);
 	strbuf_addstr(&sb, "</b> in ");
 	pdf_esc(&sb, b->unit);
-	strbuf_addf(&sb, ", %s is better; %zu configurations of %zu systems.",
-		    b->lower ? "lower" : "higher", b->stats.n, b->nsystems);
+	strbuf_addf(&sb, ", %s is better; ", b->lower ? "lower" : "higher");
+	add_count(&sb, b->stats.n, "configuration", "configurations");
+	strbuf_addstr(&sb, " of ");
+	add_count(&sb, b->nsystems, "system", "systems");
+	strbuf_addstr(&sb, ".");
 	if (b->per != DB_PER_SYSTEM) {
 		strbuf_addf(&sb, " <b>Normalised per %s</b> (the spec's " LQ "normalise" RQ ": "
 				 "%s): ", db_per_name(b->per), report_norm_name(sbn->norm));
@@ -2301,10 +2476,6 @@ static int bench_section(struct pdf_doc *d, struct rep *r, const struct bench *b
 	pdf_para(d, PDF_BODY, sb.buf);
 	if (b->nsystems >= 1) {
 		rc = chart(d, r, b, VIEWS_CHART_BAR, "Best configuration per system", err);
-		if (!rc && b->per == DB_PER_NODE)
-			pdf_para(d, PDF_SMALL, "The chart shows the values as measured (whole "
-					       "system): the chart layer normalises per accelerator "
-					       "only; the tables below are per node.");
 	}
 	if (!rc && !strcmp(b->suite, "mlperf-training"))
 		mlperf_scores(d, r, b);
@@ -2328,21 +2499,11 @@ static int bench_section(struct pdf_doc *d, struct rep *r, const struct bench *b
 		if (ne) {
 			struct pdf_table *t = pdf_table_new(5, 7);
 
-			pdf_heading(d, 2, "Energy efficiency", NULL, 0);
+			pdf_heading(d, 2, b->par_y ? "Energy" : "Energy efficiency", NULL, 0);
 			pdf_table_col(t, 0, "System", PDF_LEFT);
 			pdf_table_col(t, 1, "Configuration", PDF_LEFT);
-			strbuf_reset(&sb);
-			pdf_esc(&sb, b->metric);
-			strbuf_addstr(&sb, " (");
-			pdf_esc(&sb, b->unit);
-			strbuf_addstr(&sb, ")");
-			pdf_table_col(t, 2, sb.buf, PDF_RIGHT);
-			strbuf_reset(&sb);
-			pdf_esc(&sb, b->par.y_metric);
-			strbuf_addstr(&sb, " (");
-			pdf_esc(&sb, b->par.y_unit);
-			strbuf_addstr(&sb, ")");
-			pdf_table_col(t, 3, sb.buf, PDF_RIGHT);
+			col_unit(t, 2, &sb, b->metric, b->unit, PDF_RIGHT);
+			col_unit(t, 3, &sb, b->par.y_metric, b->par.y_unit, PDF_RIGHT);
 			pdf_table_col(t, 4, "Pareto", PDF_LEFT);
 			for (k = 0; k < b->par.n; k++) {
 				const struct views_pareto_row *row = &b->par.rows[k];
@@ -2350,18 +2511,10 @@ static int bench_section(struct pdf_doc *d, struct rep *r, const struct bench *b
 				if (!report_spec_has_system(r->spec, row->x->system))
 					continue;
 				pdf_table_row(t, NULL, NULL);
-				strbuf_reset(&sb);
-				pdf_esc(&sb, row->x->system);
-				pdf_table_cell(t, 0, sb.buf);
-				strbuf_reset(&sb);
-				fmt_shape(&sb, row->x);
-				pdf_table_cell(t, 1, sb.buf);
-				strbuf_reset(&sb);
-				add_value(&sb, row->xv);
-				pdf_table_cell(t, 2, sb.buf);
-				strbuf_reset(&sb);
-				add_value(&sb, row->yv);
-				pdf_table_cell(t, 3, sb.buf);
+				cell_esc(t, 0, &sb, row->x->system);
+				cell_shape(t, 1, &sb, row->x);
+				cell_value(t, 2, &sb, row->xv);
+				cell_value(t, 3, &sb, row->yv);
 				pdf_table_cell(t, 4, row->state == PARETO_FRONT ? "front"
 						     : row->state == PARETO_DOMINATED ? "dominated"
 										      : DASH);
@@ -2372,7 +2525,11 @@ static int bench_section(struct pdf_doc *d, struct rep *r, const struct bench *b
 			strbuf_addstr(&sb, "Medians of each system's best configuration; energy "
 					   "measured at the ");
 			pdf_esc(&sb, b->boundary ? b->boundary : "unknown");
-			strbuf_addstr(&sb, " boundary.");
+			strbuf_addstr(&sb, " boundary");
+			if (b->par_y)
+				strbuf_addstr(&sb, " (energy of each run, as the MLPerf power rules "
+						   "measure it; lower is better)");
+			strbuf_addstr(&sb, ".");
 			pdf_para(d, PDF_SMALL, sb.buf);
 		}
 	}
@@ -2393,7 +2550,7 @@ static int bench_section(struct pdf_doc *d, struct rep *r, const struct bench *b
 				   "removed. Shaded: the baseline.");
 		pdf_para(d, PDF_SMALL, sb.buf);
 	}
-	if (!rc)
+	if (!rc && !strcmp(b->suite, "reframe"))   /* only ReFrame checks references */
 		rc = reframe_refs(d, r, b, err);
 	strbuf_release(&sb);
 	strbuf_release(&h);
@@ -2449,6 +2606,7 @@ static void rep_release(struct rep *r)
 			views_cost_release(&b->cost);
 		free(b->cmp_why);
 		free(b->cost_why);
+		free(b->raw_unit);
 	}
 	free(r->b);
 	for (i = 0; i < r->ng; i++)
@@ -2492,16 +2650,15 @@ static const char *pick_baseline(struct rep *r, const char *suite)
 	return best_nb ? best : NULL;
 }
 
-/* Whether a batch or device scaling chart has something to show: a system
- * measured at three batch sizes (or two device counts) in otherwise the
- * same configuration. */
+/* Whether a batch scaling chart has something to show: a system measured
+ * at three batch sizes in otherwise the same configuration. */
 static void sweeps(struct bench *b)
 {
 	size_t i, j;
 
 	for (i = 0; i < b->stats.n; i++) {
 		const struct db_config *c = b->stats.rows[i].c;
-		size_t nbatch = 1, ndev = 1;
+		size_t nbatch = 1;
 
 		if (!b->stats.rows[i].s.n)
 			continue;
@@ -2514,15 +2671,32 @@ static void sweeps(struct bench *b)
 				continue;
 			nbatch += o->nodes == c->nodes && o->devices == c->devices &&
 				  o->global_batch > 0 && c->global_batch > o->global_batch;
-			ndev += o->devices > 0 && c->devices > o->devices && o->global_batch > 0 &&
-				c->global_batch > 0 &&
-				o->global_batch * c->devices == c->global_batch * o->devices;
 		}
 		if (nbatch >= 3 && c->global_batch > 0)
 			b->sweeps_batch = 1;
-		if (ndev >= 2)
-			b->sweeps_devices = 1;
 	}
+}
+
+/* Whether the device scaling chart has something to show: what the chart
+ * view itself finds (a system, or an MLPerf family of systems, at several
+ * device counts); 0, or a negative error. */
+static int sweeps_devices(struct db *db, const struct rep *r, struct bench *b, struct strbuf *err)
+{
+	struct views_chart_opts fo;
+	struct views_chart *fig = NULL;
+	struct strbuf why = STRBUF_INIT;
+	int rc;
+
+	chart_opts(r, b, VIEWS_CHART_DEVICES, &fo);
+	rc = views_chart_build(db, VIEWS_CHART_DEVICES, &fo, &fig, &why);
+	views_chart_free(fig);
+	b->sweeps_devices = rc == 0;
+	if (rc == -AB_EDATA)
+		rc = 0;
+	else if (rc < 0)
+		strbuf_addbuf(err, &why);
+	strbuf_release(&why);
+	return rc;
 }
 
 /* Whether system ran a benchmark of suite. */
@@ -2589,6 +2763,14 @@ static int load_views(struct db *db, struct rep *r, struct strbuf *err)
 			strbuf_reset(&why);
 		}
 		rc = views_pareto_build(db, &q, NULL, NULL, NULL, 1, &b->par, &why);
+		if (rc == -AB_EDATA) {
+			/* no efficiency: the energy of each run (MLPerf training's
+			 * energy to train, lower is better) */
+			strbuf_reset(&why);
+			rc = views_pareto_build(db, &q, "energy", NULL, NULL, 1, &b->par, &why);
+			if (rc == 0)
+				b->par_y = "energy";
+		}
 		db_configs_set_per(db, DB_PER_SYSTEM);
 		if (rc == 0) {
 			b->has_par = 1;
@@ -2602,6 +2784,10 @@ static int load_views(struct db *db, struct rep *r, struct strbuf *err)
 		}
 		strbuf_reset(&why);
 		sweeps(b);
+		if ((rc = sweeps_devices(db, r, b, err)) < 0) {
+			strbuf_release(&why);
+			return rc;
+		}
 		if (r->prices) {
 			struct views_cost_opts co = { r->prices, 0, 0 };
 
@@ -2746,6 +2932,8 @@ static int load(struct db *db, const struct report_spec *s, const struct report_
 			rep_release(r);
 			return rc;
 		}
+		if (s->level != STATS_LEVEL)
+			views_stats_set_level(&b->stats, s->level);
 		r->nb++;
 		b->n_unnormalised = b->stats.configs.n_unnormalised;
 		filter_systems(s, b);
@@ -2753,6 +2941,17 @@ static int load(struct db *db, const struct report_spec *s, const struct report_
 		b->name = b->stats.configs.v[0].benchmark;
 		b->metric = b->stats.configs.v[0].metric;
 		b->unit = b->stats.configs.v[0].unit;
+		b->raw_unit = ab_strdup(b->unit);
+		if (b->per != DB_PER_SYSTEM) {
+			/* model/dataset.c's suffix: " per node", " × nodes" */
+			struct strbuf sfx = STRBUF_INIT;
+			size_t ul = strlen(b->raw_unit);
+
+			strbuf_addf(&sfx, b->lower ? " \xc3\x97 %ss" : " per %s", db_per_name(b->per));
+			if (ul > sfx.len && !strcmp(b->raw_unit + ul - sfx.len, sfx.buf))
+				b->raw_unit[ul - sfx.len] = 0;
+			strbuf_release(&sfx);
+		}
 		b->lower = b->stats.configs.v[0].lower_is_better;
 		for (j = 0; j < b->stats.configs.n; j++)
 			if (b->stats.configs.v[j].boundary) {

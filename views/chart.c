@@ -30,6 +30,7 @@ struct views_chart {
 	struct plot_palette *own_palette;
 	void **allocs;
 	size_t nallocs;
+	int ci_min_n;                 /* fewest runs with a CI at the chart's level */
 };
 
 static void *keep(struct views_chart *f, void *p)
@@ -194,9 +195,30 @@ static const struct plot_palette *palette(struct views_chart *f, const struct vi
 	return f->own_palette;
 }
 
-static void summary_ci(const struct db_config *c, double *med, double *lo, double *hi)
+/* The confidence level of the whiskers: o->level, or STATS_LEVEL. */
+static double ci_level(const struct views_chart_opts *o)
+{
+	return o->level > 0 && o->level < 1 ? o->level : STATS_LEVEL;
+}
+
+/* "95 % CI" (one decimal when the level needs it), what a subtitle says */
+static const char *ci_what(struct views_chart *f, const struct views_chart_opts *o,
+			   const char *what)
+{
+	double pct = 100.0 * ci_level(o);
+
+	if (fabs(pct - floor(pct + 0.5)) < 1e-9)
+		return kstr(f, "%.0f %% %s", pct, what);
+	return kstr(f, "%.1f %% %s", pct, what);
+}
+
+/* Median and the distribution-free CI of the median at the chart's level
+ * (the interval the statistics tables print at that level). */
+static void summary_ci(const struct views_chart_opts *o, const struct db_config *c, double *med,
+		       double *lo, double *hi)
 {
 	struct stats_summary s;
+	double cov;
 
 	if (stats_summarize(c->values, c->n, c->n_failed, &s, NULL, NULL) < 0 || !c->n) {
 		*med = *lo = *hi = NAN;
@@ -205,6 +227,9 @@ static void summary_ci(const struct db_config *c, double *med, double *lo, doubl
 	*med = s.median;
 	*lo = s.has_ci ? s.ci_low : NAN;
 	*hi = s.has_ci ? s.ci_high : NAN;
+	if (ci_level(o) != STATS_LEVEL &&
+	    stats_median_ci_at(c->values, c->n, ci_level(o), lo, hi, &cov) < 0)
+		*lo = *hi = NAN;
 }
 
 static const char *shape_note(struct views_chart *f, const struct views_chart_opts *o)
@@ -238,10 +263,10 @@ static int load(struct views_chart *f, struct db *db, const struct views_chart_o
 static const char *ci_note(struct views_chart *f, size_t with_ci, size_t total, const char *what)
 {
 	if (!with_ci)
-		return kstr(f, "no CI (fewer than %d runs)", STATS_CI_MIN_N);
+		return kstr(f, "no CI (fewer than %d runs)", f->ci_min_n);
 	if (with_ci == total)
 		return kstr(f, "%s", what);
-	return kstr(f, "%s where n ≥ %d", what, STATS_CI_MIN_N);
+	return kstr(f, "%s where n ≥ %d", what, f->ci_min_n);
 }
 
 /* "1n x 8, b4096, fp16": the configuration a bar or point stands for */
@@ -296,17 +321,20 @@ static const char *bars_finish(struct views_chart *f, const struct views_chart_o
 	size_t i, total = *n, longest = 0;
 
 	*per_device_refused = 0;
-	if (o->per_device) {
+	if (o->per_device || o->per_node) {
+		const char *unit = o->per_device ? "accelerator" : "node";
+
 		for (i = 0; i < *n; i++) {
-			double d = (double)bars[i].devices;
+			double d = (double)(o->per_device ? bars[i].devices : bars[i].nodes);
 			if (!(d > 0)) {
 				*per_device_refused = 1;
-				ab_fail(err, AB_EDATA, "per accelerator: the accelerator count of '%s' is "
-						       "not known", bars[i].system);
+				ab_fail(err, AB_EDATA, "per %s: the %s count of '%s' is not known",
+					unit, unit, bars[i].system);
 				strbuf_release(&note);
 				return NULL;
 			}
-			/* throughput per accelerator; a time becomes accelerator-time */
+			/* throughput per accelerator (node); a time becomes
+			 * accelerator-time (node-time) */
 			if (c0->lower_is_better) {
 				bars[i].value *= d;
 				bars[i].lo *= d;
@@ -317,9 +345,10 @@ static const char *bars_finish(struct views_chart *f, const struct views_chart_o
 				bars[i].hi /= d;
 			}
 		}
-		strbuf_addstr(&note, c0->lower_is_better ? "normalised: × accelerators "
-							   "(accelerator-time)"
-							 : "normalised: per accelerator");
+		if (c0->lower_is_better)
+			strbuf_addf(&note, "normalised: × %ss (%s-time)", unit, unit);
+		else
+			strbuf_addf(&note, "normalised: per %s", unit);
 	} else {
 		strbuf_addstr(&note, "not normalised (whole system)");
 	}
@@ -392,6 +421,7 @@ static int bar_mlperf(struct views_chart *f, struct db *db, const struct views_c
 		bars[n].incomplete = !json_is_number(score) || (status && strcmp(status, "ok")) ||
 				     (req > 0 && nruns < req);
 		bars[n].devices = devices;
+		bars[n].nodes = nodes;
 		like.nodes = nodes;
 		like.devices = devices;
 		like.global_batch = 0;
@@ -414,8 +444,9 @@ static int bar_mlperf(struct views_chart *f, struct db *db, const struct views_c
 	sp->labels.title = o->title ? o->title
 				    : kstr(f, "%s: official MLPerf training score, time to train "
 					      "(lower is better)", o->benchmark);
-	sp->labels.subtitle = kstr(f, "mlperf-training · %zu systems, %zu result files · %s",
-				   json_array_size(f->json), runs, note);
+	sp->labels.subtitle = kstr(f, "mlperf-training · %zu system%s, %zu result file%s · %s",
+				   json_array_size(f->json), json_array_size(f->json) == 1 ? "" : "s",
+				   runs, runs == 1 ? "" : "s", note);
 	strbuf_addstr(&cap, "Bars: official score = olympic mean of the valid runs (a failed run "
 			    "counts as the slowest) × the RCP scaling factor, as MLCommons scores "
 			    "it; n = valid runs; no CI: a score is one number per run set.");
@@ -425,7 +456,9 @@ static int bar_mlperf(struct views_chart *f, struct db *db, const struct views_c
 				  "median of its valid runs instead, not an official score.",
 			    nhatched);
 	sp->labels.caption = keep(f, strbuf_detach(&cap, NULL));
-	sp->labels.y_title = o->per_device ? "Accelerator-time to train" : "Time to train";
+	sp->labels.y_title = o->per_device ? "Accelerator-time to train"
+			     : o->per_node ? "Node-time to train"
+					   : "Time to train";
 	sp->labels.y_unit = "min";
 	f->chart.kind = PLOT_BAR;
 	f->chart.u.bar = sp;
@@ -507,6 +540,7 @@ static int bar_inference(struct views_chart *f, const struct views_chart_opts *o
 		bars[i].incomplete = pick[i]->n > 1;
 		nmulti += pick[i]->n > 1;
 		bars[i].devices = pick[i]->devices;
+		bars[i].nodes = pick[i]->nodes;
 		bars[i].config = config_label(f, pick[i]);
 	}
 	if (nmulti)
@@ -531,8 +565,9 @@ static int bar_inference(struct views_chart *f, const struct views_chart_opts *o
 	sp->labels.caption = keep(f, strbuf_detach(&cap, NULL));
 	sp->labels.y_title = what ? (c0->lower_is_better ? "Latency" : pretty_metric(f, c0->metric))
 				  : pretty_metric(f, c0->metric);
-	if (o->per_device)
-		sp->labels.y_title = kstr(f, "%s per accelerator", sp->labels.y_title);
+	if (o->per_device || o->per_node)
+		sp->labels.y_title = kstr(f, "%s per %s", sp->labels.y_title,
+					  o->per_device ? "accelerator" : "node");
 	sp->labels.y_unit = c0->unit;
 	f->chart.kind = PLOT_BAR;
 	f->chart.u.bar = sp;
@@ -566,11 +601,12 @@ static int build_bar(struct views_chart *f, struct db *db, const struct views_ch
 	for (i = 0; i < n; i++) {
 		bars[i].system = pick[i]->system;
 		bars[i].vendor = pick[i]->vendor;
-		summary_ci(pick[i], &bars[i].value, &bars[i].lo, &bars[i].hi);
-		if (pick[i]->n < STATS_CI_MIN_N)
+		summary_ci(o, pick[i], &bars[i].value, &bars[i].lo, &bars[i].hi);
+		if ((int)pick[i]->n < f->ci_min_n)
 			bars[i].lo = bars[i].hi = NAN; /* no whisker where n is too small */
 		bars[i].n = (int)pick[i]->n;
 		bars[i].devices = pick[i]->devices;
+		bars[i].nodes = pick[i]->nodes;
 		bars[i].config = config_label(f, pick[i]);
 		differ |= i && !db_config_same_shape(pick[i], pick[0]);
 		runs += pick[i]->n;
@@ -589,14 +625,21 @@ static int build_bar(struct views_chart *f, struct db *db, const struct views_ch
 					   pick[0]->lower_is_better ? "lower" : "higher");
 	for (i = 0; i < n; i++)
 		nci += isfinite(bars[i].lo) && isfinite(bars[i].hi);
-	sp->labels.subtitle = kstr(f, "%s · %s%s · median, %s · %zu runs · %s",
+	sp->labels.subtitle = kstr(f, "%s · %s%s · median, %s · %zu run%s · %s",
 				   pick[0]->suite, shape_note(f, o),
 				   differ ? " (configurations differ: labels say which)" : "",
-				   ci_note(f, nci, n, "95 % CI"), runs, note);
-	sp->labels.y_title = o->per_device ? kstr(f, "%s per accelerator",
-						   pretty_metric(f, pick[0]->metric))
-					   : pretty_metric(f, pick[0]->metric);
+				   ci_note(f, nci, n, ci_what(f, o, "CI")), runs, runs == 1 ? "" : "s",
+				   note);
+	sp->labels.y_title = o->per_device || o->per_node
+				     ? kstr(f, "%s per %s", pretty_metric(f, pick[0]->metric),
+					    o->per_device ? "accelerator" : "node")
+				     : pretty_metric(f, pick[0]->metric);
 	sp->labels.y_unit = pick[0]->unit;
+	/* the drawing's default note says 95 %: another level says its own */
+	if (ci_level(o) != STATS_LEVEL)
+		sp->labels.caption = kstr(f, "Bars: median of n runs. Whiskers: %s of the median "
+					     "(none where n is too small).",
+					  ci_what(f, o, "confidence interval"));
 	f->chart.kind = PLOT_BAR;
 	f->chart.u.bar = sp;
 	return 0;
@@ -951,7 +994,7 @@ static int build_bargroup(struct views_chart *f, struct db *db, const struct vie
 				if (!wanted(o, c) || c->global_batch != batches[i] ||
 				    strcmp(c->system, sys[k].name) || !c->n)
 					continue;
-				summary_ci(c, &m, &lo, &hi);
+				summary_ci(o, c, &m, &lo, &hi);
 				if (isnan(cell->value) || better(c, m, cell->value)) {
 					cell->value = m;
 					cell->lo = lo;
@@ -965,8 +1008,9 @@ static int build_bargroup(struct views_chart *f, struct db *db, const struct vie
 		/* a batch size where every run failed is not "not measured": say so */
 		struct strbuf note = STRBUF_INIT;
 		size_t j, nfail = 0;
-		strbuf_addf(&note, "Bars: median. Whiskers: 95 %% confidence interval of the median "
-				   "(none with fewer than %d runs).", STATS_CI_MIN_N);
+		strbuf_addf(&note, "Bars: median. Whiskers: %s of the median "
+				   "(none with fewer than %d runs).",
+			    ci_what(f, o, "confidence interval"), f->ci_min_n);
 		for (j = 0; j < f->cs.n; j++) {
 			const struct db_config *c = &f->cs.v[j];
 			if (!wanted(o, c) || c->n || !c->n_failed || c->global_batch <= 0)
@@ -1008,7 +1052,7 @@ static int build_bargroup(struct views_chart *f, struct db *db, const struct vie
 		nci += isfinite(cells[i].value) && isfinite(cells[i].lo) && isfinite(cells[i].hi);
 	}
 	sp->labels.subtitle = kstr(f, "%s · median per system and batch size, %s%s",
-				   f->cs.v[0].suite, ci_note(f, nci, ncell, "95 % CI"),
+				   f->cs.v[0].suite, ci_note(f, nci, ncell, ci_what(f, o, "CI")),
 				   sp->y_scale == PLOT_SCALE_LOG10 || sp->y_scale == PLOT_SCALE_LOG2
 					   ? kstr(f, " · log scale (values span %.0f×)", span)
 					   : "");
@@ -1077,7 +1121,7 @@ static int build_scaling(struct views_chart *f, struct db *db, const struct view
 				continue;
 			}
 			pts[np].x = p->x;
-			summary_ci(p->config, &pts[np].y, &pts[np].lo, &pts[np].hi);
+			summary_ci(o, p->config, &pts[np].y, &pts[np].lo, &pts[np].hi);
 			np++;
 			runs += p->config->n;
 		}
@@ -1118,15 +1162,16 @@ static int build_scaling(struct views_chart *f, struct db *db, const struct view
 			npts++;
 			nci += isfinite(ser[i].points[k].lo) && isfinite(ser[i].points[k].hi);
 		}
-	sp->labels.subtitle = kstr(f, "%s · %zu runs · points: median, %s · curves: "
+	sp->labels.subtitle = kstr(f, "%s · %zu run%s · points: median, %s · curves: "
 				      "fit X(b) = Xmax·b/(b + b½)", f->cs.v[0].suite, runs,
-				   ci_note(f, nci, npts, "95 % CI"));
+				   runs == 1 ? "" : "s",
+				   ci_note(f, nci, npts, ci_what(f, o, "CI")));
 	sp->labels.caption = kstr(f, "Points: median%s. Lines: saturation fit X(b) = Xmax·b/(b + "
 				     "b½). Ring: knee (90 %% of Xmax). Hollow markers on the axis: "
 				     "failed or out of memory.",
-				  nci ? kstr(f, ", whiskers: 95 %% CI (none with fewer than %d runs)",
-					     STATS_CI_MIN_N)
-				      : kstr(f, " (no CI: fewer than %d runs)", STATS_CI_MIN_N));
+				  nci ? kstr(f, ", whiskers: %s (none with fewer than %d runs)",
+					     ci_what(f, o, "CI"), f->ci_min_n)
+				      : kstr(f, " (no CI: fewer than %d runs)", f->ci_min_n));
 	sp->labels.x_title = "Global batch size";
 	sp->labels.y_title = pretty_metric(f, f->cs.v[0].metric);
 	sp->labels.y_unit = f->cs.v[0].unit;
@@ -1423,18 +1468,18 @@ static int build_pareto(struct views_chart *f, struct db *db, const struct views
 	struct plot_pareto_point *pts;
 	const struct views_pareto *pv = &f->pareto;
 	const struct db_config *c0;
+	const char *ym = o->y_metric ? o->y_metric : "energy_efficiency";
 	size_t i;
 	int rc = load(f, db, o, o->metric, &f->cs, err);
 
 	if (rc < 0)
 		return rc;
 	/* the front is the pareto view's (best configuration per system) */
-	rc = views_pareto_build(db, &q, "energy_efficiency", keep_wanted, (void *)o, 1, &f->pareto,
-				err);
+	rc = views_pareto_build(db, &q, ym, keep_wanted, (void *)o, 1, &f->pareto, err);
 	if (rc < 0)
 		return rc == -AB_EDATA ? ab_fail(err, AB_EDATA, "nothing to plot: no configuration "
-								 "of '%s' has both %s and energy_efficiency",
-						 o->benchmark, f->cs.v[0].metric)
+								 "of '%s' has both %s and %s",
+						 o->benchmark, f->cs.v[0].metric, ym)
 				       : rc;
 	c0 = pv->rows[0].x;
 	pts = kalloc(f, pv->n, sizeof(*pts));
@@ -1456,13 +1501,14 @@ static int build_pareto(struct views_chart *f, struct db *db, const struct views
 	sp->y_lower_better = pv->x_lower_better;
 	sp->palette = palette(f, o, &f->cs);
 	sp->labels.title = o->title ? o->title
-				    : kstr(f, "%s: %s vs energy efficiency (%s is better on both)",
+				    : kstr(f, "%s: %s vs %s (%s is better on both)",
 					   c0->benchmark, c0->metric,
+					   o->y_metric ? o->y_metric : "energy efficiency",
 					   pv->x_lower_better || pv->y_lower_better ? "the front"
 										    : "higher");
 	sp->labels.subtitle = kstr(f, "%s · %s (labels say which) · medians, no CI", c0->suite,
 				   shape_note(f, o));
-	sp->labels.x_title = "Energy efficiency";
+	sp->labels.x_title = o->y_metric ? pretty_metric(f, o->y_metric) : "Energy efficiency";
 	sp->labels.x_unit = pv->y_unit;
 	sp->labels.y_title = pretty_metric(f, c0->metric);
 	sp->labels.y_unit = c0->unit;
@@ -1828,6 +1874,16 @@ int views_chart_build(struct db *db, enum views_chart_kind kind, const struct vi
 			       : needs & VIEWS_NEEDS_BASELINE ? "a baseline system"
 							      : "a benchmark or a baseline system");
 	}
+	if (o->level != 0 && !(o->level > 0 && o->level < 1)) {
+		free(f);
+		return ab_fail(err, AB_EUSAGE, "the confidence level must lie between 0 and 1 "
+					       "(exclusive), not %g", o->level);
+	}
+	/* the whiskers of medians follow the level; the bootstrap CIs of
+	 * ratios (heatmap, bargroup across benchmarks) need STATS_CI_MIN_N */
+	f->ci_min_n = kind == VIEWS_CHART_HEATMAP || (kind == VIEWS_CHART_BARGROUP && !o->benchmark)
+			      ? STATS_CI_MIN_N
+			      : (int)stats_ci_min_n(ci_level(o));
 	switch (kind) {
 	case VIEWS_CHART_BAR: rc = build_bar(f, db, o, err); break;
 	case VIEWS_CHART_BARGROUP:

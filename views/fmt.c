@@ -41,6 +41,16 @@ void views_fmt_ci(struct strbuf *sb, double lo, double hi)
 	strbuf_addch(sb, ']');
 }
 
+void views_fmt_level(struct strbuf *sb, double level)
+{
+	double pct = 100.0 * level;
+
+	if (fabs(pct - floor(pct + 0.5)) < 1e-9)
+		strbuf_addf(sb, "%.0f", pct);
+	else
+		strbuf_addf(sb, "%.1f", pct);
+}
+
 void views_fmt_raw(struct strbuf *sb, double v)
 {
 	/* the shortest digits that read back as the same double, as the JSON

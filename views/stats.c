@@ -29,6 +29,7 @@ int views_stats_build(struct db *db, const struct db_config_query *q, struct vie
 	for (i = 0; i < out->configs.n; i++) {
 		const struct db_config *c = &out->configs.v[i];
 		out->rows[i].c = c;
+		out->rows[i].level = STATS_LEVEL;
 		rc = stats_summarize(c->values, c->n, c->n_failed, &out->rows[i].s, NULL, err);
 		if (rc < 0) {
 			views_stats_release(out);
@@ -37,6 +38,31 @@ int views_stats_build(struct db *db, const struct db_config_query *q, struct vie
 		out->n++;
 	}
 	return 0;
+}
+
+void views_stats_set_level(struct views_stats *v, double level)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++) {
+		struct views_stats_row *row = &v->rows[i];
+		struct stats_summary *s = &row->s;
+		size_t lo, hi;
+		double cov;
+
+		row->level = level;
+		s->has_ci = 0;
+		s->ci_low = s->ci_high = s->ci_coverage = NAN;
+		s->ci_rank_low = s->ci_rank_high = 0;
+		if (s->n && !stats_median_ci_ranks(s->n, level, &lo, &hi, &cov) &&
+		    !stats_median_ci_at(row->c->values, row->c->n, level, &s->ci_low, &s->ci_high,
+					&cov)) {
+			s->has_ci = 1;
+			s->ci_rank_low = lo;
+			s->ci_rank_high = hi;
+			s->ci_coverage = cov;
+		}
+	}
 }
 
 void views_stats_release(struct views_stats *v)
@@ -70,7 +96,7 @@ void views_stats_record(const struct views_stats_row *row, struct views_record *
 	views_rec_num(r, "median", s->median);
 	views_rec_num(r, "ci_low", s->ci_low);
 	views_rec_num(r, "ci_high", s->ci_high);
-	views_rec_num(r, "ci_level", STATS_LEVEL);
+	views_rec_num(r, "ci_level", row->level);
 	views_rec_num(r, "ci_coverage", s->has_ci ? s->ci_coverage : NAN);
 	views_rec_str(r, "ci_note", s->has_ci ? NULL : "n too small");
 	views_rec_num(r, "mean", s->mean);

@@ -44,6 +44,8 @@
 void views_fmt_value(struct strbuf *sb, double v);
 /* "[lo, hi]" with views_fmt_value; "n too small" when either is not finite. */
 void views_fmt_ci(struct strbuf *sb, double lo, double hi);
+/* A confidence level as a percentage without the sign: "95", "97.5". */
+void views_fmt_level(struct strbuf *sb, double level);
 /* Raw number for machine-readable output, 15 significant digits (as the
  * JSON output writes them), "" when not finite. */
 void views_fmt_raw(struct strbuf *sb, double v);
@@ -110,7 +112,8 @@ void views_inventory_release(struct views_inventory *v);
 /* One configuration and the summary of its metric values. */
 struct views_stats_row {
 	const struct db_config *c;   /* borrowed from the view */
-	struct stats_summary s;
+	struct stats_summary s;      /* its CI at level */
+	double level;                /* STATS_LEVEL unless views_stats_set_level() */
 };
 
 struct views_stats {
@@ -124,6 +127,10 @@ struct views_stats {
 int views_stats_build(struct db *db, const struct db_config_query *q, struct views_stats *out,
 		      struct strbuf *err);
 void views_stats_release(struct views_stats *v);
+/* The median CIs at another confidence level in (0, 1): each row's ci_low,
+ * ci_high, ranks, coverage and has_ci (a CI exists when the level's ranks
+ * do: from 5 runs at 0.9, 6 at 0.95). */
+void views_stats_set_level(struct views_stats *v, double level);
 /* suite, benchmark, system, vendor, accelerator, nodes, devices,
  * global_batch, precision, metric, unit, better, boundary, n, n_failed,
  * n_missing, median, ci_low, ci_high, ci_level, ci_coverage, ci_note, mean,
@@ -430,11 +437,12 @@ struct plot_point {
 struct plot_bar {
 	const char *system, *vendor;
 	double value;  /* median (or the official score) */
-	double lo, hi; /* 95 % CI of the median; NAN: none ("n too small") */
+	double lo, hi; /* CI of the median (the chart's level); NAN: none ("n too small") */
 	int n;         /* runs behind the value, shown under the bar; < 0: not shown */
 	const char *config; /* the configuration it stands for ("8n x 8, b4096"); NULL: none */
 	int incomplete;     /* hatched: not a complete or valid run set (footnoted) */
 	long devices;       /* accelerators behind the value; 0: unknown */
+	long nodes;         /* nodes behind the value; 0: unknown */
 };
 
 struct plot_bar_spec {
@@ -676,6 +684,11 @@ struct views_chart_opts {
 	long top;                     /* bar: > 0: only the best N systems */
 	int per_device;               /* bar: throughput per accelerator (a time:
 				       * times accelerators) */
+	int per_node;                 /* bar: the same per node (per_device wins) */
+	double level;                 /* confidence level of the whiskers (bar,
+				       * bargroup by batch, scaling); 0: STATS_LEVEL */
+	const char *y_metric;         /* pareto: the energy axis (NULL:
+				       * energy_efficiency; MLPerf training: energy) */
 };
 
 /* A built chart: owns every array and string its spec points to. */

@@ -45,13 +45,13 @@ static double jitter(unsigned k)
 /* ---- 1. bar ---------------------------------------------------------- */
 
 static const struct plot_bar bars[] = {
-	{ "A100", "NVIDIA", 81626, 80910, 82240, 8, NULL, 0, 0 },
-	{ "H100", "NVIDIA", 98288, 97150, 99020, 8, NULL, 0, 0 },
-	{ "WAIH100", "NVIDIA", 124930, 123400, 126100, 6, NULL, 0, 0 },
-	{ "JEDI", "NVIDIA", 158153, 156900, 159300, 5, NULL, 0, 0 },
-	{ "GH200", "NVIDIA", 47505, 47010, 47890, 10, NULL, 0, 0 },
-	{ "MI250", "AMD", 88621, 86900, 89700, 7, NULL, 0, 0 },
-	{ "MI300X", "AMD", 142880, NAN, NAN, 3, NULL, 0, 0 },
+	{ "A100", "NVIDIA", 81626, 80910, 82240, 8, NULL, 0, 0, 0 },
+	{ "H100", "NVIDIA", 98288, 97150, 99020, 8, NULL, 0, 0, 0 },
+	{ "WAIH100", "NVIDIA", 124930, 123400, 126100, 6, NULL, 0, 0, 0 },
+	{ "JEDI", "NVIDIA", 158153, 156900, 159300, 5, NULL, 0, 0, 0 },
+	{ "GH200", "NVIDIA", 47505, 47010, 47890, 10, NULL, 0, 0, 0 },
+	{ "MI250", "AMD", 88621, 86900, 89700, 7, NULL, 0, 0, 0 },
+	{ "MI300X", "AMD", 142880, NAN, NAN, 3, NULL, 0, 0, 0 },
 };
 
 static const struct plot_bar_spec bar_spec = {

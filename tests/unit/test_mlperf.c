@@ -25,6 +25,54 @@ static int parses(const char *text)
 	return rc == 0;
 }
 
+/*
+ * Strings are scanned 8 bytes at a time: every kind of byte at every
+ * position of strings up to 40 bytes long gives what the byte-by-byte
+ * rule gives (controls below 0x20 rejected at their own column, '"', '\\'
+ * escapes, DEL and latin-1 bytes accepted).
+ */
+static void test_json_string_bytes(void **state)
+{
+	static const struct { const char *ins; int ok; } kinds[] = {
+		{ "\t", 0 }, { "\x01", 0 }, { "\x1f", 0 }, { " ", 1 }, { "!", 1 }, { "#", 1 },
+		{ "[", 1 }, { "]", 1 }, { "\x7f", 1 }, { "\x80", 1 }, { "\xdc", 1 },
+		{ "\xa2", 1 }, { "\xff", 1 }, { "\\\"", 1 }, { "\\\\", 1 }, { "\\u00e9", 1 },
+		{ "\\x", 0 }, { "\"", 0 },
+	};
+	struct strbuf t = STRBUF_INIT, why = STRBUF_INIT, want = STRBUF_INIT;
+	size_t len, pos, k;
+	struct jspan v;
+
+	(void)state;
+	for (len = 0; len <= 40; len++)
+		for (pos = 0; pos <= len; pos++)
+			for (k = 0; k < AB_ARRAY_SIZE(kinds); k++) {
+				int rc;
+				strbuf_reset(&t);
+				strbuf_addch(&t, '"');
+				strbuf_addchars(&t, 'a', pos);
+				strbuf_addstr(&t, kinds[k].ins);
+				strbuf_addchars(&t, 'b', len - pos);
+				strbuf_addch(&t, '"');
+				rc = jspan_parse(t.buf, t.len, 0, &v, &why);
+				if (kinds[k].ok) {
+					assert_int_equal(rc, 0);
+					assert_int_equal(v.n, t.len);
+				} else {
+					assert_int_equal(rc, -1);
+				}
+				if ((unsigned char)kinds[k].ins[0] < 0x20) { /* the control's own column */
+					strbuf_reset(&want);
+					strbuf_addf(&want, "invalid control character in string at column %zu",
+						    pos + 2);
+					assert_string_equal(why.buf, want.buf);
+				}
+			}
+	strbuf_release(&t);
+	strbuf_release(&why);
+	strbuf_release(&want);
+}
+
 static void test_json_scanner(void **state)
 {
 	struct strbuf why = STRBUF_INIT, s = STRBUF_INIT, txt = STRBUF_INIT;
@@ -76,6 +124,20 @@ static void test_json_scanner(void **state)
 	assert_true(jspan_ll(m, &ll));
 	assert_int_equal(ll, 3);
 	assert_false(jspan_get(v, "missing", &m));
+	{ /* several keys in one walk: the same answers */
+		static const char *const keys[] = { "n", "status", "missing" };
+		struct jspan many[3], one;
+		int found[3];
+		jspan_get_many(v, keys, 3, many, found);
+		assert_int_equal(found[0], 1);
+		assert_int_equal(found[1], 1);
+		assert_int_equal(found[2], 0);
+		assert_true(jspan_get(v, "status", &one));
+		assert_ptr_equal(many[1].p, one.p);
+		assert_int_equal(many[1].n, one.n);
+		assert_true(jspan_get(v, "n", &one));
+		assert_ptr_equal(many[0].p, one.p);
+	}
 	assert_int_equal(jspan_parse("\"\\ud83d\\ude00\xe9\"", 15, 0, &v, &why), 0);
 	strbuf_reset(&s);
 	jspan_str(v, &s);
@@ -105,6 +167,95 @@ static void test_json_scanner(void **state)
 	strbuf_release(&why);
 	strbuf_release(&s);
 	strbuf_release(&txt);
+}
+
+/*
+ * Records in mlperf_logging's own shape take a fast path (member names
+ * matched as text); the same record changed in any way takes the general
+ * loop.  Both must give what the general loop gives: values, the last of
+ * duplicate members, errors at their column.
+ */
+#define STD_HEAD "{\"namespace\": \"\", \"time_ms\": 1728769362845, \"event_type\": " \
+		 "\"POINT_IN_TIME\", \"key\": "
+#define STD_TAIL ", \"value\": null, \"metadata\": {\"file\": \"train.py\", \"lineno\": 1}"
+
+/* why[0]: the message; why[1], why[2]: the parser's key and scratch buffers */
+static int record(const char *text, struct mllog_rec *rec, struct strbuf *why)
+{
+	memset(rec, 0, sizeof(*rec));
+	return mllog_parse_record(text, strlen(text), 0, rec, &why[1], &why[2], &why[0]);
+}
+
+static void assert_key(const struct mllog_rec *rec, const char *key)
+{
+	assert_int_equal(rec->key_len, strlen(key));
+	assert_memory_equal(rec->key, key, strlen(key));
+}
+
+static void assert_span(struct jspan v, const char *text)
+{
+	assert_int_equal(v.n, strlen(text));
+	assert_memory_equal(v.p, text, v.n);
+}
+
+static void test_record_shapes(void **state)
+{
+	struct strbuf w[3] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT }, want = STRBUF_INIT;
+	struct strbuf *why = w;
+	struct mllog_rec rec;
+	const char *t;
+	int i;
+
+	(void)state;
+	assert_int_equal(record(STD_HEAD "\"run_start\"" STD_TAIL "}", &rec, why), 1);
+	assert_key(&rec, "run_start");
+	assert_true(rec.time_ms == 1728769362845.0);
+	assert_span(rec.value, "null");
+	assert_span(rec.metadata, "{\"file\": \"train.py\", \"lineno\": 1}");
+	assert_span(rec.event_type, "\"POINT_IN_TIME\"");
+	assert_span(rec.ns, "\"\"");
+	/* trailing JSON white space */
+	assert_int_equal(record(STD_HEAD "\"a\"" STD_TAIL "} \t\r", &rec, why), 1);
+	assert_key(&rec, "a");
+	/* a member more: the last duplicate wins */
+	assert_int_equal(record(STD_HEAD "\"a\"" STD_TAIL ", \"key\": \"b\"}", &rec, why), 1);
+	assert_key(&rec, "b");
+	/* an escaped key, a time as a string */
+	assert_int_equal(record("{\"namespace\": \"\", \"time_ms\": \"12\", \"event_type\": "
+				"\"INTERVAL_END\", \"key\": \"r\\u0075n_stop\"" STD_TAIL "}",
+				&rec, why), 1);
+	assert_key(&rec, "run_stop");
+	assert_true(rec.time_ms == 12.0);
+	/* another order and spacing */
+	assert_int_equal(record("{\"key\":\"c\",\"value\":1,\"metadata\":{},\"time_ms\":3}", &rec,
+				why), 1);
+	assert_key(&rec, "c");
+	assert_true(rec.time_ms == 3.0);
+	/* errors, at their column */
+	t = STD_HEAD "\"a\"" STD_TAIL "} x";
+	assert_int_equal(record(t, &rec, why), 0);
+	strbuf_addf(&want, "extra data at column %zu", strlen(t));
+	assert_string_equal(why->buf, want.buf);
+	t = STD_HEAD "\"a\", \"value\": tru, \"metadata\": {}}";
+	assert_int_equal(record(t, &rec, why), 0);
+	strbuf_reset(&want);
+	strbuf_addf(&want, "expecting value at column %zu", (size_t)(strstr(t, "tru") - t) + 1);
+	assert_string_equal(why->buf, want.buf);
+	t = STD_HEAD "\"a\", \"value\": 1, \"metadata\": {\"file\" 1}}";
+	assert_int_equal(record(t, &rec, why), 0);
+	strbuf_reset(&want);
+	strbuf_addf(&want, "expecting ':' delimiter at column %zu", (size_t)(strstr(t, " 1}}") - t) + 2);
+	assert_string_equal(why->buf, want.buf);
+	assert_int_equal(record(STD_HEAD "\"a\", \"value\": 1}", &rec, why), 0);
+	assert_string_equal(why->buf, "no \"metadata\" in the record");
+	t = STD_HEAD "\"a\"" STD_TAIL;
+	assert_int_equal(record(t, &rec, why), 0);
+	strbuf_reset(&want);
+	strbuf_addf(&want, "expecting ',' delimiter at column %zu", strlen(t) + 1);
+	assert_string_equal(why->buf, want.buf);
+	for (i = 0; i < 3; i++)
+		strbuf_release(&w[i]);
+	strbuf_release(&want);
 }
 
 /* ---- the reader --------------------------------------------------------- */
@@ -575,6 +726,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_scanner),
+		cmocka_unit_test(test_json_string_bytes),
+		cmocka_unit_test(test_record_shapes),
 		cmocka_unit_test(test_vendor_of),
 		cmocka_unit_test(test_reader_lines),
 		cmocka_unit_test(test_reader_long_lines),

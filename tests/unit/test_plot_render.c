@@ -18,10 +18,10 @@ static char tmpdir[64];
 /* ---- small realistic specs ---------------------------------------------- */
 
 static const struct plot_bar bars[] = {
-	{ "A100", "NVIDIA", 81626, 80910, 82240, 8, NULL, 0, 0 },
-	{ "H100", "NVIDIA", 98288, 97150, 99020, 8, NULL, 0, 0 },
-	{ "JEDI", "NVIDIA", 158153, 156900, 159300, 5, NULL, 0, 0 },
-	{ "MI250", "AMD", 88621, 86900, 89700, 7, NULL, 0, 0 },
+	{ "A100", "NVIDIA", 81626, 80910, 82240, 8, NULL, 0, 0, 0 },
+	{ "H100", "NVIDIA", 98288, 97150, 99020, 8, NULL, 0, 0, 0 },
+	{ "JEDI", "NVIDIA", 158153, 156900, 159300, 5, NULL, 0, 0, 0 },
+	{ "MI250", "AMD", 88621, 86900, 89700, 7, NULL, 0, 0, 0 },
 };
 static const struct plot_bar_spec bar_spec = {
 	.labels = { .title = "GPT 800M throughput", .subtitle = "CARAML · n runs",

@@ -1,0 +1,33 @@
+/*
+ * prehash.h - the driver's file digests, hashed ahead of the parser.
+ * Owner: ingest (the file read/hash primitive).  Not for use outside
+ * ingest/.
+ *
+ * Every ingested file's SHA-256 decides whether it was ingested before.
+ * On a CPU without the SHA extensions but with vector lanes (AVX-512F,
+ * AVX2) the driver hashes the next files of its list side by side, one
+ * file per lane, streaming each (64 KiB at a time per lane), a bounded
+ * number of files ahead of the one it asks for.  Files are read once for
+ * the digest, as before; nothing else changes (same digests, order and
+ * error messages: a file it cannot open or read is left to the caller).
+ */
+#ifndef AB_INGEST_PREHASH_H
+#define AB_INGEST_PREHASH_H
+
+#include "core/compat.h"
+#include "core/sha256.h"
+
+struct ingest_prehash;
+
+/* NULL when hashing ahead does not pay here (one lane: SHA extensions or
+ * no vector unit, or fewer than two files).  paths[] must outlive it;
+ * fresh is an sha256_init()ed context (probing the CPU is slow). */
+struct ingest_prehash *ingest_prehash_new(char *const *paths, size_t n,
+					  const struct sha256 *fresh);
+/* File i's lowercase hex digest and byte count: 0, or -1 when the caller
+ * must hash it itself (not openable or readable, or out of range).  Ask
+ * in increasing i; files before i are forgotten. */
+int ingest_prehash_get(struct ingest_prehash *ph, size_t i, char hex[65], uint64_t *size);
+void ingest_prehash_free(struct ingest_prehash *ph);
+
+#endif
