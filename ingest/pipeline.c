@@ -18,7 +18,7 @@
  */
 #include "core/compat.h"
 #include "ingest_priv.h"
-#include "json_text.h"
+#include "jtext.h"
 
 #include <pthread.h>
 

@@ -6,7 +6,7 @@
 
 #include "db.h"
 #include "ingest/ingest.h"
-#include "ingest/json_text.h"
+#include "ingest/jtext.h"
 
 /* db_intern.c: key bytes -> id of an interned row, or DB_INTERN_SEEN for
  * a value met once and stored inline; bounded (two generations).  get

@@ -5,7 +5,7 @@
 #include "core/compat.h"
 #include "db_priv.h"
 #include "validate.h"
-#include "ingest/json_text.h"
+#include "ingest/jtext.h"
 
 #include <math.h>
 #include <time.h>
