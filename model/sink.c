@@ -493,6 +493,41 @@ static void add_pair(struct strbuf *obj, const char *kv, size_t len)
 	strbuf_add(obj, kv, len);
 }
 
+/* Where the pair that starts at json[i] ends: the ',' after it outside
+ * strings and nested values, or n - 1 (the closing brace).  Strings are
+ * skipped with memchr: most of params is string bytes. */
+static size_t pair_end(const char *json, size_t i, size_t n)
+{
+	int depth = 0;
+
+	while (i < n - 1) {
+		char c = json[i];
+
+		if (c == '"') {
+			for (;;) { /* to the quote that is not escaped */
+				const char *q = memchr(json + i + 1, '"', n - 2 - i);
+				size_t b = 0;
+
+				if (!q)
+					return n - 1;
+				i = (size_t)(q - json);
+				while (json[i - 1 - b] == '\\')
+					b++;
+				if (!(b & 1))
+					break;
+			}
+		} else if (c == '{' || c == '[') {
+			depth++;
+		} else if ((c == '}' || c == ']') && depth > 0) {
+			depth--;
+		} else if (c == ',' && depth == 0) {
+			return i;
+		}
+		i++;
+	}
+	return n - 1;
+}
+
 /*
  * params as stored: the pairs runs share, interned as one object text in
  * param_set (run_data.set_id), and the run's own pairs as object text
@@ -511,39 +546,17 @@ static void add_pair(struct strbuf *obj, const char *kv, size_t len)
 static int params_split(struct db_sink_prep *p, const char *json, size_t n)
 {
 	size_t i, start, np = 0;
-	int depth = 0, in_str = 0;
 
 	strbuf_setstr(&p->own, "{");
 	strbuf_setstr(&p->shared, "{");
 	if (n < 2 || json[0] != '{' || json[n - 1] != '}')
 		return -1;
-	for (i = start = 1; i < n; i++) {
-		char c = json[i];
+	for (start = 1; start < n - 1; start = i + 1) {
 		const char *kv;
 		size_t len;
 		uint64_t h;
 
-		if (in_str) {
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				in_str = 0;
-			continue;
-		}
-		if (c == '"') {
-			in_str = 1;
-			continue;
-		} else if (c == '{' || c == '[') {
-			depth++;
-			continue;
-		} else if ((c == '}' || c == ']') && depth > 0) {
-			depth--;
-			continue;
-		} else if (!((c == ',' && depth == 0) || i == n - 1)) {
-			continue;
-		}
-		if (i == start) /* "{}" */
-			break;
+		i = pair_end(json, start, n);
 		kv = json + start;
 		len = i - start;
 		if (np == p->cap_pairs) {
@@ -568,7 +581,6 @@ static int params_split(struct db_sink_prep *p, const char *json, size_t n)
 			}
 		}
 		np++;
-		start = i + 1;
 	}
 	{	/* this run's pairs are the next run's "before" */
 		struct db_pair_pos *t = p->prev_pair;
