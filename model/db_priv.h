@@ -8,6 +8,7 @@
 #include "ingest/ingest.h"
 #include "ingest/jtext.h"
 #include "core/sha256.h"
+#include "validate.h"
 
 /* db_intern.c: key bytes -> id of an interned row, or DB_INTERN_SEEN for
  * a value met once and stored inline; bounded (two generations).  get
@@ -65,6 +66,7 @@ struct db_sink_prep {
 	struct sha256 fresh;       /* sha256_init()ed once, for db_key16 */
 	struct ingest_jtext jt;    /* params JSON text (cached reals) */
 	struct strbuf buf;         /* what run() prepares when nobody did */
+	struct validate_run vr;
 };
 
 struct db_sink_state {
@@ -86,7 +88,7 @@ struct db_sink_state {
 	 * committed transactions; emptied on rollback and when rm deletes
 	 * interned rows) */
 	struct db_intern sets, kinds, devices;
-	struct strbuf kbuf;
+	struct strbuf kbuf, reason;
 	struct db_power_row pw[DB_POWER_BATCH]; /* samples not stored yet */
 	int npw;
 	struct db_metric_row mt[DB_METRIC_BATCH]; /* metric rows not stored yet */

@@ -838,6 +838,8 @@ static int dedupe_variant(struct db_sink_state *s, const struct ingest_run *r, u
 enum { PREP_OK = 0, PREP_NOT_OBJECT = 1, PREP_NOT_ENCODED = 2 };
 struct prep_head {
 	uint32_t own_len, shared_len;
+	uint32_t reason_len;    /* validate_run() found it impossible: why (after shared) */
+	unsigned char invalid;
 	unsigned char status;   /* PREP_* */
 	unsigned char has_key;  /* key: the run's dedupe key, hashed */
 	unsigned char key[16];
@@ -846,6 +848,7 @@ struct prep_head {
 static void sink_prepare(void *self, const struct ingest_run *r, struct strbuf *out)
 {
 	struct db_sink_prep *p = &((struct db_sink_state *)self)->prep;
+	const struct ingest_run *vr;
 	struct prep_head h;
 
 	memset(&h, 0, sizeof(h));
@@ -871,11 +874,19 @@ static void sink_prepare(void *self, const struct ingest_run *r, struct strbuf *
 		if (!key_from_hex(r->dedupe_key, h.key))
 			db_key16(&p->fresh, r->dedupe_key, strlen(r->dedupe_key), h.key);
 	}
+	/* impossible values: stored `invalid` with the reason */
+	vr = validate_run(r, &p->vr);
+	if (vr != r) {
+		h.invalid = 1;
+		h.reason_len = (uint32_t)strlen(vr->excluded_reason);
+	}
 	h.own_len = (uint32_t)p->own.len;
 	h.shared_len = (uint32_t)p->shared.len;
 	strbuf_add(out, &h, sizeof(h));
 	strbuf_addbuf(out, &p->own);
 	strbuf_addbuf(out, &p->shared);
+	if (h.invalid)
+		strbuf_add(out, vr->excluded_reason, h.reason_len);
 }
 
 static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, struct strbuf *err)
@@ -904,7 +915,14 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 	own = prep + sizeof(h);
 	shared = own + h.own_len;
 	memcpy(key, h.key, sizeof(key));
-	r = validate_run(r, &vr); /* impossible values: stored `invalid` with the reason */
+	if (h.invalid) { /* prepare() found an impossible value */
+		vr.run = *r;
+		vr.run.status = RUN_INVALID;
+		strbuf_reset(&s->reason);
+		strbuf_add(&s->reason, shared + h.shared_len, h.reason_len);
+		vr.run.excluded_reason = s->reason.buf;
+		r = &vr.run;
+	}
 	rc = system_id(s, &r->system, &sys_id, err);
 	if (rc < 0)
 		return rc;
@@ -1161,6 +1179,7 @@ void db_sink_init(struct db *db)
 	strbuf_init(&s->last_system, 0);
 	strbuf_init(&s->last_bench, 0);
 	strbuf_init(&s->kbuf, 0);
+	strbuf_init(&s->reason, 0);
 	for (i = 0; i < AB_ARRAY_SIZE(s->recent_dev); i++)
 		strbuf_init(&s->recent_dev[i].name, 0);
 	for (i = 0; i < AB_ARRAY_SIZE(s->prev_kind); i++)
@@ -1203,6 +1222,7 @@ void db_sink_release(struct db *db)
 	strbuf_release(&s->last_system);
 	strbuf_release(&s->last_bench);
 	strbuf_release(&s->kbuf);
+	strbuf_release(&s->reason);
 	for (i = 0; i < AB_ARRAY_SIZE(s->recent_dev); i++)
 		strbuf_release(&s->recent_dev[i].name);
 	for (i = 0; i < AB_ARRAY_SIZE(s->prev_kind); i++)
