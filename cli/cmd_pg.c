@@ -93,6 +93,7 @@ static int pg_check_cmd(struct pg *pg)
 int cmd_pg(int argc, char **argv, struct ctx *ctx)
 {
 	const char *url = NULL, *reader = PG_DEFAULT_READER;
+	long version = 0;
 	int no_reader = 0;
 	const struct opt opts[] = {
 		{ 0, "url", OPT_STRING, &url, "URL",
@@ -100,6 +101,8 @@ int cmd_pg(int argc, char **argv, struct ctx *ctx)
 		{ 0, "reader", OPT_STRING, &reader, "ROLE",
 		  "read-only role for dashboards (default: " PG_DEFAULT_READER ")" },
 		{ 0, "no-reader", OPT_FLAG, &no_reader, NULL, "do not create or grant a reader role" },
+		{ 0, "schema-version", OPT_INT, &version, "N",
+		  "init: create or upgrade only up to version N (a staged upgrade)" },
 		{ 0, NULL, 0, NULL, NULL, NULL }
 	};
 	struct strbuf err = STRBUF_INIT, label = STRBUF_INIT;
@@ -124,7 +127,13 @@ int cmd_pg(int argc, char **argv, struct ctx *ctx)
 		pg_free(pg);
 		return rc;
 	}
+	if (version < 0 || version > pg_schema_latest()) {
+		pg_free(pg);
+		return cli_error(AB_EUSAGE, "pg: --schema-version: this accelbench knows versions 1 to %d",
+				 pg_schema_latest());
+	}
 	io.reader_role = no_reader ? NULL : reader;
+	io.schema_version = (int)version;
 	rc = pg_init(pg, &io, &res, &err);
 	if (rc == 0) {
 		pg_conn_label(pg, &label);

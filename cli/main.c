@@ -41,7 +41,7 @@ const struct cmd cli_commands[] = {
 	{ "pull", cmd_pull, NEED_DB_WRITE,
 	  "[--from URL] [--suite S] [-b B] [--system S] [--since DATE]",
 	  "Bring a central PostgreSQL store's data into the local database." },
-	{ "pg", cmd_pg, NO_DB, "init|check [--url URL] [--reader ROLE] [--no-reader]",
+	{ "pg", cmd_pg, NO_DB, "init|check [--url URL] [--reader ROLE] [--no-reader] [--schema-version N]",
 	  "Create or upgrade the central PostgreSQL schema and its reader role; check it." },
 	{ "rm", cmd_rm, NEED_DB_WRITE, "source ID|PATH...",
 	  "Remove ingested sources with their runs and metrics." },

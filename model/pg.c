@@ -18,6 +18,26 @@
  * documents the result.  Run ids are not the local ones; a run is known
  * by (source sha256, seq) and, when it has one, by its dedupe key.
  */
+/* the dashboard view of one row per run (migrations 1 and 5) */
+#define PG_DASH_RUNS_SELECT \
+	"SELECT" \
+	"  r.id AS run_id, b.suite, b.name AS benchmark, y.name AS system," \
+	"  coalesce(y.display_name, y.name) AS system_display, y.vendor, y.accelerator," \
+	"  y.site, r.nodes, r.devices, r.global_batch, r.precision," \
+	"  concat_ws(' ', 'nodes=' || r.nodes, 'devices=' || r.devices," \
+	"   'batch=' || r.global_batch, r.precision) AS configuration," \
+	"  r.status," \
+	"  CASE WHEN r.started ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?Z$'" \
+	"   THEN r.started::timestamptz END AS started," \
+	"  b.metric, m.value, b.unit, b.better," \
+	"  e.value AS energy_wh, r.excluded_reason, s.path AS source, s.pushed_at" \
+	"  FROM accelbench.run r" \
+	"  JOIN accelbench.system y ON y.id = r.system_id" \
+	"  JOIN accelbench.benchmark b ON b.id = r.benchmark_id" \
+	"  JOIN accelbench.source s ON s.id = r.source_id" \
+	"  LEFT JOIN accelbench.metric m ON m.run_id = r.id AND m.name = b.metric" \
+	"  LEFT JOIN accelbench.metric e ON e.run_id = r.id AND e.name = 'energy'"
+
 /* 1: tables, the merge function push uses, dashboard views (statements
  * in pieces: C11 promises string literals up to 4095 bytes only) */
 static const char *const pg_migration_1[] = {
@@ -201,23 +221,7 @@ static const char *const pg_migration_1[] = {
 	" END $f$;",
 	/* dashboards: one row per run, and one per configuration */
 	"CREATE SCHEMA accelbench_dash;"
-	"CREATE VIEW accelbench_dash.runs AS SELECT"
-	"  r.id AS run_id, b.suite, b.name AS benchmark, y.name AS system,"
-	"  coalesce(y.display_name, y.name) AS system_display, y.vendor, y.accelerator,"
-	"  y.site, r.nodes, r.devices, r.global_batch, r.precision,"
-	"  concat_ws(' ', 'nodes=' || r.nodes, 'devices=' || r.devices,"
-	"   'batch=' || r.global_batch, r.precision) AS configuration,"
-	"  r.status,"
-	"  CASE WHEN r.started ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?Z$'"
-	"   THEN r.started::timestamptz END AS started,"
-	"  b.metric, m.value, b.unit, b.better,"
-	"  e.value AS energy_wh, r.excluded_reason, s.path AS source, s.pushed_at"
-	"  FROM accelbench.run r"
-	"  JOIN accelbench.system y ON y.id = r.system_id"
-	"  JOIN accelbench.benchmark b ON b.id = r.benchmark_id"
-	"  JOIN accelbench.source s ON s.id = r.source_id"
-	"  LEFT JOIN accelbench.metric m ON m.run_id = r.id AND m.name = b.metric"
-	"  LEFT JOIN accelbench.metric e ON e.run_id = r.id AND e.name = 'energy';",
+	"CREATE VIEW accelbench_dash.runs AS " PG_DASH_RUNS_SELECT ";",
 	"CREATE VIEW accelbench_dash.configurations AS SELECT"
 	"  suite, benchmark, system, vendor, accelerator, nodes, devices, global_batch,"
 	"  precision, configuration, metric, unit, better,"
@@ -355,8 +359,78 @@ static const char *const pg_migration_4[] = {
 	NULL
 };
 
+/* a version-4 dedupe key as the 16 bytes the local database keeps: 32
+ * lowercase hex digits are those bytes; another text (a parser's key,
+ * pushed by an older accelbench) is hashed as the local sink does (first
+ * 16 bytes of its SHA-256) */
+#define PG_KEY16(k) \
+	"CASE WHEN " k " ~ '^[0-9a-f]{32}$' THEN " k "::uuid" \
+	" ELSE encode(substr(sha256(convert_to(" k ", 'UTF8')), 1, 16), 'hex')::uuid END"
+
+/* a metric kind's key: its name, unit and meta (NULL: none) */
+#define PG_KIND_MD5(name, unit, meta) \
+	"md5(" name " || chr(31) || " unit " || chr(31) || coalesce(" meta ", ''))::uuid"
+
+/*
+ * 5: smaller rows and keys, for push speed.  dedupe_key becomes a
+ * uuid (the key's 16 bytes; a 32-hex text key was a third of a push's
+ * server time through its unique index).  Params as the local database
+ * keeps them: a run's shared pairs interned once in accelbench.param_set
+ * (set_id) and its own pairs in params (NULL: none); a run pushed before
+ * keeps all its pairs in params.  The merge functions of versions 1 and 3
+ * (unused since 4) go.
+ */
+static const char *const pg_migration_5[] = {
+	"DROP PROCEDURE accelbench.merge_batch();"
+	"DROP FUNCTION accelbench.merge_staged(integer);"
+	"DROP FUNCTION accelbench.merge_source(text, text, text, text, bigint, text, text);"
+	/* a parser's key whose hash another run holds as hex (the same run
+	 * pushed through two versions) keeps no key: it stays a run of its own */
+	"UPDATE accelbench.run r SET dedupe_key = NULL"
+	" WHERE r.dedupe_key !~ '^[0-9a-f]{32}$' AND EXISTS (SELECT 1 FROM accelbench.run o"
+	"  WHERE o.dedupe_key = encode(substr(sha256(convert_to(r.dedupe_key, 'UTF8')), 1, 16),"
+	"   'hex'));"
+	"ALTER TABLE accelbench.run ALTER dedupe_key TYPE uuid USING " PG_KEY16("dedupe_key") ","
+	"  ALTER params DROP NOT NULL, ALTER params DROP DEFAULT,"
+	"  ADD set_id bigint;"
+	"CREATE TABLE accelbench.param_set("
+	"  id bigserial PRIMARY KEY,"
+	"  kv text NOT NULL,"
+	"  kv_md5 uuid NOT NULL UNIQUE);", /* kv may be longer than an index entry */
+	/* metrics as locally: (name, unit, meta) interned once in metric_kind,
+	 * a row per value in metric_data; accelbench.metric becomes a view
+	 * with the columns of the table it replaces (the dashboard view reads
+	 * it), meta NULL where there is none */
+	"CREATE TABLE accelbench.metric_kind("
+	"  id bigserial PRIMARY KEY,"
+	"  name text NOT NULL,"
+	"  unit text NOT NULL,"
+	"  meta text,"
+	"  kind_md5 uuid NOT NULL UNIQUE);"
+	"INSERT INTO accelbench.metric_kind(name, unit, meta, kind_md5)"
+	" SELECT name, unit, meta, " PG_KIND_MD5("name", "unit", "meta") " FROM"
+	"  (SELECT name, unit, nullif(meta, '') AS meta, min(run_id) AS first"
+	"   FROM accelbench.metric GROUP BY 1, 2, 3) k ORDER BY first, name;"
+	"CREATE TABLE accelbench.metric_data("
+	"  run_id bigint NOT NULL,"
+	"  kind_id bigint NOT NULL,"
+	"  value double precision NOT NULL,"
+	"  PRIMARY KEY (run_id, kind_id));"
+	"INSERT INTO accelbench.metric_data(run_id, kind_id, value)"
+	" SELECT m.run_id, k.id, m.value FROM accelbench.metric m JOIN accelbench.metric_kind k"
+	"  ON k.kind_md5 = " PG_KIND_MD5("m.name", "m.unit", "nullif(m.meta, '')")
+	" ORDER BY m.run_id, k.id;"
+	"ALTER TABLE accelbench.metric RENAME TO metric_before_5;"
+	"CREATE VIEW accelbench.metric AS SELECT d.run_id, k.name, d.value, k.unit, k.meta"
+	" FROM accelbench.metric_data d JOIN accelbench.metric_kind k ON k.id = d.kind_id;"
+	"CREATE OR REPLACE VIEW accelbench_dash.runs AS " PG_DASH_RUNS_SELECT ";"
+	"DROP TABLE accelbench.metric_before_5;",
+	NULL
+};
+
 static const char *const *const pg_migrations[] = { pg_migration_1, pg_migration_2,
-						    pg_migration_3, pg_migration_4 };
+						    pg_migration_3, pg_migration_4,
+						    pg_migration_5 };
 
 int pg_schema_latest(void)
 {
@@ -510,7 +584,8 @@ static int schema_version(struct pg *pg, int *version, struct strbuf *err)
 }
 
 /* Apply the missing migrations in one transaction under an advisory lock. */
-static int migrate(struct pg *pg, int *before, int *after, struct strbuf *err)
+/* Up to version target (the latest when 0 or more). */
+static int migrate(struct pg *pg, int target, int *before, int *after, struct strbuf *err)
 {
 	struct strbuf sql = STRBUF_INIT;
 	int version, rc, i;
@@ -538,7 +613,9 @@ static int migrate(struct pg *pg, int *before, int *after, struct strbuf *err)
 			     version, pg_schema_latest());
 		goto fail;
 	}
-	for (i = version; i < pg_schema_latest(); i++) {
+	if (target <= 0 || target > pg_schema_latest())
+		target = pg_schema_latest();
+	for (i = version; i < target; i++) {
 		const char *const *part;
 
 		for (part = pg_migrations[i]; *part; part++) {
@@ -552,7 +629,7 @@ static int migrate(struct pg *pg, int *before, int *after, struct strbuf *err)
 		if (rc < 0)
 			goto fail;
 	}
-	*after = pg_schema_latest();
+	*after = version > target ? version : target;
 	strbuf_release(&sql);
 	return pg_exec(pg, "COMMIT", err);
 fail:
@@ -584,7 +661,7 @@ int pg_check_schema(struct pg *pg, struct strbuf *err)
 			       "the central schema has version %d, newer than this accelbench "
 			       "understands (%d)",
 			       version, pg_schema_latest());
-	return migrate(pg, &before, &after, err);
+	return migrate(pg, 0, &before, &after, err);
 }
 
 /* A role name we create: plain identifiers only (an allow-list, not quoting). */
@@ -648,7 +725,7 @@ int pg_init(struct pg *pg, const struct pg_init_opts *o, struct pg_init_result *
 			       "reader role '%s' is not a plain lowercase identifier "
 			       "([a-z_][a-z0-9_]*)",
 			       o->reader_role);
-	rc = migrate(pg, &res->version_before, &res->version_after, err);
+	rc = migrate(pg, o->schema_version, &res->version_before, &res->version_after, err);
 	if (rc < 0)
 		return rc;
 	if (o->reader_role)
@@ -677,11 +754,17 @@ static const struct {
 	  " (SELECT 1 FROM accelbench.source s WHERE s.id = x.source_id) OR NOT EXISTS"
 	  " (SELECT 1 FROM accelbench.run r WHERE r.id = x.run_id)" },
 	{ "metrics whose run is missing",
-	  "SELECT count(*) FROM accelbench.metric m WHERE NOT EXISTS"
+	  "SELECT count(*) FROM accelbench.metric_data m WHERE NOT EXISTS"
 	  " (SELECT 1 FROM accelbench.run r WHERE r.id = m.run_id)" },
+	{ "metrics whose kind is missing",
+	  "SELECT count(*) FROM accelbench.metric_data m WHERE NOT EXISTS"
+	  " (SELECT 1 FROM accelbench.metric_kind k WHERE k.id = m.kind_id)" },
 	{ "power samples whose run is missing",
 	  "SELECT count(*) FROM accelbench.power_sample p WHERE NOT EXISTS"
 	  " (SELECT 1 FROM accelbench.run r WHERE r.id = p.run_id)" },
+	{ "runs whose param set is missing",
+	  "SELECT count(*) FROM accelbench.run r WHERE r.set_id IS NOT NULL AND NOT EXISTS"
+	  " (SELECT 1 FROM accelbench.param_set p WHERE p.id = r.set_id)" },
 	{ "systems-file links whose source or system is missing",
 	  "SELECT count(*) FROM accelbench.source_system l WHERE NOT EXISTS"
 	  " (SELECT 1 FROM accelbench.source s WHERE s.id = l.source_id) OR NOT EXISTS"
@@ -721,12 +804,23 @@ int pg_check(struct pg *pg, void (*report)(void *ctx, const char *what, long lon
 
 /* ---- COPY text format ---------------------------------------------- */
 
+/* Append n bytes (n small): the hot path of binary COPY, without a call
+ * to grow the buffer while it has room. */
+static void put_raw(struct pg_copy *cp, const void *p, size_t n)
+{
+	if (cp->buf.alloc - cp->buf.len <= n)
+		strbuf_grow(&cp->buf, n);
+	memcpy(cp->buf.buf + cp->buf.len, p, n);
+	cp->buf.len += n;
+	cp->buf.buf[cp->buf.len] = '\0';
+}
+
 static void sep(struct pg_copy *cp)
 {
 	if (cp->binary) {
 		if (cp->ncols++ == 0) { /* the column count, filled in at the row's end */
 			cp->row_start = cp->buf.len;
-			strbuf_add(&cp->buf, "\0\0", 2);
+			put_raw(cp, "\0\0", 2);
 		}
 		return;
 	}
@@ -744,7 +838,7 @@ static void put_be(struct pg_copy *cp, uint64_t v, int bytes)
 		b[i] = (unsigned char)(v & 0xFF);
 		v >>= 8;
 	}
-	strbuf_add(&cp->buf, b, (size_t)bytes);
+	put_raw(cp, b, (size_t)bytes);
 }
 
 void pg_copy_begin(struct pg_copy *cp)
@@ -811,6 +905,17 @@ static size_t add_utf8(struct strbuf *sb, const char *s, size_t n)
 	while (i < n) {
 		size_t k;
 
+		/* eight bytes at a time while none is NUL or >= 0x80 (the
+		 * common case: ASCII text) */
+		while (n - i >= 8) {
+			uint64_t w;
+			memcpy(&w, u + i, 8);
+			if (((w | ((w - 0x0101010101010101u) & ~w)) & 0x8080808080808080u) != 0)
+				break;
+			i += 8;
+		}
+		if (i >= n)
+			break;
 		if (u[i] >= 0x01 && u[i] < 0x80) {
 			i++;
 			continue;
@@ -947,6 +1052,13 @@ void pg_copy_null(struct pg_copy *cp)
 		return;
 	}
 	strbuf_addstr(&cp->buf, "\\N");
+}
+
+void pg_copy_uuid(struct pg_copy *cp, const void *bytes16)
+{
+	sep(cp);
+	put_be(cp, 16, 4);
+	put_raw(cp, bytes16, 16);
 }
 
 int pg_copy_end_row(struct pg_copy *cp, struct strbuf *err)

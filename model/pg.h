@@ -47,6 +47,7 @@ int pg_schema_latest(void);
 
 struct pg_init_opts {
 	const char *reader_role;   /* role that may only read the dashboard views; NULL = none */
+	int schema_version;        /* upgrade only up to this version (0: the latest) */
 };
 
 struct pg_init_result {

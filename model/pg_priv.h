@@ -49,8 +49,6 @@ struct pg_copy {
 	int (*flush)(void *ctx, struct pg_copy *cp, struct strbuf *err);
 	void *ctx;
 	long rows;
-	int64_t src;               /* when with_src: written first in every row */
-	int with_src;
 };
 
 /*
@@ -71,6 +69,7 @@ void pg_copy_int(struct pg_copy *cp, int64_t v);   /* bigint */
 void pg_copy_int4(struct pg_copy *cp, int32_t v);  /* integer */
 void pg_copy_double(struct pg_copy *cp, double v);
 void pg_copy_null(struct pg_copy *cp);
+void pg_copy_uuid(struct pg_copy *cp, const void *bytes16); /* binary only */
 /* End a row; flushes when the buffer is large.  Returns 0 or negative. */
 int pg_copy_end_row(struct pg_copy *cp, struct strbuf *err);
 
@@ -102,12 +101,12 @@ int pg_local_sources(struct pg_local *l, struct pg_local_source **out, size_t *n
 		     struct strbuf *err);
 void pg_local_sources_free(struct pg_local_source *v, size_t n);
 
-/* COPY rows for the staging tables of systems and benchmarks (column
- * order: see pg_push.c).  source_id 0 = every system / benchmark. */
-int pg_local_copy_systems(struct pg_local *l, int64_t source_id, struct pg_copy *cp,
-			  struct strbuf *err);
-int pg_local_copy_benchmarks(struct pg_local *l, int64_t source_id, struct pg_copy *cp,
-			     struct strbuf *err);
+/* COPY rows of every local system, benchmark and param set for the
+ * staging tables (column order: see pg_push.c). */
+int pg_local_copy_systems(struct pg_local *l, struct pg_copy *cp, struct strbuf *err);
+int pg_local_copy_benchmarks(struct pg_local *l, struct pg_copy *cp, struct strbuf *err);
+int pg_local_copy_param_sets(struct pg_local *l, struct pg_copy *cp, struct strbuf *err);
+int pg_local_copy_metric_kinds(struct pg_local *l, struct pg_copy *cp, struct strbuf *err);
 /* Every local system (a = name, b = the systems file that described it
  * (meta.described) or NULL) or benchmark (a = suite, b = name) with its
  * local id. */
@@ -119,8 +118,8 @@ int pg_local_dims(struct pg_local *l, int benchmarks,
 /* How a source's rows go straight into the central tables. */
 struct pg_local_ids {
 	int64_t base;              /* the source's store id; its runs are base + seq */
-	const int64_t *sys, *bench; /* local id -> store id (0: none) */
-	size_t nsys, nbench;
+	const int64_t *sys, *bench, *set, *kind; /* local id -> store id (0: none) */
+	size_t nsys, nbench, nset, nkind;
 	const unsigned char *skip; /* skip[seq]: the store holds that run already; or NULL */
 	size_t nskip;
 	int by_key;                /* runs in dedupe-key order (pushers lock keys alike) */
@@ -128,8 +127,8 @@ struct pg_local_ids {
 
 /* Binary COPY rows for accelbench.run (id, source_id, seq, line, system_id,
  * benchmark_id, job_id, started, finished, status, nodes, devices,
- * global_batch, local_batch, precision, framework, params,
- * excluded_reason, dedupe_key), .metric (run_id, name, value, unit, meta)
+ * global_batch, local_batch, precision, framework, set_id, params,
+ * excluded_reason, dedupe_key), .metric_data (run_id, kind_id, value)
  * and .power_sample (run_id, i, device, t, watts) of one source, without
  * the runs ids->skip marks. */
 int pg_local_copy_final_runs(struct pg_local *l, int64_t source_id,
@@ -139,7 +138,12 @@ int pg_local_copy_final_metrics(struct pg_local *l, int64_t source_id,
 				struct strbuf *err);
 int pg_local_copy_final_power(struct pg_local *l, int64_t source_id,
 			      const struct pg_local_ids *ids, struct pg_copy *cp, struct strbuf *err);
-/* (seq, line, dedupe key) of every run of a source that has a key. */
+/* (seq, name, value) of every metric of a source's runs. */
+int pg_local_metrics(struct pg_local *l, int64_t source_id,
+		     int (*fn)(void *ctx, int64_t seq, const char *name, double value,
+			       struct strbuf *err),
+		     void *ctx, struct strbuf *err);
+/* (seq, line, dedupe key as 32 hex digits) of every run of a source that has a key. */
 int pg_local_run_keys(struct pg_local *l, int64_t source_id,
 		      int (*fn)(void *ctx, int64_t seq, int64_t line, const char *key,
 				struct strbuf *err),

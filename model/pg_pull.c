@@ -41,6 +41,16 @@ struct pbench {
 	int lower;
 };
 
+struct pset {
+	int64_t id;
+	char *kv;
+};
+
+struct pkind {
+	int64_t id;
+	char *name, *unit, *meta; /* meta: JSON text or NULL */
+};
+
 struct psource {
 	int64_t id;
 	char *sha256, *identity, *path, *format, *ingested_at, *tool_version;
@@ -62,9 +72,14 @@ struct pull {
 	size_t nsrc;
 	int64_t (*links)[2];       /* (source, system) a systems file described, sorted */
 	size_t nlinks;
+	struct pset *sets;         /* the store's param sets, by id */
+	size_t nsets;
+	struct pkind *kinds;       /* the store's metric kinds, by id */
+	size_t nkinds;
+	struct strbuf params;      /* a run's params put together */
 	struct stream st[3];
-	struct ingest_metric *metrics;
-	char **meta;               /* parallel to metrics: meta as JSON text or NULL */
+	struct ingest_metric *metrics; /* names and units: the kinds' */
+	const char **meta;         /* parallel to metrics: meta as JSON text or NULL */
 	size_t nmetrics, ametrics;
 };
 
@@ -170,6 +185,34 @@ static int load_dimensions(struct pull *p, struct strbuf *err)
 		parse_i64(PQgetvalue(res, r, 1), &p->links[r][1]);
 	}
 	PQclear(res);
+	res = query(p, "SELECT id, kv FROM accelbench.param_set ORDER BY id", 0, NULL,
+		    "cannot read the central param sets", err);
+	if (!res)
+		return -AB_EIO;
+	p->nsets = (size_t)PQntuples(res);
+	p->sets = ab_calloc(p->nsets ? p->nsets : 1, sizeof(*p->sets));
+	for (r = 0; r < PQntuples(res); r++) {
+		parse_i64(PQgetvalue(res, r, 0), &p->sets[r].id);
+		p->sets[r].kv = ab_strdup(PQgetvalue(res, r, 1));
+	}
+	PQclear(res);
+	res = query(p, "SELECT id, name, unit, meta FROM accelbench.metric_kind ORDER BY id", 0,
+		    NULL, "cannot read the central metric kinds", err);
+	if (!res)
+		return -AB_EIO;
+	p->nkinds = (size_t)PQntuples(res);
+	p->kinds = ab_calloc(p->nkinds ? p->nkinds : 1, sizeof(*p->kinds));
+	for (r = 0; r < PQntuples(res); r++) {
+		parse_i64(PQgetvalue(res, r, 0), &p->kinds[r].id);
+		p->kinds[r].name = ab_strdup(PQgetvalue(res, r, 1));
+		p->kinds[r].unit = ab_strdup(PQgetvalue(res, r, 2));
+		/* meta stays the JSON text the store holds (the local text,
+		 * compact): the sink stores it without parsing */
+		p->kinds[r].meta = PQgetisnull(res, r, 3) || !*PQgetvalue(res, r, 3)
+					   ? NULL
+					   : ab_strdup(PQgetvalue(res, r, 3));
+	}
+	PQclear(res);
 	res = query(p, "SELECT id, suite, name, metric, unit, better FROM accelbench.benchmark"
 		       " ORDER BY id",
 		    0, NULL, "cannot read the central benchmarks", err);
@@ -191,37 +234,33 @@ static int load_dimensions(struct pull *p, struct strbuf *err)
 	return 0;
 }
 
-/* Both tables are read ORDER BY id: binary search. */
+/* The dimension tables are read ORDER BY id; each struct starts with its
+ * int64_t id, so one comparison serves all three binary searches. */
+static int id_cmp(const void *key, const void *elem)
+{
+	int64_t a = *(const int64_t *)key, b = *(const int64_t *)elem;
+
+	return a < b ? -1 : a > b;
+}
+
 static struct psystem *find_system(struct pull *p, int64_t id)
 {
-	size_t lo = 0, hi = p->nsys;
+	return bsearch(&id, p->sys, p->nsys, sizeof(*p->sys), id_cmp);
+}
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (p->sys[mid].id == id)
-			return &p->sys[mid];
-		if (p->sys[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+static const struct pset *find_set(struct pull *p, int64_t id)
+{
+	return bsearch(&id, p->sets, p->nsets, sizeof(*p->sets), id_cmp);
+}
+
+static const struct pkind *find_kind(struct pull *p, int64_t id)
+{
+	return bsearch(&id, p->kinds, p->nkinds, sizeof(*p->kinds), id_cmp);
 }
 
 static struct pbench *find_bench(struct pull *p, int64_t id)
 {
-	size_t lo = 0, hi = p->nbench;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (p->bench[mid].id == id)
-			return &p->bench[mid];
-		if (p->bench[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return bsearch(&id, p->bench, p->nbench, sizeof(*p->bench), id_cmp);
 }
 
 /* ---- which sources ----------------------------------------------------- */
@@ -366,46 +405,34 @@ static int parse_status(const char *s, enum ingest_run_status *out)
 	return -1;
 }
 
-static void free_metrics(struct pull *p)
-{
-	size_t i;
-
-	for (i = 0; i < p->nmetrics; i++) {
-		free((char *)p->metrics[i].name);
-		free((char *)p->metrics[i].unit);
-		free(p->meta[i]);
-	}
-	p->nmetrics = 0;
-}
-
-/* Metrics of run (src, seq): rows src, seq, name, value, unit, meta. */
+/* Metrics of run (src, seq): rows src, seq, kind_id, value. */
 static int collect_metrics(struct pull *p, int64_t src, int64_t seq, struct strbuf *err)
 {
 	struct stream *m = &p->st[1];
 	int rc;
 
-	free_metrics(p);
+	p->nmetrics = 0;
 	while (!m->done && before(m, src, seq + 1)) {
 		if (at(m, src, seq)) {
+			const struct pkind *k;
 			struct ingest_metric *x;
+			int64_t kind;
 			double v;
 
-			if (m->nf != 6 || !m->f[2] || !m->f[3] || !m->f[4] ||
-			    num_parse_double(m->f[3], strlen(m->f[3]), &v) != NUM_OK)
+			if (m->nf != 4 || parse_i64(m->f[2], &kind) < 0 || !(k = find_kind(p, kind)) ||
+			    !m->f[3] || num_parse_double(m->f[3], strlen(m->f[3]), &v) != NUM_OK)
 				return ab_fail(err, AB_EIO, "a metric row the store should not send");
 			if (p->nmetrics == p->ametrics) {
 				p->ametrics = p->ametrics ? 2 * p->ametrics : 16;
 				p->metrics = ab_realloc(p->metrics, p->ametrics * sizeof(*p->metrics));
 				p->meta = ab_realloc(p->meta, p->ametrics * sizeof(*p->meta));
 			}
-			/* meta stays the JSON text the store holds (the local
-			 * text, compact): the sink stores it without parsing */
-			p->meta[p->nmetrics] = m->f[5] && *m->f[5] ? ab_strdup(m->f[5]) : NULL;
+			p->meta[p->nmetrics] = k->meta;
 			x = &p->metrics[p->nmetrics++];
 			memset(x, 0, sizeof(*x));
-			x->name = ab_strdup(m->f[2]);
+			x->name = k->name;
 			x->value = v;
-			x->unit = ab_strdup(m->f[4]);
+			x->unit = k->unit;
 		}
 		rc = stream_next(p, m, err);
 		if (rc < 0)
@@ -440,10 +467,50 @@ static int add_power(struct pull *p, int64_t src, int64_t seq, int64_t run_id, s
 	return 0;
 }
 
+/* A run's params as the local view run shows them: the shared set's
+ * pairs, then the run's own (either may be missing). */
+static int run_params(struct pull *p, const char *set_id, const char *own, const char **out,
+		      struct strbuf *err)
+{
+	const struct pset *set = NULL;
+	int64_t id;
+
+	if (set_id && (parse_i64(set_id, &id) < 0 || !(set = find_set(p, id))))
+		return ab_fail(err, AB_EIO, "a run names param set %s, which the store lacks",
+			       set_id);
+	if (!set)
+		*out = own && *own ? own : NULL;
+	else if (!own || strlen(own) <= 2) /* no pairs of its own ("{}" or none) */
+		*out = set->kv;
+	else {
+		strbuf_reset(&p->params);
+		strbuf_add(&p->params, set->kv, strlen(set->kv) - 1);
+		strbuf_addch(&p->params, ',');
+		strbuf_addstr(&p->params, own + 1);
+		*out = p->params.buf;
+	}
+	return 0;
+}
+
+/* The store's uuid text (8-4-4-4-12 hex digits) as the 32 hex digits the
+ * local database shows, in place; NULL stays NULL. */
+static const char *key_hex(char *s)
+{
+	char *r, *w;
+
+	if (!s)
+		return NULL;
+	for (r = w = s; *r; r++)
+		if (*r != '-')
+			*w++ = *r;
+	*w = '\0';
+	return s;
+}
+
 /*
  * Run row: src, seq, line, system_id, benchmark_id, job_id, started,
  * finished, status, nodes, devices, global_batch, local_batch, precision,
- * framework, params, excluded_reason, dedupe_key.
+ * framework, set_id, params, excluded_reason, dedupe_key.
  */
 static int add_run(struct pull *p, struct strbuf *err)
 {
@@ -454,7 +521,7 @@ static int add_run(struct pull *p, struct strbuf *err)
 	int64_t sys_id = 0, bench_id = 0, run_id = 0, src = s->src, seq = s->seq;
 	int rc;
 
-	if (s->nf != 18 || parse_i64(s->f[3], &sys_id) < 0 || parse_i64(s->f[4], &bench_id) < 0 ||
+	if (s->nf != 19 || parse_i64(s->f[3], &sys_id) < 0 || parse_i64(s->f[4], &bench_id) < 0 ||
 	    !(y = find_system(p, sys_id)) || !(b = find_bench(p, bench_id)) ||
 	    parse_status(s->f[8], &r.status) < 0)
 		return ab_fail(err, AB_EIO, "a run row the store should not send (source %lld, "
@@ -480,12 +547,14 @@ static int add_run(struct pull *p, struct strbuf *err)
 	r.framework = s->f[14];
 	/* params as the text the store holds (the local compact JSON): the
 	 * sink takes it as it is, no parse and re-dump */
-	r.params_json = s->f[15] && *s->f[15] ? s->f[15] : NULL;
-	r.excluded_reason = s->f[16];
-	r.dedupe_key = s->f[17];
+	rc = run_params(p, s->f[15], s->f[16], &r.params_json, err);
+	if (rc < 0)
+		return rc;
+	r.excluded_reason = s->f[17];
+	r.dedupe_key = key_hex(s->f[18]);
 	r.metrics = p->metrics;
 	r.nmetrics = p->nmetrics;
-	r.metrics_meta_json = (const char *const *)p->meta;
+	r.metrics_meta_json = p->meta;
 	rc = p->sink->run(p->sink->self, &r, &run_id, err);
 	if (rc < 0)
 		return rc;
@@ -668,14 +737,14 @@ static int start_streams(struct pull *p, int all, struct strbuf *err)
 	strbuf_reset(&sql);
 	strbuf_addstr(&sql, "COPY (SELECT r.source_id, r.seq, r.line, r.system_id, r.benchmark_id,"
 			    " r.job_id, r.started, r.finished, r.status, r.nodes, r.devices,"
-			    " r.global_batch, r.local_batch, r.precision, r.framework, r.params,"
-			    " r.excluded_reason, r.dedupe_key FROM accelbench.run r WHERE ");
+			    " r.global_batch, r.local_batch, r.precision, r.framework, r.set_id,"
+			    " r.params, r.excluded_reason, r.dedupe_key FROM accelbench.run r WHERE ");
 	selection(p, "r.source_id", all, &sql);
 	if (prov) {
 		strbuf_addstr(&sql, " UNION ALL SELECT x.source_id, x.seq, x.line, r.system_id,"
 				    " r.benchmark_id, r.job_id, r.started, r.finished, r.status,"
 				    " r.nodes, r.devices, r.global_batch, r.local_batch, r.precision,"
-				    " r.framework, r.params, r.excluded_reason, r.dedupe_key"
+				    " r.framework, r.set_id, r.params, r.excluded_reason, r.dedupe_key"
 				    " FROM accelbench.run_source x JOIN accelbench.run r"
 				    " ON r.id = x.run_id WHERE ");
 		selection(p, "x.source_id", all, &sql);
@@ -688,12 +757,13 @@ static int start_streams(struct pull *p, int all, struct strbuf *err)
 		goto out;
 	}
 	strbuf_reset(&sql);
-	strbuf_addstr(&sql, "COPY (SELECT r.source_id, r.seq, m.name, m.value, m.unit, m.meta"
-			    " FROM accelbench.run r JOIN accelbench.metric m ON m.run_id = r.id WHERE ");
+	strbuf_addstr(&sql, "COPY (SELECT r.source_id, r.seq, m.kind_id, m.value"
+			    " FROM accelbench.run r JOIN accelbench.metric_data m ON m.run_id = r.id"
+			    " WHERE ");
 	selection(p, "r.source_id", all, &sql);
 	if (prov) {
-		strbuf_addstr(&sql, " UNION ALL SELECT x.source_id, x.seq, m.name, m.value, m.unit,"
-				    " m.meta FROM accelbench.run_source x JOIN accelbench.metric m"
+		strbuf_addstr(&sql, " UNION ALL SELECT x.source_id, x.seq, m.kind_id, m.value"
+				    " FROM accelbench.run_source x JOIN accelbench.metric_data m"
 				    " ON m.run_id = x.run_id WHERE ");
 		selection(p, "x.source_id", all, &sql);
 		strbuf_addstr(&sql, " ORDER BY 1, 2) TO STDOUT");
@@ -768,7 +838,6 @@ static void pull_release(struct pull *p)
 	int k;
 
 	stop_streams(p);
-	free_metrics(p);
 	free(p->metrics);
 	free(p->meta);
 	for (i = 0; i < p->nsys; i++) {
@@ -778,6 +847,16 @@ static void pull_release(struct pull *p)
 	}
 	free(p->sys);
 	free(p->links);
+	for (i = 0; i < p->nsets; i++)
+		free(p->sets[i].kv);
+	free(p->sets);
+	for (i = 0; i < p->nkinds; i++) {
+		free(p->kinds[i].name);
+		free(p->kinds[i].unit);
+		free(p->kinds[i].meta);
+	}
+	free(p->kinds);
+	strbuf_release(&p->params);
 	for (i = 0; i < p->nbench; i++) {
 		free(p->bench[i].suite);
 		free(p->bench[i].name);

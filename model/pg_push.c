@@ -3,13 +3,14 @@
  * lacks, each in its own PostgreSQL transaction, straight into the central
  * tables.
  *
- * Systems and benchmarks go first (all of them, merged server-side by
- * accelbench.merge_dimensions()); their store ids map the local ones.
- * Then sources in batches (many small ones, or one large one): the batch
- * reserves consecutive ids (accelbench.reserve_ids(), one round trip) and
- * gives each source base, its runs base + seq, so every row can go
- * straight into its final table with binary COPY.  One query per batch:
- *   BEGIN; INSERT INTO source ...; COPY run; COPY metric; COPY power_sample; COMMIT;
+ * Systems, benchmarks, param sets and metric kinds go first (all of them,
+ * merged server-side); their store ids map the local ones.  One block of
+ * ids is reserved for every source to send (accelbench.reserve_ids(), one
+ * round trip), in local order: a source takes base, its runs base + seq,
+ * so every row can go straight into its final table with binary COPY.
+ * Then sources in batches (many small ones, or one large one), one query
+ * per batch:
+ *   BEGIN; INSERT INTO source ...; COPY run; COPY metric_data; COPY power_sample; COMMIT;
  *   BEGIN; ... COMMIT; ...
  * one transaction per source, committed in local order, with no round
  * trip per source beyond COPY's own.  Two lanes (threads), each with its
@@ -48,7 +49,9 @@ static const char stage_ddl[] =
 	" vendor text, accelerator text, per_node bigint, host_cpu text, interconnect text,"
 	" site text, tdp_w float8, meta text);"
 	"CREATE TEMP TABLE IF NOT EXISTS st_bench(lid bigint, suite text, name text,"
-	" metric text, unit text, better text)";
+	" metric text, unit text, better text);"
+	"CREATE TEMP TABLE IF NOT EXISTS st_set(lid bigint, kv text);"
+	"CREATE TEMP TABLE IF NOT EXISTS st_kind(lid bigint, name text, unit text, meta text)";
 
 /* the COPYs of one source, in order (run_source only when keyed) */
 enum stage { STAGE_RUN, STAGE_RUN_SOURCE, STAGE_METRIC, STAGE_POWER };
@@ -63,6 +66,7 @@ struct job {
 	long tries;
 	long runs, deduped, metrics, power; /* rows COPYed (counted once committed) */
 	long fixed;                /* bytes converted to UTF-8 */
+	char *differs;             /* keyed: the warning about runs that measured otherwise */
 };
 
 /* the store's systems (b NULL) and benchmarks by name */
@@ -77,6 +81,7 @@ struct shared {
 	int threads;               /* the second lane runs: lock mu */
 	const struct pg_local_source *v;
 	const unsigned char *present;
+	const int64_t *base;       /* each source's reserved store id */
 	size_t n, next;            /* sources; the first not yet taken into a batch */
 	int failed;                /* a lane failed: take no more batches */
 	struct timespec last;
@@ -92,8 +97,8 @@ struct push {
 	const struct pg_progress *prog;
 	struct pg_totals *t;
 	struct pg_copy cp;
-	int64_t *sys, *bench;      /* local id -> store id */
-	size_t nsys, nbench;
+	int64_t *sys, *bench, *set, *kind; /* local id -> store id */
+	size_t nsys, nbench, nset, nkind;
 	struct dim *dims;
 	size_t ndims;
 	struct dim *described;     /* a = systems file base name, id = the store's system */
@@ -103,7 +108,8 @@ struct push {
 	size_t njobs, cur;
 	int next_stage;            /* the next COPY of the job (enum stage) */
 	enum stage last_stage;     /* the COPY sent last, for its row count */
-	int in_dims;               /* serving push_dimensions(): systems, then benchmarks */
+	int in_dims;               /* serving push_dimensions(): systems, benchmarks, sets, kinds */
+	int send_sets;             /* push_dimensions(): param sets and metric kinds too */
 	struct db *db2;            /* the second lane's own handle of the local database */
 	struct strbuf err;         /* the lane's error */
 	int rc;
@@ -181,8 +187,10 @@ static void job_clear(struct job *j)
 	free(j->skip);
 	free(j->dup_id);
 	free(j->dup_line);
+	free(j->differs);
 	j->skip = NULL;
 	j->dup_id = j->dup_line = NULL;
+	j->differs = NULL;
 }
 
 /* The rows of one COPY of a job. */
@@ -197,6 +205,10 @@ static int copy_job_stage(struct push *p, struct job *j, enum stage which, struc
 	ids.nsys = p->nsys;
 	ids.bench = p->bench;
 	ids.nbench = p->nbench;
+	ids.set = p->set;
+	ids.nset = p->nset;
+	ids.kind = p->kind;
+	ids.nkind = p->nkind;
 	ids.skip = j->skip;
 	ids.nskip = j->skip ? (size_t)j->s->max_seq + 1 : 0;
 	ids.by_key = j->keyed;
@@ -240,14 +252,17 @@ static int send_copy(struct push *p, struct strbuf *err)
 	p->cp.ncols = 0;
 	p->cp.rows = 0;
 	before = p->cp.fixed;
-	if (p->in_dims) { /* systems, then benchmarks: text COPY into staging */
-		int systems = p->next_stage++ == 0;
+	if (p->in_dims) { /* systems, benchmarks, param sets: text COPY into staging */
+		int stage = p->next_stage++;
 		p->cp.binary = 0;
-		rc = systems ? pg_local_copy_systems(p->local, 0, &p->cp, err)
-			     : pg_local_copy_benchmarks(p->local, 0, &p->cp, err);
+		rc = stage == 0	  ? pg_local_copy_systems(p->local, &p->cp, err)
+		     : stage == 1 ? pg_local_copy_benchmarks(p->local, &p->cp, err)
+		     : !p->send_sets ? 0
+		     : stage == 2 ? pg_local_copy_param_sets(p->local, &p->cp, err)
+				  : pg_local_copy_metric_kinds(p->local, &p->cp, err);
 		if (rc == 0 && p->cp.fixed > before)
-			warn(p, "system or benchmark names or descriptions hold %ld byte%s that "
-				"%s not UTF-8: sent with each read as Latin-1",
+			warn(p, "system or benchmark names or descriptions or params hold %ld byte%s "
+				"that %s not UTF-8: sent with each read as Latin-1",
 			     p->cp.fixed - before, p->cp.fixed - before == 1 ? "" : "s",
 			     p->cp.fixed - before == 1 ? "is" : "are");
 	} else {
@@ -321,6 +336,8 @@ static void job_done(struct push *p)
 			"(NUL as U+FFFD); the store holds UTF-8 text",
 		     j->s->path, j->fixed, j->fixed == 1 ? "" : "s", j->fixed == 1 ? "is" : "are");
 	}
+	if (j->differs)
+		warn(p, "%s", j->differs);
 	job_clear(j);
 	p->cur++;
 	p->next_stage = STAGE_RUN;
@@ -476,6 +493,40 @@ static int map_dim(void *ctx, int benchmarks, int64_t id, const char *a, const c
 	return 0;
 }
 
+/* a staged metric kind's key in the store (s: the staging row) */
+#define KIND_MD5 "md5(s.name || chr(31) || s.unit || chr(31) || coalesce(s.meta, ''))::uuid"
+
+/* map[lid] = the store's id, for every row (lid, id) of a query over what
+ * push_dimensions() staged. */
+static int map_staged(struct push *p, const char *sql, int64_t **map, size_t *n,
+		      struct strbuf *err)
+{
+	PGresult *res = PQexec(p->conn, sql);
+	int r;
+
+	if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
+		int rc = pg_fail_res(res, err, "cannot read the central param sets and metric kinds",
+				     NULL);
+		PQclear(res);
+		return rc;
+	}
+	for (r = 0; r < PQntuples(res); r++) {
+		long long lid = strtoll(PQgetvalue(res, r, 0), NULL, 10);
+
+		if (lid < 0 || lid > INT32_MAX)
+			continue;
+		if ((size_t)lid >= *n) {
+			size_t m = (size_t)lid + 1 > 2 * *n ? (size_t)lid + 1 : 2 * *n;
+			*map = ab_realloc(*map, m * sizeof(**map));
+			memset(*map + *n, 0, (m - *n) * sizeof(**map));
+			*n = m;
+		}
+		(*map)[lid] = strtoll(PQgetvalue(res, r, 1), NULL, 10);
+	}
+	PQclear(res);
+	return 0;
+}
+
 static int push_dimensions(struct push *p, struct strbuf *err)
 {
 	struct strbuf constraint = STRBUF_INIT;
@@ -485,11 +536,26 @@ static int push_dimensions(struct push *p, struct strbuf *err)
 	for (tries = 0;; tries++) {
 		p->in_dims = 1;
 		p->next_stage = 0;
+		/* param sets and metric kinds: new ones in key order, the order
+		 * concurrent pushers lock them in */
 		rc = run_query(p,
-			       "BEGIN; TRUNCATE pg_temp.st_system, pg_temp.st_bench;"
+			       "BEGIN; TRUNCATE pg_temp.st_system, pg_temp.st_bench, pg_temp.st_set,"
+			       "  pg_temp.st_kind;"
 			       " COPY pg_temp.st_system FROM STDIN;"
 			       " COPY pg_temp.st_bench FROM STDIN;"
-			       " SELECT accelbench.merge_dimensions(); COMMIT",
+			       " COPY pg_temp.st_set FROM STDIN;"
+			       " COPY pg_temp.st_kind FROM STDIN;"
+			       " SELECT accelbench.merge_dimensions();"
+			       " INSERT INTO accelbench.param_set(kv, kv_md5)"
+			       "  SELECT s.kv, md5(s.kv)::uuid FROM pg_temp.st_set s"
+			       "  WHERE NOT EXISTS (SELECT 1 FROM accelbench.param_set x"
+			       "   WHERE x.kv_md5 = md5(s.kv)::uuid)"
+			       "  ORDER BY 2 ON CONFLICT (kv_md5) DO NOTHING;"
+			       " INSERT INTO accelbench.metric_kind(name, unit, meta, kind_md5)"
+			       "  SELECT s.name, s.unit, s.meta, " KIND_MD5 " FROM pg_temp.st_kind s"
+			       "  WHERE NOT EXISTS (SELECT 1 FROM accelbench.metric_kind x"
+			       "   WHERE x.kind_md5 = " KIND_MD5 ")"
+			       "  ORDER BY 4 ON CONFLICT (kind_md5) DO NOTHING; COMMIT",
 			       sqlstate, &constraint, err);
 		if (rc == 0 || !retryable(sqlstate) || tries >= PUSH_RETRIES)
 			break;
@@ -510,6 +576,14 @@ static int push_dimensions(struct push *p, struct strbuf *err)
 	if (rc == 0)
 		rc = pg_local_dims(p->local, 1, map_dim, p, err);
 	free_dims(p);
+	if (rc == 0 && p->send_sets)
+		rc = map_staged(p, "SELECT s.lid, x.id FROM pg_temp.st_set s"
+				   " JOIN accelbench.param_set x ON x.kv_md5 = md5(s.kv)::uuid",
+				&p->set, &p->nset, err);
+	if (rc == 0 && p->send_sets)
+		rc = map_staged(p, "SELECT s.lid, x.id FROM pg_temp.st_kind s"
+				   " JOIN accelbench.metric_kind x ON x.kind_md5 = " KIND_MD5,
+				&p->kind, &p->nkind, err);
 	return rc;
 }
 
@@ -625,12 +699,13 @@ static void add_job_sql(struct push *p, struct strbuf *sql, struct job *j)
 	}
 	strbuf_addstr(sql, " COPY accelbench.run(id, source_id, seq, line, system_id, benchmark_id,"
 			   " job_id, started, finished, status, nodes, devices, global_batch,"
-			   " local_batch, precision, framework, params, excluded_reason, dedupe_key)"
+			   " local_batch, precision, framework, set_id, params, excluded_reason,"
+			   " dedupe_key)"
 			   " FROM STDIN (FORMAT binary);");
 	if (j->keyed)
 		strbuf_addstr(sql, " COPY accelbench.run_source(source_id, seq, line, run_id)"
 				   " FROM STDIN (FORMAT binary);");
-	strbuf_addstr(sql, " COPY accelbench.metric(run_id, name, value, unit, meta)"
+	strbuf_addstr(sql, " COPY accelbench.metric_data(run_id, kind_id, value)"
 			   " FROM STDIN (FORMAT binary);"
 			   " COPY accelbench.power_sample(run_id, i, device, t, watts)"
 			   " FROM STDIN (FORMAT binary); COMMIT;");
@@ -672,6 +747,199 @@ static int key_cmp(const void *x, const void *y)
 	return strcmp(((const struct key_seq *)x)->key, ((const struct key_seq *)y)->key);
 }
 
+/*
+ * A run the store holds already (by dedupe key) keeps the store's copy,
+ * the first pushed.  When the local copy measured something else (the
+ * local sink would have kept both: see dedupe_variant() in model/sink.c),
+ * the job carries a warning naming both sources.  What a run measured is
+ * compared as the sink does: its metrics as "name=value" with 12
+ * significant digits, sorted by name.
+ */
+struct item {
+	int64_t seq;
+	char *s;                   /* "name=value" */
+};
+
+struct items {
+	struct item *v;
+	size_t n, alloc;
+};
+
+static void items_add(struct items *it, int64_t seq, const char *name, double v)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (it->n == it->alloc) {
+		it->alloc = it->alloc ? 2 * it->alloc : 64;
+		it->v = ab_realloc(it->v, it->alloc * sizeof(*it->v));
+	}
+	strbuf_addf(&sb, "%s=%.12g", name, v);
+	it->v[it->n].seq = seq;
+	it->v[it->n++].s = strbuf_detach(&sb, NULL);
+}
+
+static int item_cmp(const void *x, const void *y)
+{
+	const struct item *a = x, *b = y;
+
+	if (a->seq != b->seq)
+		return a->seq < b->seq ? -1 : 1;
+	return strcmp(a->s, b->s);
+}
+
+/* The items of seq (sorted; *i moves past them) joined by ", ". */
+static void items_text(const struct items *it, size_t *i, int64_t seq, struct strbuf *out)
+{
+	strbuf_reset(out);
+	while (*i < it->n && it->v[*i].seq < seq)
+		(*i)++;
+	for (; *i < it->n && it->v[*i].seq == seq; (*i)++) {
+		if (out->len)
+			strbuf_addstr(out, ", ");
+		strbuf_addstr(out, it->v[*i].s);
+	}
+}
+
+static void items_free(struct items *it)
+{
+	size_t i;
+
+	for (i = 0; i < it->n; i++)
+		free(it->v[i].s);
+	free(it->v);
+}
+
+static int local_item(void *ctx, int64_t seq, const char *name, double value, struct strbuf *err)
+{
+	struct job *j = ((void **)ctx)[0];
+	struct items *it = ((void **)ctx)[1];
+	struct strbuf u = STRBUF_INIT;
+
+	(void)err;
+	if (seq < 0 || seq > j->s->max_seq || !j->skip[seq])
+		return 0;
+	pg_utf8_add(&u, name, strlen(name)); /* as the store has the name */
+	items_add(it, seq, u.buf, value);
+	strbuf_release(&u);
+	return 0;
+}
+
+/* (store run id, seq) of the skipped runs, by id */
+struct id_seq {
+	int64_t id, seq;
+};
+
+static int id_seq_cmp(const void *x, const void *y)
+{
+	int64_t a = ((const struct id_seq *)x)->id, b = ((const struct id_seq *)y)->id;
+
+	return a < b ? -1 : a > b;
+}
+
+static int compare_measured(struct push *p, struct job *j, struct strbuf *err)
+{
+	struct items mine = { NULL, 0, 0 }, theirs = { NULL, 0, 0 };
+	struct strbuf arr = STRBUF_INIT, a = STRBUF_INIT, b = STRBUF_INIT;
+	struct id_seq *ids = NULL;
+	char **where = NULL;       /* per skipped seq: the store's source path */
+	void *ctx[2] = { j, &mine };
+	size_t n = 0, i, ia = 0, ib = 0;
+	const char *params[1];
+	PGresult *res;
+	long differ = 0;
+	int64_t seq, first = -1;
+	int r, rc;
+
+	for (seq = 0; seq <= j->s->max_seq; seq++)
+		n += j->skip[seq];
+	if (n == 0)
+		return 0;
+	ids = ab_calloc(n, sizeof(*ids));
+	where = ab_calloc((size_t)j->s->max_seq + 1, sizeof(*where));
+	strbuf_addch(&arr, '{');
+	for (seq = 0, i = 0; seq <= j->s->max_seq; seq++) {
+		if (!j->skip[seq])
+			continue;
+		ids[i].id = j->dup_id[seq];
+		ids[i++].seq = seq;
+		strbuf_addf(&arr, "%s%lld", i > 1 ? "," : "", (long long)j->dup_id[seq]);
+	}
+	strbuf_addch(&arr, '}');
+	qsort(ids, n, sizeof(*ids), id_seq_cmp);
+	rc = pg_local_metrics(p->local, j->s->id, local_item, ctx, err);
+	if (rc < 0)
+		goto out;
+	params[0] = arr.buf;
+	res = PQexecParams(p->conn,
+			   "SELECT r.id, s.path, m.name, m.value FROM accelbench.run r"
+			   " JOIN accelbench.source s ON s.id = r.source_id"
+			   " LEFT JOIN accelbench.metric m ON m.run_id = r.id"
+			   " WHERE r.id = ANY($1::bigint[])",
+			   1, NULL, params, NULL, NULL, 0);
+	if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
+		rc = pg_fail_res(res, err, "cannot read the store's copies of the runs", NULL);
+		PQclear(res);
+		goto out;
+	}
+	for (r = 0; r < PQntuples(res); r++) {
+		struct id_seq key, *hit;
+		double v = 0;
+
+		key.id = strtoll(PQgetvalue(res, r, 0), NULL, 10);
+		hit = bsearch(&key, ids, n, sizeof(*ids), id_seq_cmp);
+		if (!hit)
+			continue;
+		if (!where[hit->seq])
+			where[hit->seq] = ab_strdup(PQgetvalue(res, r, 1));
+		if (PQgetisnull(res, r, 2) ||
+		    num_parse_double(PQgetvalue(res, r, 3), strlen(PQgetvalue(res, r, 3)), &v) != NUM_OK)
+			continue;
+		items_add(&theirs, hit->seq, PQgetvalue(res, r, 2), v);
+	}
+	PQclear(res);
+	if (mine.n > 1)
+		qsort(mine.v, mine.n, sizeof(*mine.v), item_cmp);
+	if (theirs.n > 1)
+		qsort(theirs.v, theirs.n, sizeof(*theirs.v), item_cmp);
+	for (seq = 0; seq <= j->s->max_seq; seq++) {
+		if (!j->skip[seq])
+			continue;
+		items_text(&mine, &ia, seq, &a);
+		items_text(&theirs, &ib, seq, &b);
+		if (strcmp(a.buf, b.buf) && differ++ == 0)
+			first = seq;
+	}
+	if (differ) {
+		struct strbuf msg = STRBUF_INIT;
+
+		ia = ib = 0;
+		items_text(&mine, &ia, first, &a);
+		items_text(&theirs, &ib, first, &b);
+		strbuf_addf(&msg, "'%s': %ld run%s measured otherwise than the store's copies of the "
+				  "same run%s (by dedupe key), which stay as pushed first; ",
+			    j->s->path, differ, differ == 1 ? "" : "s", differ == 1 ? "" : "s");
+		if (j->dup_line[first] > 0)
+			strbuf_addf(&msg, "line %lld ", (long long)j->dup_line[first]);
+		else
+			strbuf_addf(&msg, "run %lld ", (long long)first);
+		strbuf_addf(&msg, "here: %s; in the store through '%s': %s",
+			    a.len ? a.buf : "no metrics", where[first] ? where[first] : "?",
+			    b.len ? b.buf : "no metrics");
+		j->differs = strbuf_detach(&msg, NULL);
+	}
+out:
+	for (seq = 0; where && seq <= j->s->max_seq; seq++)
+		free(where[seq]);
+	free(where);
+	free(ids);
+	items_free(&mine);
+	items_free(&theirs);
+	strbuf_release(&arr);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	return rc;
+}
+
 /* Make j keyed: which of its runs does the store hold (by dedupe key)? */
 static int prepare_keyed(struct push *p, struct job *j, struct strbuf *err)
 {
@@ -690,17 +958,18 @@ static int prepare_keyed(struct push *p, struct job *j, struct strbuf *err)
 	if (rc < 0 || k.n == 0)
 		goto out;
 	qsort(k.v, k.n, sizeof(*k.v), key_cmp);
-	/* keys are lowercase hex: no quoting needed in the array literal */
+	/* keys are 32 lowercase hex digits: no quoting needed in the array literal */
 	strbuf_addch(&k.arr, '{');
 	for (i = 0; i < k.n; i++) {
 		if (i)
 			strbuf_addch(&k.arr, ',');
-		pg_utf8_add(&k.arr, k.v[i].key, strlen(k.v[i].key));
+		strbuf_addstr(&k.arr, k.v[i].key);
 	}
 	strbuf_addch(&k.arr, '}');
 	params[0] = k.arr.buf;
 	res = PQexecParams(p->conn,
-			   "SELECT dedupe_key, id FROM accelbench.run WHERE dedupe_key = ANY($1::text[])",
+			   "SELECT replace(dedupe_key::text, '-', ''), id FROM accelbench.run"
+			   " WHERE dedupe_key = ANY($1::uuid[])",
 			   1, NULL, params, NULL, NULL, 0);
 	if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
 		rc = pg_fail_res(res, err, "cannot look up dedupe keys in the store", NULL);
@@ -719,6 +988,7 @@ static int prepare_keyed(struct push *p, struct job *j, struct strbuf *err)
 		j->dup_line[hit->seq] = hit->line;
 	}
 	PQclear(res);
+	rc = compare_measured(p, j, err);
 out:
 	for (i = 0; i < k.n; i++)
 		free(k.v[i].key);
@@ -796,8 +1066,14 @@ static int send_jobs(struct push *p, struct job *jobs, size_t n, struct strbuf *
 	return rc;
 }
 
-/* Reserve the ids of a batch: a source takes base, its runs base + seq. */
-static int reserve_ids(struct push *p, struct job *jobs, size_t n, struct strbuf *err)
+/*
+ * Reserve the ids of every source to send, in one block and in local
+ * order, before the lanes start: a source takes base, its runs base + seq.
+ * The store's ids then follow the local order whichever lane commits
+ * first, and pull (in store order) gives the pushing site's order back.
+ */
+static int reserve_ids(struct push *p, const struct pg_local_source *v, const unsigned char *present,
+		       size_t n, int64_t *base, struct strbuf *err)
 {
 	char num[32];
 	const char *params[1] = { num };
@@ -806,7 +1082,10 @@ static int reserve_ids(struct push *p, struct job *jobs, size_t n, struct strbuf
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		need += jobs[i].s->max_seq + 1;
+		if (!present[i])
+			need += v[i].max_seq + 1;
+	if (need == 0)
+		return 0;
 	snprintf(num, sizeof(num), "%lld", (long long)need);
 	res = PQexecParams(p->conn, "SELECT accelbench.reserve_ids($1::bigint)", 1, NULL, params,
 			   NULL, NULL, 0);
@@ -818,8 +1097,10 @@ static int reserve_ids(struct push *p, struct job *jobs, size_t n, struct strbuf
 	first = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
 	PQclear(res);
 	for (i = 0; i < n; i++) {
-		jobs[i].base = first;
-		first += jobs[i].s->max_seq + 1;
+		if (present[i])
+			continue;
+		base[i] = first;
+		first += v[i].max_seq + 1;
 	}
 	return 0;
 }
@@ -859,11 +1140,11 @@ static int lane_run(struct push *p)
 
 	while ((n = take_batch(p, &start)) > 0) {
 		memset(jobs, 0, n * sizeof(*jobs));
-		for (k = 0; k < n; k++)
+		for (k = 0; k < n; k++) {
 			jobs[k].s = &p->sh->v[start + k];
-		rc = reserve_ids(p, jobs, n, &p->err);
-		if (rc == 0)
-			rc = send_jobs(p, jobs, n, &p->err);
+			jobs[k].base = p->sh->base[start + k];
+		}
+		rc = send_jobs(p, jobs, n, &p->err);
 		if (rc < 0) {
 			lock(p);
 			p->sh->failed = 1;
@@ -936,6 +1217,7 @@ int pg_push(struct pg *pg, struct db *db, const struct pg_progress *prog,
 	struct push p = { 0 }, q;
 	struct pg_local_source *v = NULL;
 	unsigned char *present = NULL;
+	int64_t *base = NULL;
 	pthread_t tid;
 	size_t n = 0, i, k;
 	int rc, two = 0;
@@ -971,19 +1253,26 @@ int pg_push(struct pg *pg, struct db *db, const struct pg_progress *prog,
 	rc = find_present(&p, v, n, present, err);
 	if (rc < 0)
 		goto out;
+	for (i = 0, k = 0; i < n; i++)
+		k += !present[i];
 	/* every system and benchmark first, also those without runs (a
-	 * systems file): descriptions are shared, not data of one source */
+	 * systems file): descriptions are shared, not data of one source;
+	 * the param sets when a source is to be sent */
+	p.send_sets = k > 0;
 	rc = push_dimensions(&p, err);
+	if (rc < 0)
+		goto out;
+	base = ab_calloc(n ? n : 1, sizeof(*base));
+	rc = reserve_ids(&p, v, present, n, base, err);
 	if (rc < 0)
 		goto out;
 	sh.v = v;
 	sh.n = n;
 	sh.present = present;
+	sh.base = base;
 	/* two lanes when there is more than one batch to send: two server
 	 * backends and the client's reads in parallel; each lane commits its
 	 * sources in local order */
-	for (i = 0, k = 0; i < n; i++)
-		k += !present[i];
 	if (k > 1 && !open_lane(&q, &p, db)) {
 		close_lane(&q); /* what it opened before it could not */
 	} else if (k > 1) {
@@ -1017,12 +1306,15 @@ out:
 	progress(&p, 1);
 	free(p.sys);
 	free(p.bench);
+	free(p.set);
+	free(p.kind);
 	free_dims(&p);
 	for (i = 0; i < p.ndescribed; i++)
 		free(p.described[i].a);
 	free(p.described);
 	pg_local_sources_free(v, n);
 	free(present);
+	free(base);
 	pg_local_free(p.local);
 	strbuf_release(&p.cp.buf);
 	strbuf_release(&p.err);

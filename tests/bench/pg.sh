@@ -11,7 +11,9 @@
 # a new SQLite file.  rows = runs + metrics + power samples moved.
 # The machine may be shared: next to wall seconds, each line gives the CPU
 # seconds (user+sys) of accelbench and of the server's backends (their
-# times as the postmaster collected them when they ended).
+# times as the postmaster collected them when they ended), and the 1-minute
+# load average when the transfer ended.  After a pull, "order" says whether
+# the pulled database lists the sources in the pushing database's order.
 # Databases are cached in $BENCH_DIR while the generators' sources are
 # unchanged (the binaries relink whenever the library changes).
 set -u
@@ -43,12 +45,13 @@ timed() {
 	sleep 1 # the postmaster collects the ended backends' times
 	s1=$(server_cpu)
 	WALL=$(awk '{ print $1 }' "$TF"); CPU=$(awk '{ print $2 + $3 }' "$TF")
+	LOAD=$(cut -d' ' -f1 /proc/loadavg)
 	SCPU=$(awk -v a="$s0" -v b="$s1" 'BEGIN { print b - a }')
 }
 line() { # corpus what rows
-	awk -v c="$1" -v w="$2" -v r="$3" -v s="$WALL" -v u="$CPU" -v v="$SCPU" 'BEGIN {
+	awk -v c="$1" -v w="$2" -v r="$3" -v s="$WALL" -v u="$CPU" -v v="$SCPU" -v l="$LOAD" 'BEGIN {
 		if (s <= 0) s = 0.001
-		printf "%-12s %-8s %10d %9.2f %12.0f %8.2f %8.2f\n", c, w, r, s, r / s, u, v }'
+		printf "%-12s %-8s %10d %9.2f %12.0f %8.2f %8.2f %6.2f\n", c, w, r, s, r / s, u, v, l }'
 }
 
 corpus_db() { # name -> path of a cached local database
@@ -86,7 +89,7 @@ corpus_db() { # name -> path of a cached local database
 	echo "$db"
 }
 
-printf '%-12s %-8s %10s %9s %12s %8s %8s\n' corpus transfer rows seconds rows/s cpu-ab cpu-pg
+printf '%-12s %-8s %10s %9s %12s %8s %8s %6s\n' corpus transfer rows seconds rows/s cpu-ab cpu-pg load1
 for name in ${PG_BENCH:-caraml caraml-small reframe}; do
 	db=$(corpus_db $name) || { echo "$name: cannot build the corpus"; continue; }
 	"$PG_BIN/psql" -X -q -d "$PG_URL" -c "CREATE DATABASE \"bench_$name\"" || continue
@@ -99,6 +102,12 @@ for name in ${PG_BENCH:-caraml caraml-small reframe}; do
 	new=$BENCH_DIR/pg-$name-pulled.db; rm -f "$new" "$new-wal" "$new-shm"
 	timed sh -c '"$0" --db "$1" pull --from "$2" >"$3"' "$AB" "$new" "$url" "$BENCH_DIR/pg-$name.pull" || continue
 	line $name pull "$(rows "$BENCH_DIR/pg-$name.pull")"
+	order() { "$AB" --db "$1" sql --csv "SELECT sha256 FROM source ORDER BY id"; }
+	if [ "$(order "$db" | cksum)" = "$(order "$new" | cksum)" ]; then
+		echo "         order: the pulled sources in the pushing database's order"
+	else
+		echo "         order: DIFFERENT from the pushing database's"
+	fi
 	sed 's/^/         /' "$BENCH_DIR/pg-$name.push" "$BENCH_DIR/pg-$name.pull"
 	rm -f "$new" "$new-wal" "$new-shm"
 	"$PG_BIN/psql" -X -q -d "$PG_URL" -c "DROP DATABASE \"bench_$name\""

@@ -24,12 +24,12 @@ test_expect_success 'push to an empty database says to run pg init first' '
 
 test_expect_success 'pg init creates the schema and the reader role; again is a no-op' '
 	ab pg init --url "$PG_URL" >out &&
-	grep -q "^created the central schema at ab@$PG_DIR:5432/postgres (version 4)$" out &&
+	grep -q "^created the central schema at ab@$PG_DIR:5432/postgres (version 5)$" out &&
 	grep -q "^created role .accelbench_reader.: it may read the views in schema accelbench_dash and nothing else$" out &&
 	ACCELBENCH_PG="$PG_URL" ab pg init >out2 &&
-	grep -q "is up to date (version 4)$" out2 &&
+	grep -q "is up to date (version 5)$" out2 &&
 	grep -q "^updated role .accelbench_reader.: " out2 &&
-	test "$(pg_sql -c "SELECT max(version) FROM accelbench.migration")" = 4
+	test "$(pg_sql -c "SELECT max(version) FROM accelbench.migration")" = 5
 '
 
 test_expect_success 'pg init refuses a reader role name that is not a plain identifier' '

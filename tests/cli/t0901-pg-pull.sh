@@ -92,8 +92,9 @@ test_expect_samples 'a run from two sites'"'"' sources is stored once, with both
 	ab --db site2.db ingest "$rf/reports" >/dev/null &&
 	ab --db both.db ingest "$rf/perflogs" "$rf/reports" >/dev/null &&
 	ab --db site1.db push --to "$two" >out1 &&
-	ab --db site2.db push --to "$two" >out2 &&
-	cat out2 &&
+	ab --db site2.db push --to "$two" >out2 2>err2 &&
+	cat out2 err2 &&
+	! test -s err2 &&
 	d=$(pg_sql -d "$two" -c "SELECT count(*) FROM accelbench.run_source") &&
 	test "$d" -gt 0 &&
 	grep -q "; $d runs\? already there through another source$" out2 &&

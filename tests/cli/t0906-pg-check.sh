@@ -30,7 +30,7 @@ test_expect_success 'set-up: two sites with a systems file of the same name, and
 
 test_expect_success 'pg check: every reference holds' '
 	ab pg check --url "$PG_URL" >out 2>err &&
-	test "$(grep -c "^ok: no " out)" = 7 &&
+	test "$(grep -c "^ok: no " out)" = 9 &&
 	grep -q "^the central store at ab@.* is consistent$" out && ! test -s err &&
 	ab pg check --url "$SITES" >out &&
 	grep -q "^the central store at ab@.*/sites is consistent$" out
@@ -51,15 +51,19 @@ test_expect_success 'pull re-describes by those links: each file its own systems
 
 test_expect_success 'pg check names what a broken store lacks, and exits 1' '
 	pg_sql -c "DELETE FROM accelbench.run WHERE id = (SELECT min(run_id) FROM accelbench.power_sample)" &&
+	pg_sql -c "DELETE FROM accelbench.param_set WHERE id = (SELECT max(set_id) FROM accelbench.run)" &&
+	pg_sql -c "DELETE FROM accelbench.metric_kind WHERE id = (SELECT max(kind_id) FROM accelbench.metric_data)" &&
 	expect_code 1 ab pg check --url "$PG_URL" >out 2>err &&
 	grep -q "^FAILED: [1-9][0-9]* metrics whose run is missing$" out &&
 	grep -q "^FAILED: [1-9][0-9]* power samples whose run is missing$" out &&
+	grep -q "^FAILED: [1-9][0-9]* runs whose param set is missing$" out &&
+	grep -q "^FAILED: [1-9][0-9]* metrics whose kind is missing$" out &&
 	test "$(grep -c "^ok: no " out)" = 5 &&
 	grep -q "^accelbench: the central store at .*/postgres is not consistent: [0-9]* rows break a reference$" err &&
 	pg_sql -d "$SITES" -c "DELETE FROM accelbench.system WHERE name = '\''zeta:gpu'\''" &&
 	expect_code 1 ab pg check --url "$SITES" >out 2>err &&
 	grep -q "^FAILED: 1 systems-file links whose source or system is missing$" out &&
-	test "$(grep -c "^ok: no " out)" = 6 &&
+	test "$(grep -c "^ok: no " out)" = 8 &&
 	grep -q "^accelbench: the central store at .*/sites is not consistent: 1 row breaks a reference$" err
 '
 
