@@ -247,6 +247,10 @@ struct caraml_ctx {
 	struct strbuf jube_name;          /* a site's own JUBE benchmark, or empty */
 	/* per row scratch */
 	struct strbuf bench, key, reason, missing_nan, missing_empty, system, path, msg;
+	/* params written as JSON text directly (jtext.h): a jansson object
+	 * per row, dumped again by the sink, was a third of this parser */
+	struct jtext_obj params;
+	struct strbuf params_text;
 };
 
 /* ---- table header ------------------------------------------------------- */
@@ -372,45 +376,85 @@ static long as_count(double d)
 	return isfinite(d) && d > 0 && d < (double)LONG_MAX ? (long)d : 0;
 }
 
-/* Sum of a historic "[12.3, 11.9]" list (kept in params when given); NAN
- * when it is not one. */
-static double list_sum(const char *v, json_t *params)
+/* Sum of a historic "[12.3, 11.9]" list (kept in params, as an array of
+ * numbers, when given); NAN when it is not one. */
+static double list_sum(const char *v, struct jtext_obj *params)
 {
 	const char *p = v;
 	double sum = 0;
-	json_t *arr;
+	size_t mark = params ? params->vals.len : 0, n = 0;
 
 	while (*p == ' ')
 		p++;
 	if (*p != '[')
 		return NAN;
-	arr = json_array();
+	if (params)
+		strbuf_addch(&params->vals, '[');
 	p++;
 	for (;;) {
 		const char *q = p;
 		double d;
 		while (*q && *q != ',' && *q != ']')
 			q++;
-		if (!*q || ingest_parse_double(p, (size_t)(q - p), &d) != NUM_OK) {
-			json_decref(arr);
+		if (!*q || ingest_parse_double(p, (size_t)(q - p), &d) != NUM_OK ||
+		    !isfinite(d)) {
+			if (params)
+				strbuf_setlen(&params->vals, mark);
 			return NAN;
 		}
-		json_array_append_new(arr, json_real(d));
+		if (params) {
+			if (n++)
+				strbuf_addch(&params->vals, ',');
+			jtext_real_cached(params, &params->vals, d);
+		}
 		sum += d;
 		if (*q == ']')
 			break;
 		p = q + 1;
 	}
-	if (params)
-		json_object_set_new(params, "Energy/Device(Wh)", arr);
-	else
-		json_decref(arr);
+	if (params) {
+		strbuf_addch(&params->vals, ']');
+		jtext_obj_put(params, "Energy/Device(Wh)", strlen("Energy/Device(Wh)"), mark);
+	}
 	return sum;
+}
+
+/* params as jansson would have kept them: a key or text that is not
+ * UTF-8 is left out (json_string and json_object_set refuse it) */
+static int key_ok(const char *key)
+{
+	return jtext_utf8_valid(key, strlen(key));
+}
+
+static void param_str(struct jtext_obj *params, const char *key, const char *v)
+{
+	size_t n = strlen(v);
+
+	if (key_ok(key) && jtext_utf8_valid(v, n))
+		jtext_obj_set_str(params, key, v, n);
+}
+
+static void param_int(struct jtext_obj *params, const char *key, long long v)
+{
+	if (key_ok(key))
+		jtext_obj_set_int(params, key, v);
+}
+
+static void param_num(struct jtext_obj *params, const char *key, double v)
+{
+	if (key_ok(key) && isfinite(v))
+		jtext_obj_set_real(params, key, v);
+}
+
+static void param_raw(struct jtext_obj *params, const char *key, const char *text)
+{
+	if (key_ok(key))
+		jtext_obj_set_raw(params, key, text, strlen(text));
 }
 
 /* Parameters: every column but the ones that became run fields. */
 static int fill_params(struct caraml_ctx *c, const struct jube_table *t, long line,
-		       char *const *cells, json_t *params, struct strbuf *err)
+		       char *const *cells, struct jtext_obj *params, struct strbuf *err)
 {
 	size_t i;
 
@@ -433,16 +477,16 @@ static int fill_params(struct caraml_ctx *c, const struct jube_table *t, long li
 		if (!d || d->type == T_TEXT) {
 			if (d && d->role == R_ENERGY_LIST && isfinite(list_sum(v, params)))
 				continue; /* kept as an array of numbers */
-			ingest_param_str(params, d ? d->title : t->cols[i], v);
+			param_str(params, d ? d->title : t->cols[i], v);
 			continue;
 		}
 		if (d->type == T_BOOL) {
 			if (!strcmp(v, "True") || !strcmp(v, "true"))
-				json_object_set_new(params, d->title, json_true());
+				param_raw(params, d->title, "true");
 			else if (!strcmp(v, "False") || !strcmp(v, "false"))
-				json_object_set_new(params, d->title, json_false());
+				param_raw(params, d->title, "false");
 			else
-				ingest_param_str(params, d->title, v);
+				param_str(params, d->title, v);
 			continue;
 		}
 		rc = num_cell(c, line, d->title, v, d->type == T_INT, &num, err);
@@ -451,11 +495,11 @@ static int fill_params(struct caraml_ctx *c, const struct jube_table *t, long li
 		if (isnan(num))
 			continue;
 		if (d->role == R_ID)
-			ingest_param_int(params, "jube_id", (long long)num);
+			param_int(params, "jube_id", (long long)num);
 		else if (d->type == T_INT && fabs(num) < 9e15)
-			ingest_param_int(params, d->title, (long long)num);
+			param_int(params, d->title, (long long)num);
 		else
-			ingest_param_num(params, d->title, num);
+			param_num(params, d->title, num);
 	}
 	return 0;
 }
@@ -941,7 +985,6 @@ static int row(void *vctx, const struct jube_table *t, long line, char *const *c
 	struct row_energy re;
 	struct strbuf started = STRBUF_INIT, finished = STRBUF_INIT;
 	const char *sys = cell_of(c, cells, R_SYSTEM);
-	json_t *params = json_object();
 	int64_t run_id = 0;
 	int rc;
 
@@ -956,10 +999,12 @@ static int row(void *vctx, const struct jube_table *t, long line, char *const *c
 		goto out;
 	}
 	if ((rc = parse_vals(c, line, cells, &v, err)) < 0 ||
-	    (rc = fill_params(c, t, line, cells, params, err)) < 0)
+	    (rc = fill_params(c, t, line, cells, &c->params, err)) < 0)
 		goto out;
 	run.line = line;
-	run.params = params;
+	strbuf_reset(&c->params_text);
+	jtext_obj_dump(&c->params, &c->params_text);
+	run.params_json = c->params_text.buf;
 	set_identity(c, cells, &v, &run);
 	set_status(c, t, cells, &v, &run);
 	perf_metrics(c, &v, &run, &ms);
@@ -983,7 +1028,7 @@ out:
 	jpwr_power_release(&re.p);
 	strbuf_release(&started);
 	strbuf_release(&finished);
-	json_decref(params);
+	jtext_obj_clear(&c->params);
 	return rc;
 }
 
@@ -1051,6 +1096,8 @@ static int caraml_parse(struct ingest_file *f, struct strbuf *err)
 	strbuf_init(&c.path, 0);
 	strbuf_init(&c.msg, 0);
 	strbuf_init(&c.jube_name, 0);
+	jtext_obj_init(&c.params);
+	strbuf_init(&c.params_text, 0);
 	site_jube_name(f->path, &c.jube_name);
 	ops.absorb = absorb_cols;
 	ops.nabsorb = AB_ARRAY_SIZE(absorb_cols);
@@ -1073,6 +1120,8 @@ static int caraml_parse(struct ingest_file *f, struct strbuf *err)
 	strbuf_release(&c.path);
 	strbuf_release(&c.msg);
 	strbuf_release(&c.jube_name);
+	jtext_obj_release(&c.params);
+	strbuf_release(&c.params_text);
 	return rc;
 }
 

@@ -74,6 +74,10 @@ struct ingest_run {
 	/* or, parallel to metrics, each meta as compact JSON text or NULL (the
 	 * pipeline's, or a parser's instead of metrics[i].meta) */
 	const char *const *metrics_meta_json;
+	/* what the sink's prepare() made of this run (NULL: nothing; the sink
+	 * then works it out itself) */
+	const void *prepared;
+	size_t prepared_len;
 };
 
 struct ingest_source {
@@ -112,6 +116,13 @@ struct ingest_sink {
 	 * writes (its own read connection): the ingest pipeline asks before
 	 * parsing a file the writer thread will store. */
 	int (*known)(void *self, const struct ingest_source *src);
+	/* Optional: the part of storing a run that needs nothing from the
+	 * database (JSON text, key hashes...), appended to out as bytes that
+	 * run() reads back from run->prepared.  The ingest pipeline calls it
+	 * on the parsing thread, runs in file order, never two at once, while
+	 * the writing thread stores earlier runs; so the writer, the slower
+	 * side, has less to do.  Same result as run() without it. */
+	void (*prepare)(void *self, const struct ingest_run *run, struct strbuf *out);
 };
 
 /* A sink that only counts (for --dry-run and tests). */

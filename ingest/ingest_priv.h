@@ -13,6 +13,9 @@
 #define AB_INGEST_PRIV_H
 
 #include "ingest.h"
+/* JSON text without jansson objects, bytes identical to json_dumps: a
+ * parser hands the sink params_json / metrics_meta_json directly */
+#include "jtext.h"
 
 struct ingest_file {
 	const char *path;                 /* as walked (relative or absolute) */
@@ -124,56 +127,6 @@ void fields_init(struct fields *fl);
 void fields_release(struct fields *fl);
 /* Split line[0..len) at sep.  Returns 0, or -AB_EDATA for an unterminated quote. */
 int fields_split(struct fields *fl, const char *line, size_t len, char sep, unsigned flags);
-
-/* ---- JSON text without jansson objects (jtext.c) ---------------------
- * Bytes identical to jansson's json_dumps(JSON_COMPACT | JSON_ENSURE_ASCII)
- * of the same values, so a parser can hand the sink params_json /
- * metrics_meta_json directly.  Strings must be valid UTF-8 (a stray byte
- * becomes \uFFFD); reals must be finite.  Everything appends to out. */
-void jtext_str(struct strbuf *out, const char *s, size_t n);
-void jtext_int(struct strbuf *out, long long v);
-void jtext_real(struct strbuf *out, double v);
-/* Any jansson value, dumped; -1 (nothing added) for NULL or a failed dump. */
-int jtext_json(struct strbuf *out, json_t *v);
-
-/* An object under construction: keys in the order first set; setting a key
- * again replaces its value in place (as json_object_set does).  Owns its
- * buffers; clear() keeps them for the next record. */
-#define JTEXT_MEMO 61
-struct jtext_real_memo {
-	uint64_t bits;
-	unsigned char len;      /* 0 = empty */
-	char text[31];
-};
-struct jtext_obj {
-	struct jtext_ent *e;
-	size_t n, cap;
-	uint32_t *slot;
-	size_t nslot;
-	struct strbuf keys, vals;
-	/* reals printed lately (thresholds, references repeat line after
-	 * line): JTEXT_MEMO entries, allocated on first use */
-	struct jtext_real_memo *memo;
-};
-void jtext_obj_init(struct jtext_obj *j);
-void jtext_obj_release(struct jtext_obj *j);
-void jtext_obj_clear(struct jtext_obj *j);
-/* Write a value into j->vals from offset mark on, then put() names it. */
-void jtext_obj_put(struct jtext_obj *j, const char *key, size_t klen, size_t mark);
-void jtext_obj_set_str(struct jtext_obj *j, const char *key, const char *s, size_t n);
-void jtext_obj_set_raw(struct jtext_obj *j, const char *key, const char *text, size_t n);
-void jtext_obj_set_int(struct jtext_obj *j, const char *key, long long v);
-void jtext_obj_set_real(struct jtext_obj *j, const char *key, double v);
-void jtext_obj_set_json(struct jtext_obj *j, const char *key, json_t *v); /* NULL: not set */
-/* Every member of a jansson object, in its order. */
-void jtext_obj_add_json(struct jtext_obj *j, json_t *obj);
-/* The value text of key (borrowed until the next change), or NULL. */
-const char *jtext_obj_get(const struct jtext_obj *j, const char *key, size_t *len);
-/* The value of key parsed (new reference, caller decrefs), or NULL. */
-json_t *jtext_obj_value(const struct jtext_obj *j, const char *key);
-void jtext_obj_dump(const struct jtext_obj *j, struct strbuf *out);
-/* jtext_real() through j's memo of recent values (same bytes, less printf). */
-void jtext_real_cached(struct jtext_obj *j, struct strbuf *out, double v);
 
 /* ---- small helpers (util.c) ----------------------------------------- */
 

@@ -1,16 +1,20 @@
 /*
  * jtext.c - JSON text written directly, byte for byte the way jansson's
- * json_dumps(JSON_COMPACT | JSON_ENSURE_ASCII) writes the same values.
+ * json_dumps(JSON_COMPACT | JSON_ENSURE_ASCII) writes the same values
+ * (see jtext.h): scalars, objects under construction, and the text of a
+ * jansson value.
  *
  * Why: a parser that builds a jansson object per record, only for the
  * pipeline to dump it to text again, spends most of its time in malloc,
- * free and printf (a 300,000-line perflog: ~0.6 s of 1.7 s).  Writing the
- * text once, with the same bytes, keeps everything downstream unchanged
- * (stored params, dedupe-key hashes).  tests/unit/test_jtext.c compares
- * every writer here with jansson.
+ * free and printf (a 300,000-line perflog: ~0.6 s of 1.7 s); and printf
+ * of a double at 17 digits (glibc's exact multi-precision path) was a
+ * tenth of a CARAML ingest.  Writing the text once, with the same bytes,
+ * keeps everything downstream unchanged (stored params, dedupe-key
+ * hashes).  tests/unit/test_jtext.c and test_json_text.c compare every
+ * writer here with jansson.
  */
 #include "core/compat.h"
-#include "ingest_priv.h"
+#include "jtext.h"
 
 #include <math.h>
 
@@ -135,6 +139,106 @@ void jtext_int(struct strbuf *o, long long v)
 	strbuf_add(o, b + i, sizeof(b) - i);
 }
 
+/*
+ * %.17g of a finite, non-integer v with 1e-4 <= |v| < 2^53 (the fixed
+ * notation %g picks there), exactly as glibc prints it: the 17 significant
+ * digits of the exact binary value, rounded to nearest with ties to even,
+ * trailing zeros dropped.  v = m / 2^s, so the digits are
+ * floor(m * 10^k / 2^s) with k = 16 - (decimal exponent) <= 20: at most
+ * 2^53 * 10^20 < 2^120, exact in 128 bits.  Returns 0 when v is outside
+ * that range or the compiler has no 128-bit integers (the caller prints
+ * with snprintf then).
+ */
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef unsigned __int128 jt_u128;
+
+static int real_fixed17(struct strbuf *o, double v)
+{
+	static const uint64_t p10[20] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+		10000000000000ULL, 100000000000000ULL, 1000000000000000ULL,
+		10000000000000000ULL, 100000000000000000ULL, 1000000000000000000ULL,
+		10000000000000000000ULL
+	};
+	double a = fabs(v);
+	uint64_t bits, m, q;
+	jt_u128 num, rem, half, scale;
+	int s, x, k, i, tries;
+	char d[17], b[48];
+	size_t n = 0, end;
+
+	if (!(a >= 1e-4 && a < 9007199254740992.0))
+		return 0;
+	memcpy(&bits, &a, sizeof(bits));
+	m = (bits & ((1ULL << 52) - 1)) | (1ULL << 52); /* a >= 1e-4: normal */
+	s = 1075 - (int)(bits >> 52);                    /* a = m / 2^s */
+	if (s <= 0 || s > 120)
+		return 0;
+	x = (int)floor(log10(a)); /* the decimal exponent, checked below */
+	for (tries = 0;; tries++) {
+		k = 16 - x;
+		if (k < 0 || k > 20 || tries > 2)
+			return 0;
+		scale = k < 20 ? (jt_u128)p10[k] : (jt_u128)p10[19] * 10;
+		num = (jt_u128)m * scale;
+		q = (uint64_t)(num >> s);
+		if (q >= p10[17])
+			x++;
+		else if (q < p10[16])
+			x--;
+		else
+			break;
+	}
+	if (x < -4)
+		return 0;
+	rem = num & ((((jt_u128)1) << s) - 1);
+	half = ((jt_u128)1) << (s - 1);
+	if (rem > half || (rem == half && (q & 1)))
+		q++;
+	if (q == p10[17]) { /* 9.99...95 rounded up to the next power of ten */
+		q = p10[16];
+		x++;
+	}
+	for (i = 16; i >= 0; i--) {
+		d[i] = (char)('0' + q % 10);
+		q /= 10;
+	}
+	for (end = 17; end > 0 && d[end - 1] == '0'; end--)
+		;
+	if (v < 0)
+		b[n++] = '-';
+	if (x >= 0) {
+		memcpy(b + n, d, (size_t)x + 1);
+		n += (size_t)x + 1;
+		if (end > (size_t)x + 1) {
+			b[n++] = '.';
+			memcpy(b + n, d + x + 1, end - (size_t)x - 1);
+			n += end - (size_t)x - 1;
+		} else {
+			b[n++] = '.'; /* jansson: a real always shows it is one */
+			b[n++] = '0';
+		}
+	} else {
+		b[n++] = '0';
+		b[n++] = '.';
+		for (i = 0; i < -x - 1; i++)
+			b[n++] = '0';
+		memcpy(b + n, d, end);
+		n += end;
+	}
+	strbuf_add(o, b, n);
+	return 1;
+}
+#else
+static int real_fixed17(struct strbuf *o, double v)
+{
+	(void)o;
+	(void)v;
+	return 0;
+}
+#endif
+
 void jtext_real(struct strbuf *o, double v)
 {
 	char b[64];
@@ -152,6 +256,8 @@ void jtext_real(struct strbuf *o, double v)
 		strbuf_addstr(o, "null");
 		return;
 	}
+	if (real_fixed17(o, v))
+		return;
 	n = snprintf(b, sizeof(b), "%.17g", v);
 	if (n < 0 || (size_t)n >= sizeof(b) - 3) {
 		strbuf_addstr(o, "null");
@@ -403,4 +509,159 @@ json_t *jtext_obj_value(const struct jtext_obj *j, const char *key)
 	const char *v = jtext_obj_get(j, key, &n);
 
 	return v ? json_loadb(v, n, JSON_DECODE_ANY, NULL) : NULL;
+}
+
+/* ---- validity ---------------------------------------------------------- */
+
+int jtext_utf8_valid(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+
+	while (p < end) {
+		unsigned c = *p, cp;
+		size_t len, k;
+
+		if (c < 0x80) {
+			p++;
+			continue;
+		}
+		if (c >= 0xC2 && c <= 0xDF) {
+			len = 1;
+			cp = c & 0x1F;
+		} else if (c >= 0xE0 && c <= 0xEF) {
+			len = 2;
+			cp = c & 0x0F;
+		} else if (c >= 0xF0 && c <= 0xF4) {
+			len = 3;
+			cp = c & 0x07;
+		} else {
+			return 0;
+		}
+		if ((size_t)(end - p) <= len)
+			return 0;
+		for (k = 1; k <= len; k++) {
+			if ((p[k] & 0xC0) != 0x80)
+				return 0;
+			cp = (cp << 6) | (p[k] & 0x3F);
+		}
+		if ((len == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+		    (len == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
+			return 0;
+		p += len + 1;
+	}
+	return 1;
+}
+
+/* ---- the text of a jansson value ---------------------------------------- */
+
+#define JTEXT_MAX_DEPTH 2048 /* jansson's parser allows no deeper nesting */
+
+void ingest_jtext_init(struct ingest_jtext *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+static void add_real(struct ingest_jtext *c, struct strbuf *out, double d)
+{
+	uint64_t bits;
+	size_t slot, before = out->len, n;
+
+	memcpy(&bits, &d, sizeof(bits));
+	slot = (size_t)((bits * 0x9e3779b97f4a7c15ull) >> 56) % INGEST_JTEXT_REALS;
+	if (c->real[slot].len && c->real[slot].bits == bits) {
+		strbuf_add(out, c->real[slot].s, c->real[slot].len);
+		return;
+	}
+	jtext_real(out, d);
+	n = out->len - before;
+	if (n > 0 && n < sizeof(c->real[slot].s)) {
+		c->real[slot].bits = bits;
+		c->real[slot].len = (unsigned char)n;
+		memcpy(c->real[slot].s, out->buf + before, n);
+	}
+}
+
+/* jansson fails on a string that is not UTF-8 (json_stringn_nocheck can
+ * hold one); so does this */
+static int add_string(struct strbuf *out, const char *s, size_t len)
+{
+	if (!jtext_utf8_valid(s, len))
+		return -1;
+	jtext_str(out, s, len);
+	return 0;
+}
+
+static int add_value(struct ingest_jtext *c, struct strbuf *out, const json_t *v, int depth)
+{
+	size_t i;
+
+	if (depth > JTEXT_MAX_DEPTH)
+		return -1;
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: {
+		void *it = json_object_iter((json_t *)v);
+
+		strbuf_addch(out, '{');
+		for (i = 0; it; i++, it = json_object_iter_next((json_t *)v, it)) {
+			if (i)
+				strbuf_addch(out, ',');
+			if (add_string(out, json_object_iter_key(it), json_object_iter_key_len(it)) < 0)
+				return -1;
+			strbuf_addch(out, ':');
+			if (add_value(c, out, json_object_iter_value(it), depth + 1) < 0)
+				return -1;
+		}
+		strbuf_addch(out, '}');
+		return 0;
+	}
+	case JSON_ARRAY:
+		strbuf_addch(out, '[');
+		for (i = 0; i < json_array_size(v); i++) {
+			if (i)
+				strbuf_addch(out, ',');
+			if (add_value(c, out, json_array_get(v, i), depth + 1) < 0)
+				return -1;
+		}
+		strbuf_addch(out, ']');
+		return 0;
+	case JSON_STRING:
+		return add_string(out, json_string_value(v), json_string_length(v));
+	case JSON_INTEGER:
+		jtext_int(out, (long long)json_integer_value(v));
+		return 0;
+	case JSON_REAL:
+		if (!isfinite(json_real_value(v)))
+			return -1;
+		add_real(c, out, json_real_value(v));
+		return 0;
+	case JSON_TRUE:
+		strbuf_addstr(out, "true");
+		return 0;
+	case JSON_FALSE:
+		strbuf_addstr(out, "false");
+		return 0;
+	case JSON_NULL:
+		strbuf_addstr(out, "null");
+		return 0;
+	}
+	return -1;
+}
+
+int ingest_jtext_add(struct ingest_jtext *c, struct strbuf *out, const json_t *v)
+{
+	/* json_dumps without JSON_ENCODE_ANY prints objects and arrays only */
+	if (!v || (!json_is_object(v) && !json_is_array(v)))
+		return -1;
+	return add_value(c, out, v, 0);
+}
+
+char *ingest_jtext_dup(struct ingest_jtext *c, const json_t *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (ingest_jtext_add(c, &sb, v) < 0) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb, NULL);
 }

@@ -18,7 +18,7 @@
  */
 #include "core/compat.h"
 #include "ingest_priv.h"
-#include "json_text.h"
+#include "jtext.h"
 
 #include <pthread.h>
 
@@ -61,6 +61,7 @@ struct ingest_pipe {
 	int64_t prov;                     /* parser side: provisional ids in this file */
 	struct qrec *pending;             /* parser side: power samples not queued yet */
 	struct ingest_jtext jt;           /* parser side: JSON text of params and metas */
+	struct strbuf prep;               /* parser side: the sink's prepare() of a run */
 	struct ingest_outcome *out;       /* outcomes, file order */
 	size_t nout, capout, firstout;
 };
@@ -80,6 +81,21 @@ static const char *pk(struct packer *k, const char *s)
 	if (!s)
 		return NULL;
 	n = strlen(s) + 1;
+	if (!k->p) {
+		k->need += n;
+		return NULL;
+	}
+	d = k->p;
+	memcpy(d, s, n);
+	k->p += n;
+	return d;
+}
+
+/* n bytes (the sink's prepared run), copied as they are */
+static const void *pkb(struct packer *k, const void *s, size_t n)
+{
+	char *d;
+
 	if (!k->p) {
 		k->need += n;
 		return NULL;
@@ -120,7 +136,10 @@ static struct qrec *qrec_new(size_t extra, size_t strings)
 
 static struct qrec *pack_run(struct ingest_pipe *p, const struct ingest_run *r)
 {
-	char *params = r->params_json ? NULL : dump(p, r->params);
+	/* the sink's own share of the run, done here on the parsing thread;
+	 * params then travel only inside what it prepared */
+	int prepared = p->sink->prepare != NULL;
+	char *params = r->params_json || prepared ? NULL : dump(p, r->params);
 	char **meta = ab_calloc(r->nmetrics ? r->nmetrics : 1, sizeof(*meta));
 	char *sysmeta = r->system.meta_json ? NULL : dump(p, r->system.meta);
 	size_t extra = r->nmetrics * (sizeof(struct ingest_metric) + sizeof(char *));
@@ -131,6 +150,10 @@ static struct qrec *pack_run(struct ingest_pipe *p, const struct ingest_run *r)
 	int pass;
 	size_t i;
 
+	if (prepared) {
+		strbuf_reset(&p->prep);
+		p->sink->prepare(p->sink->self, r, &p->prep);
+	}
 	for (i = 0; i < r->nmetrics; i++)
 		meta[i] = r->metrics_meta_json && r->metrics_meta_json[i] ?
 				  ab_strdup(r->metrics_meta_json[i]) :
@@ -166,7 +189,9 @@ static struct qrec *pack_run(struct ingest_pipe *p, const struct ingest_run *r)
 		d->excluded_reason = pk(&k, r->excluded_reason);
 		d->dedupe_key = pk(&k, r->dedupe_key);
 		d->params = NULL;
-		d->params_json = pk(&k, r->params_json ? r->params_json : params);
+		d->params_json = prepared ? NULL : pk(&k, r->params_json ? r->params_json : params);
+		d->prepared = prepared ? pkb(&k, p->prep.buf, p->prep.len) : NULL;
+		d->prepared_len = prepared ? p->prep.len : 0;
 		pack_system(&k, &d->system, &r->system,
 			    r->system.meta_json ? r->system.meta_json : sysmeta);
 		for (i = 0; i < r->nmetrics; i++) {
@@ -493,6 +518,7 @@ struct ingest_pipe *ingest_pipe_start(struct ingest_sink *sink)
 
 	p->sink = sink;
 	ingest_jtext_init(&p->jt);
+	strbuf_init(&p->prep, 0);
 	p->qsink.self = p;
 	p->qsink.begin = q_begin;
 	p->qsink.run = q_run;
@@ -592,6 +618,7 @@ void ingest_pipe_finish(struct ingest_pipe *p)
 	for (i = p->firstout; i < p->nout; i++)
 		free(p->out[i].err);
 	free(p->out);
+	strbuf_release(&p->prep);
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->more);
 	pthread_cond_destroy(&p->room);

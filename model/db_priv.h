@@ -6,7 +6,9 @@
 
 #include "db.h"
 #include "ingest/ingest.h"
-#include "ingest/json_text.h"
+#include "ingest/jtext.h"
+#include "core/sha256.h"
+#include "validate.h"
 
 /* db_intern.c: key bytes -> id of an interned row, or DB_INTERN_SEEN for
  * a value met once and stored inline; bounded (two generations).  get
@@ -39,8 +41,32 @@ struct db_power_row {
 	double t, watts;
 };
 
+/* sink.c: metric rows likewise, DB_METRIC_BATCH to a statement (a
+ * statement per metric cost as much as the run rows themselves) */
+#define DB_METRIC_BATCH 64
+struct db_metric_row {
+	int64_t run_id, kind_id;
+	double value;
+};
+
 struct db_pair_pos {
 	size_t off, len;
+};
+
+/* sink.c: the state of prepare(), the part of storing a run that needs no
+ * database; the ingest pipeline runs it on the parsing thread, so nothing
+ * else touches it */
+struct db_sink_prep {
+	struct db_intern pairs;    /* params pairs met (DB_INTERN_SEEN) */
+	struct strbuf own, shared, text;
+	/* the run before: its params text and pairs */
+	struct strbuf prev;
+	struct db_pair_pos *prev_pair, *cur_pair;
+	size_t nprev, cap_pairs;
+	struct sha256 fresh;       /* sha256_init()ed once, for db_key16 */
+	struct ingest_jtext jt;    /* params JSON text (cached reals) */
+	struct strbuf buf;         /* what run() prepares when nobody did */
+	struct validate_run vr;
 };
 
 struct db_sink_state {
@@ -58,30 +84,31 @@ struct db_sink_state {
 	long power_i;              /* power_data.i: numbers this source's samples */
 	int64_t data_version;      /* PRAGMA data_version at our last begin */
 	int interned_new;          /* intern_id() added a row since reset */
-	/* params pairs met (DB_INTERN_SEEN), interned param sets, metric kinds
-	 * and power devices (valid across committed transactions; emptied on
-	 * rollback and when rm deletes interned rows) */
-	struct db_intern pairs, sets, kinds, devices;
-	struct strbuf own, shared, kbuf;
+	/* interned param sets, metric kinds and power devices (valid across
+	 * committed transactions; emptied on rollback and when rm deletes
+	 * interned rows) */
+	struct db_intern sets, kinds, devices;
+	struct strbuf kbuf, reason;
 	struct db_power_row pw[DB_POWER_BATCH]; /* samples not stored yet */
 	int npw;
+	struct db_metric_row mt[DB_METRIC_BATCH]; /* metric rows not stored yet */
+	int nmt;
 	struct {
 		struct strbuf name;
 		int64_t id;        /* 0: empty */
 	} recent_dev[8];           /* the last power devices met */
 	unsigned recent_next;
-	/* the run before: its params text and pairs, shared set, metric kinds
-	 * (a test's runs come one after another: most of it is the same) */
-	struct strbuf prev, prev_shared;
-	struct db_pair_pos *prev_pair, *cur_pair;
-	size_t nprev, cap_pairs;
+	/* the run before: its shared set and metric kinds (a test's runs
+	 * come one after another: most of it is the same) */
+	struct strbuf prev_shared;
 	int64_t prev_set_id;       /* 0: none */
 	struct {
 		struct strbuf key; /* name \0 unit \0 meta */
 		int64_t id;        /* 0: none */
 	} prev_kind[8];
 	struct sha256 fresh;       /* sha256_init()ed once, for db_key16 */
-	struct ingest_jtext jt;    /* params/meta JSON text (cached reals) */
+	struct ingest_jtext jt;    /* meta JSON text (cached reals) */
+	struct db_sink_prep prep;
 	/* known(): a read-only connection of the parsing thread */
 	sqlite3 *ro;
 	sqlite3_stmt *ro_find;

@@ -132,7 +132,8 @@ int db_source_remove(struct db *db, int64_t source_id, struct db_rm_counts *c, s
 	for (i = 0; rc == 0 && i < systems.n; i++)
 		rc = exec_id(db, "DELETE FROM system WHERE id = ?1"
 				 " AND json_extract(meta, '$.described') IS NULL"
-				 " AND NOT EXISTS (SELECT 1 FROM run_data WHERE system_id = ?1)",
+				 " AND NOT EXISTS (SELECT 1 FROM run_data WHERE benchmark_id IN"
+				 "  (SELECT id FROM benchmark) AND system_id = ?1)",
 			     systems.v[i], &c->systems, err);
 	for (i = 0; rc == 0 && i < benches.n; i++)
 		rc = exec_id(db, "DELETE FROM benchmark WHERE id = ?1"

@@ -16,6 +16,9 @@
 	" AND (?3 IS NULL OR y.name IN (SELECT value FROM json_each(?3))" \
 	"  OR y.display_name IN (SELECT value FROM json_each(?3)))"
 
+/* A system's runs are found through run_data(benchmark_id, system_id), one
+ * probe per benchmark ("benchmark_id IN (SELECT id FROM benchmark)": every
+ * run has one): there is no index on system_id alone (migration 7). */
 static const char sql_systems[] =
 	"SELECT y.name, y.display_name, y.vendor, y.accelerator, y.accelerators_per_node,"
 	" y.host_cpu, y.interconnect, y.site, y.tdp_w,"
@@ -23,15 +26,15 @@ static const char sql_systems[] =
 	" CASE WHEN json_valid(y.meta) THEN json_extract(y.meta, '$.simulated') END,"
 	" count(r.id), max(r.nodes), max(r.devices),"
 	" (SELECT group_concat(f, ', ') FROM (SELECT DISTINCT r2.framework AS f FROM run r2"
-	"   WHERE r2.system_id = y.id AND r2.framework IS NOT NULL ORDER BY r2.framework)),"
+	"   WHERE r2.benchmark_id IN (SELECT id FROM benchmark) AND r2.system_id = y.id AND r2.framework IS NOT NULL ORDER BY r2.framework)),"
 	" (SELECT s.path FROM run_data r3 JOIN source s ON s.id = r3.source_id"
-	"   WHERE r3.system_id = y.id ORDER BY r3.id LIMIT 1),"
+	"   WHERE r3.benchmark_id IN (SELECT id FROM benchmark) AND r3.system_id = y.id ORDER BY r3.id LIMIT 1),"
 	" (SELECT s.path FROM run_data r4 JOIN source s ON s.id = r4.source_id"
-	"   WHERE r4.system_id = y.id AND r4.nodes IS NOT NULL ORDER BY r4.nodes DESC, r4.id"
+	"   WHERE r4.benchmark_id IN (SELECT id FROM benchmark) AND r4.system_id = y.id AND r4.nodes IS NOT NULL ORDER BY r4.nodes DESC, r4.id"
 	"   LIMIT 1),"
 	" (SELECT s.path FROM run_data r5 JOIN source s ON s.id = r5.source_id"
-	"   WHERE r5.system_id = y.id AND r5.framework IS NOT NULL ORDER BY r5.id LIMIT 1),"
-	" (SELECT count(DISTINCT r6.source_id) FROM run_data r6 WHERE r6.system_id = y.id),"
+	"   WHERE r5.benchmark_id IN (SELECT id FROM benchmark) AND r5.system_id = y.id AND r5.framework IS NOT NULL ORDER BY r5.id LIMIT 1),"
+	" (SELECT count(DISTINCT r6.source_id) FROM run_data r6 WHERE r6.benchmark_id IN (SELECT id FROM benchmark) AND r6.system_id = y.id),"
 	" CASE WHEN json_valid(y.meta) THEN json_extract(y.meta, '$.system_name') IS NOT NULL"
 	"  AND json_extract(y.meta, '$.submitter') IS NOT NULL END"
 	" FROM system y JOIN run r ON r.system_id = y.id JOIN benchmark b ON b.id = r.benchmark_id"

@@ -13,7 +13,9 @@
 static const char sql_systems[] =
 	"SELECT y.name, y.display_name, y.vendor, y.accelerator, y.accelerators_per_node,"
 	" y.host_cpu, y.interconnect, y.site, y.tdp_w, y.meta,"
-	" (SELECT count(*) FROM run r WHERE r.system_id = y.id) AS runs"
+	/* no index on system_id alone (migration 7): a probe per benchmark */
+	" (SELECT count(*) FROM run_data r WHERE r.benchmark_id IN (SELECT id FROM benchmark)"
+	"  AND r.system_id = y.id) AS runs"
 	" FROM system y"
 	" WHERE (?3 IS NULL OR y.name = ?3 OR y.display_name = ?3)"
 	"  AND (?1 IS NULL AND ?2 IS NULL OR EXISTS (SELECT 1 FROM run r JOIN benchmark b"

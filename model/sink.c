@@ -5,7 +5,7 @@
 #include "core/compat.h"
 #include "db_priv.h"
 #include "validate.h"
-#include "ingest/json_text.h"
+#include "ingest/jtext.h"
 
 #include <math.h>
 #include <time.h>
@@ -34,6 +34,7 @@ enum {
 	ST_COMMIT,
 	ST_ROLLBACK,
 	ST_FIND_MEASURED,
+	ST_ADD_METRIC_BATCH,
 	ST_COUNT
 };
 
@@ -95,7 +96,8 @@ static const char *const sink_sql[ST_COUNT] = {
 	[ST_ADD_DEVICE] = "INSERT INTO power_device(name) VALUES (?1)",
 	[ST_DATA_VERSION] = "PRAGMA data_version",
 	[ST_DROP_SET] = "DELETE FROM param_set WHERE id = ?1",
-	/* [ST_ADD_POWER_BATCH]: DB_POWER_BATCH rows of ST_ADD_POWER, built in stmt() */
+	/* [ST_ADD_POWER_BATCH]: DB_POWER_BATCH rows of ST_ADD_POWER, built in stmt();
+	 * [ST_ADD_METRIC_BATCH]: DB_METRIC_BATCH rows of ST_ADD_METRIC, likewise */
 	/* per source: prepared once (parsing them was a cost with many small files) */
 	[ST_FK_OFF] = "PRAGMA foreign_keys = OFF",
 	[ST_FK_ON] = "PRAGMA foreign_keys = ON",
@@ -118,8 +120,9 @@ static void forget_interned(struct db_sink_state *s)
 	for (i = 0; i < AB_ARRAY_SIZE(s->prev_kind); i++)
 		s->prev_kind[i].id = 0;
 	s->prev_set_id = 0;
-	s->nprev = 0;
-	db_intern_clear(&s->pairs);
+	/* not prepare()'s pairs: which pairs are shared is the split's
+	 * choice, valid with any database, and prepare() may be running on
+	 * the other thread */
 	db_intern_clear(&s->sets);
 	db_intern_clear(&s->kinds);
 	db_intern_clear(&s->devices);
@@ -127,15 +130,17 @@ static void forget_interned(struct db_sink_state *s)
 
 static int stmt(struct db_sink_state *s, int which, sqlite3_stmt **out, struct strbuf *err)
 {
-	if (!s->st[which] && which == ST_ADD_POWER_BATCH) {
-		/* one statement for DB_POWER_BATCH samples: a statement's own
-		 * cost (start, finish, cursors) was most of a sample's */
+	if (!s->st[which] && (which == ST_ADD_POWER_BATCH || which == ST_ADD_METRIC_BATCH)) {
+		/* one statement for many rows: a statement's own cost (start,
+		 * finish, cursors) was most of a sample's or a metric's */
 		struct strbuf sql = STRBUF_INIT;
-		int i, rc;
+		int power = which == ST_ADD_POWER_BATCH, i, rc;
 
-		strbuf_addstr(&sql, "INSERT INTO power_data(run_id, i, device_id, t, watts) VALUES");
-		for (i = 0; i < DB_POWER_BATCH; i++)
-			strbuf_addstr(&sql, i ? ",(?,?,?,?,?)" : "(?,?,?,?,?)");
+		strbuf_addstr(&sql, power ? "INSERT INTO power_data(run_id, i, device_id, t, watts) VALUES"
+					  : "INSERT INTO metric_data(run_id, kind_id, value) VALUES");
+		for (i = 0; i < (power ? DB_POWER_BATCH : DB_METRIC_BATCH); i++)
+			strbuf_addstr(&sql, power ? (i ? ",(?,?,?,?,?)" : "(?,?,?,?,?)")
+						  : (i ? ",(?,?,?)" : "(?,?,?)"));
 		rc = db_prepare(s->db, &s->st[which], sql.buf, err);
 		strbuf_release(&sql);
 		if (rc < 0)
@@ -488,6 +493,41 @@ static void add_pair(struct strbuf *obj, const char *kv, size_t len)
 	strbuf_add(obj, kv, len);
 }
 
+/* Where the pair that starts at json[i] ends: the ',' after it outside
+ * strings and nested values, or n - 1 (the closing brace).  Strings are
+ * skipped with memchr: most of params is string bytes. */
+static size_t pair_end(const char *json, size_t i, size_t n)
+{
+	int depth = 0;
+
+	while (i < n - 1) {
+		char c = json[i];
+
+		if (c == '"') {
+			for (;;) { /* to the quote that is not escaped */
+				const char *q = memchr(json + i + 1, '"', n - 2 - i);
+				size_t b = 0;
+
+				if (!q)
+					return n - 1;
+				i = (size_t)(q - json);
+				while (json[i - 1 - b] == '\\')
+					b++;
+				if (!(b & 1))
+					break;
+			}
+		} else if (c == '{' || c == '[') {
+			depth++;
+		} else if ((c == '}' || c == ']') && depth > 0) {
+			depth--;
+		} else if (c == ',' && depth == 0) {
+			return i;
+		}
+		i++;
+	}
+	return n - 1;
+}
+
 /*
  * params as stored: the pairs runs share, interned as one object text in
  * param_set (run_data.set_id), and the run's own pairs as object text
@@ -497,104 +537,95 @@ static void add_pair(struct strbuf *obj, const char *kv, size_t len)
  * of their own, while the test's description, its parameters and the
  * like are stored once.  The view `run` concatenates the set's pairs and
  * the run's.  Pairs are split from the compact JSON at the commas outside
- * strings and nested values.  Sets *set_id (0: none) and s->own.
+ * strings and nested values.  This half needs no database: prepare()
+ * does it (on the parsing thread when the ingest pipeline runs); the
+ * pairs met so far are prepare()'s alone and are never forgotten, so the
+ * split is the same whichever thread makes it.  Fills p->own and
+ * p->shared ("" when none); -1 when json is not an object.
  */
-static int params_split(struct db_sink_state *s, const char *json, int64_t *set_id,
-			struct strbuf *err)
+static int params_split(struct db_sink_prep *p, const char *json, size_t n)
 {
-	size_t n = strlen(json), i, start, np = 0;
-	int depth = 0, in_str = 0;
+	size_t i, start, np = 0;
 
-	*set_id = 0;
-	strbuf_setstr(&s->own, "{");
-	strbuf_setstr(&s->shared, "{");
+	strbuf_setstr(&p->own, "{");
+	strbuf_setstr(&p->shared, "{");
 	if (n < 2 || json[0] != '{' || json[n - 1] != '}')
-		return ab_fail(err, AB_EINTERNAL, "params is not a JSON object");
-	for (i = start = 1; i < n; i++) {
-		char c = json[i];
+		return -1;
+	for (start = 1; start < n - 1; start = i + 1) {
 		const char *kv;
 		size_t len;
 		uint64_t h;
 
-		if (in_str) {
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				in_str = 0;
-			continue;
-		}
-		if (c == '"') {
-			in_str = 1;
-			continue;
-		} else if (c == '{' || c == '[') {
-			depth++;
-			continue;
-		} else if ((c == '}' || c == ']') && depth > 0) {
-			depth--;
-			continue;
-		} else if (!((c == ',' && depth == 0) || i == n - 1)) {
-			continue;
-		}
-		if (i == start) /* "{}" */
-			break;
+		i = pair_end(json, start, n);
 		kv = json + start;
 		len = i - start;
-		if (np == s->cap_pairs) {
-			s->cap_pairs = s->cap_pairs ? 2 * s->cap_pairs : 32;
-			s->cur_pair = ab_realloc(s->cur_pair, s->cap_pairs * sizeof(*s->cur_pair));
-			s->prev_pair = ab_realloc(s->prev_pair, s->cap_pairs * sizeof(*s->prev_pair));
+		if (np == p->cap_pairs) {
+			p->cap_pairs = p->cap_pairs ? 2 * p->cap_pairs : 32;
+			p->cur_pair = ab_realloc(p->cur_pair, p->cap_pairs * sizeof(*p->cur_pair));
+			p->prev_pair = ab_realloc(p->prev_pair, p->cap_pairs * sizeof(*p->prev_pair));
 		}
-		s->cur_pair[np].off = start;
-		s->cur_pair[np].len = len;
-		if (np < s->nprev && s->prev_pair[np].len == len &&
-		    !memcmp(s->prev.buf + s->prev_pair[np].off, kv, len)) {
+		p->cur_pair[np].off = start;
+		p->cur_pair[np].len = len;
+		if (np < p->nprev && p->prev_pair[np].len == len &&
+		    !memcmp(p->prev.buf + p->prev_pair[np].off, kv, len)) {
 			/* as in the run before (a test's runs come together): met
 			 * before, no need to ask the cache */
-			add_pair(&s->shared, kv, len);
+			add_pair(&p->shared, kv, len);
 		} else {
 			h = (uint64_t)db_hash64(kv, len);
-			if (db_intern_get(&s->pairs, h, kv, len)) {
-				add_pair(&s->shared, kv, len);
+			if (db_intern_get(&p->pairs, h, kv, len)) {
+				add_pair(&p->shared, kv, len);
 			} else {
-				db_intern_set(&s->pairs, h, kv, len, DB_INTERN_SEEN);
-				add_pair(&s->own, kv, len);
+				db_intern_set(&p->pairs, h, kv, len, DB_INTERN_SEEN);
+				add_pair(&p->own, kv, len);
 			}
 		}
 		np++;
-		start = i + 1;
 	}
 	{	/* this run's pairs are the next run's "before" */
-		struct db_pair_pos *t = s->prev_pair;
-		s->prev_pair = s->cur_pair;
-		s->cur_pair = t;
-		s->nprev = np;
-		strbuf_reset(&s->prev);
-		strbuf_add(&s->prev, json, n);
+		struct db_pair_pos *t = p->prev_pair;
+		p->prev_pair = p->cur_pair;
+		p->cur_pair = t;
+		p->nprev = np;
+		strbuf_reset(&p->prev);
+		strbuf_add(&p->prev, json, n);
 	}
-	if (s->shared.len > 1) {
-		struct text_arg t;
-		int rc;
-
-		strbuf_addch(&s->shared, '}');
-		t.text = s->shared.buf;
-		t.len = s->shared.len;
-		if (s->prev_set_id > 0 && s->prev_shared.len == t.len &&
-		    !memcmp(s->prev_shared.buf, t.text, t.len)) {
-			*set_id = s->prev_set_id;
-		} else {
-			rc = intern_id(s, &s->sets, t.text, t.len, ST_FIND_SET, ST_ADD_SET, bind_set,
-				       &t, 0, set_id, err);
-			if (rc < 0)
-				return rc;
-			s->prev_set_id = *set_id;
-			strbuf_reset(&s->prev_shared);
-			strbuf_add(&s->prev_shared, t.text, t.len);
-		}
-	}
-	if (s->own.len > 1)
-		strbuf_addch(&s->own, '}');
+	if (p->shared.len > 1)
+		strbuf_addch(&p->shared, '}');
 	else
-		strbuf_reset(&s->own);
+		strbuf_reset(&p->shared);
+	if (p->own.len > 1)
+		strbuf_addch(&p->own, '}');
+	else
+		strbuf_reset(&p->own);
+	return 0;
+}
+
+/* The param set of shared pairs (text[0..len), len 0: none): the run
+ * before's, else interned.  Sets *set_id (0: none). */
+static int params_set(struct db_sink_state *s, const char *text, size_t len, int64_t *set_id,
+		      struct strbuf *err)
+{
+	struct text_arg t;
+	int rc;
+
+	*set_id = 0;
+	if (!len)
+		return 0;
+	t.text = text;
+	t.len = len;
+	if (s->prev_set_id > 0 && s->prev_shared.len == t.len &&
+	    !memcmp(s->prev_shared.buf, t.text, t.len)) {
+		*set_id = s->prev_set_id;
+		return 0;
+	}
+	rc = intern_id(s, &s->sets, t.text, t.len, ST_FIND_SET, ST_ADD_SET, bind_set, &t, 0, set_id,
+		       err);
+	if (rc < 0)
+		return rc;
+	s->prev_set_id = *set_id;
+	strbuf_reset(&s->prev_shared);
+	strbuf_add(&s->prev_shared, t.text, t.len);
 	return 0;
 }
 
@@ -652,7 +683,8 @@ static int key_from_hex(const char *s, unsigned char out[16])
 
 /* A run turned out a duplicate (not stored): the param set made for it
  * alone goes again, so no unused set stays. */
-static int drop_new_set(struct db_sink_state *s, int64_t set_id, struct strbuf *err)
+static int drop_new_set(struct db_sink_state *s, int64_t set_id, const char *shared, size_t len,
+			struct strbuf *err)
 {
 	sqlite3_stmt *st;
 	int rc;
@@ -665,8 +697,7 @@ static int drop_new_set(struct db_sink_state *s, int64_t set_id, struct strbuf *
 	sqlite3_bind_int64(st, 1, set_id);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return db_fail(s->db, err, "cannot drop an unused param set");
-	db_intern_set(&s->sets, (uint64_t)db_hash64(s->shared.buf, s->shared.len), s->shared.buf,
-		      s->shared.len, 0);
+	db_intern_set(&s->sets, (uint64_t)db_hash64(shared, len), shared, len, 0);
 	s->prev_set_id = 0;
 	return 0;
 }
@@ -704,14 +735,45 @@ static char *measured_item(const char *name, double v)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* Store the buffered metric rows: DB_METRIC_BATCH at once, or one by one.
+ * Whatever reads metric_data inside the transaction flushes first. */
+static int flush_metrics(struct db_sink_state *s, struct strbuf *err)
+{
+	int batch = s->nmt == DB_METRIC_BATCH, n = batch ? 1 : s->nmt, i, k, rc;
+	sqlite3_stmt *st;
+
+	for (i = 0; i < n; i++) {
+		const struct db_metric_row *m = s->mt + i;
+		int per = batch ? DB_METRIC_BATCH : 1;
+
+		rc = stmt(s, batch ? ST_ADD_METRIC_BATCH : ST_ADD_METRIC, &st, err);
+		if (rc < 0)
+			return rc;
+		for (k = 0; k < per; k++, m++) {
+			sqlite3_bind_int64(st, 3 * k + 1, m->run_id);
+			sqlite3_bind_int64(st, 3 * k + 2, m->kind_id);
+			sqlite3_bind_double(st, 3 * k + 3, m->value);
+		}
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			s->nmt = 0;
+			return db_fail(s->db, err, "cannot add metric");
+		}
+	}
+	s->nmt = 0;
+	return 0;
+}
+
 static int stored_measured(struct db_sink_state *s, const unsigned char key[16], struct strbuf *out,
 			   struct strbuf *err)
 {
 	sqlite3_stmt *st;
 	char **items = NULL;
 	size_t n = 0, cap = 0;
-	int rc = stmt(s, ST_FIND_MEASURED, &st, err);
+	int rc = s->nmt ? flush_metrics(s, err) : 0;
 
+	if (rc < 0)
+		return rc;
+	rc = stmt(s, ST_FIND_MEASURED, &st, err);
 	if (rc < 0)
 		return rc;
 	sqlite3_bind_blob(st, 1, key, 16, SQLITE_STATIC);
@@ -769,21 +831,98 @@ static int dedupe_variant(struct db_sink_state *s, const struct ingest_run *r, u
 	return rc;
 }
 
+/*
+ * What prepare() hands run(): a header, then the run's own params text and
+ * the shared pairs' text (params_split), without their NULs.
+ */
+enum { PREP_OK = 0, PREP_NOT_OBJECT = 1, PREP_NOT_ENCODED = 2 };
+struct prep_head {
+	uint32_t own_len, shared_len;
+	uint32_t reason_len;    /* validate_run() found it impossible: why (after shared) */
+	unsigned char invalid;
+	unsigned char status;   /* PREP_* */
+	unsigned char has_key;  /* key: the run's dedupe key, hashed */
+	unsigned char key[16];
+};
+
+static void sink_prepare(void *self, const struct ingest_run *r, struct strbuf *out)
+{
+	struct db_sink_prep *p = &((struct db_sink_state *)self)->prep;
+	const struct ingest_run *vr;
+	struct prep_head h;
+
+	memset(&h, 0, sizeof(h));
+	strbuf_reset(&p->own);
+	strbuf_reset(&p->shared);
+	if (r->params_json) {
+		if (params_split(p, r->params_json, strlen(r->params_json)) < 0)
+			h.status = PREP_NOT_OBJECT;
+	} else if (r->params) {
+		strbuf_reset(&p->text);
+		if (ingest_jtext_add(&p->jt, &p->text, r->params) < 0)
+			h.status = PREP_NOT_ENCODED;
+		else if (params_split(p, p->text.buf, p->text.len) < 0)
+			h.status = PREP_NOT_OBJECT;
+	}
+	if (h.status != PREP_OK) {
+		strbuf_reset(&p->own);
+		strbuf_reset(&p->shared);
+	}
+	if (r->dedupe_key) {
+		h.has_key = 1;
+		/* a key read back from the view `run` (pull) is the hash itself */
+		if (!key_from_hex(r->dedupe_key, h.key))
+			db_key16(&p->fresh, r->dedupe_key, strlen(r->dedupe_key), h.key);
+	}
+	/* impossible values: stored `invalid` with the reason */
+	vr = validate_run(r, &p->vr);
+	if (vr != r) {
+		h.invalid = 1;
+		h.reason_len = (uint32_t)strlen(vr->excluded_reason);
+	}
+	h.own_len = (uint32_t)p->own.len;
+	h.shared_len = (uint32_t)p->shared.len;
+	strbuf_add(out, &h, sizeof(h));
+	strbuf_addbuf(out, &p->own);
+	strbuf_addbuf(out, &p->shared);
+	if (h.invalid)
+		strbuf_add(out, vr->excluded_reason, h.reason_len);
+}
+
 static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, struct strbuf *err)
 {
 	struct db_sink_state *s = self;
 	struct validate_run vr;
 	int64_t sys_id, b_id, set_id = 0;
 	sqlite3_stmt *st;
+	struct prep_head h;
+	const char *prep, *own, *shared;
 	unsigned char key[16];
-	char *params;
 	size_t i;
 	int rc;
 
 	*run_id = 0;
 	if (!s->in_txn)
 		return ab_fail(err, AB_EINTERNAL, "run outside a source transaction");
-	r = validate_run(r, &vr); /* impossible values: stored `invalid` with the reason */
+	if (r->prepared && r->prepared_len >= sizeof(h)) {
+		prep = r->prepared;
+	} else { /* nobody prepared it: do it here */
+		strbuf_reset(&s->prep.buf);
+		sink_prepare(s, r, &s->prep.buf);
+		prep = s->prep.buf.buf;
+	}
+	memcpy(&h, prep, sizeof(h));
+	own = prep + sizeof(h);
+	shared = own + h.own_len;
+	memcpy(key, h.key, sizeof(key));
+	if (h.invalid) { /* prepare() found an impossible value */
+		vr.run = *r;
+		vr.run.status = RUN_INVALID;
+		strbuf_reset(&s->reason);
+		strbuf_add(&s->reason, shared + h.shared_len, h.reason_len);
+		vr.run.excluded_reason = s->reason.buf;
+		r = &vr.run;
+	}
 	rc = system_id(s, &r->system, &sys_id, err);
 	if (rc < 0)
 		return rc;
@@ -801,17 +940,13 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 					       r->metrics[i].name);
 	}
 	s->interned_new = 0;
-	if (r->params_json || r->params) {
-		params = r->params_json ? NULL : json_text(s, r->params);
-		rc = r->params_json || params ?
-			     params_split(s, r->params_json ? r->params_json : params, &set_id, err) :
-			     ab_fail(err, AB_EINTERNAL, "cannot encode params");
-		free(params);
-		if (rc < 0)
-			return rc;
-	} else {
-		strbuf_reset(&s->own);
-	}
+	if (h.status == PREP_NOT_ENCODED)
+		return ab_fail(err, AB_EINTERNAL, "cannot encode params");
+	if (h.status == PREP_NOT_OBJECT)
+		return ab_fail(err, AB_EINTERNAL, "params is not a JSON object");
+	rc = params_set(s, shared, h.shared_len, &set_id, err);
+	if (rc < 0)
+		return rc;
 	rc = stmt(s, ST_ADD_RUN, &st, err);
 	if (rc < 0)
 		return rc;
@@ -832,22 +967,18 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 	db_bind_text(st, 15, r->framework);
 	if (set_id > 0)
 		sqlite3_bind_int64(st, 16, set_id);
-	if (s->own.len)
-		sqlite3_bind_text(st, 17, s->own.buf, (int)s->own.len, SQLITE_STATIC);
+	if (h.own_len)
+		sqlite3_bind_text(st, 17, own, (int)h.own_len, SQLITE_STATIC);
 	db_bind_text(st, 18, r->excluded_reason);
-	if (r->dedupe_key) {
-		/* a key read back from the view `run` (pull) is the hash itself */
-		if (!key_from_hex(r->dedupe_key, key))
-			db_key16(&s->fresh, r->dedupe_key, strlen(r->dedupe_key), key);
+	if (h.has_key)
 		sqlite3_bind_blob(st, 19, key, 16, SQLITE_TRANSIENT);
-	}
 	rc = step(s, st, NULL, err, "cannot add run");
 	if (rc < 0)
 		return rc;
 	if (sqlite3_changes(s->db->sql) == 0) { /* dedupe_key conflict: stored before */
 		rc = dedupe_variant(s, r, key, err);
 		if (rc == 1) { /* a duplicate: no set made for it alone stays */
-			rc = drop_new_set(s, set_id, err);
+			rc = drop_new_set(s, set_id, shared, h.shared_len, err);
 			return rc < 0 ? rc : 1;
 		}
 		if (rc < 0)
@@ -858,7 +989,7 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 		if (rc < 0)
 			return rc;
 		if (sqlite3_changes(s->db->sql) == 0) { /* this measurement is stored too */
-			rc = drop_new_set(s, set_id, err);
+			rc = drop_new_set(s, set_id, shared, h.shared_len, err);
 			return rc < 0 ? rc : 1;
 		}
 	}
@@ -872,14 +1003,14 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 		rc = kind_id(s, i, m, r->metrics_meta_json ? r->metrics_meta_json[i] : NULL, &kid, err);
 		if (rc < 0)
 			return rc;
-		rc = stmt(s, ST_ADD_METRIC, &st, err);
-		if (rc < 0)
-			return rc;
-		sqlite3_bind_int64(st, 1, *run_id);
-		sqlite3_bind_int64(st, 2, kid);
-		sqlite3_bind_double(st, 3, m->value);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			return db_fail(s->db, err, "cannot add metric");
+		s->mt[s->nmt].run_id = *run_id;
+		s->mt[s->nmt].kind_id = kid;
+		s->mt[s->nmt].value = m->value;
+		if (++s->nmt == DB_METRIC_BATCH) {
+			rc = flush_metrics(s, err);
+			if (rc < 0)
+				return rc;
+		}
 	}
 	return 0;
 }
@@ -986,10 +1117,13 @@ static int sink_end(void *self, int commit, struct strbuf *err)
 	strbuf_reset(&s->last_bench);
 	if (!commit) {
 		s->npw = 0;
+		s->nmt = 0;
 		forget_interned(s);
 		rc = fixed(s, ST_ROLLBACK, err);
 	} else {
-		rc = s->npw ? flush_power(s, err) : 0;
+		rc = s->nmt ? flush_metrics(s, err) : 0;
+		if (rc == 0 && s->npw)
+			rc = flush_power(s, err);
 		if (rc == 0)
 			rc = fixed(s, ST_COMMIT, err);
 		if (rc < 0) {
@@ -1044,21 +1178,26 @@ void db_sink_init(struct db *db)
 	s->data_version = -1;
 	strbuf_init(&s->last_system, 0);
 	strbuf_init(&s->last_bench, 0);
-	strbuf_init(&s->own, 0);
-	strbuf_init(&s->shared, 0);
 	strbuf_init(&s->kbuf, 0);
+	strbuf_init(&s->reason, 0);
 	for (i = 0; i < AB_ARRAY_SIZE(s->recent_dev); i++)
 		strbuf_init(&s->recent_dev[i].name, 0);
 	for (i = 0; i < AB_ARRAY_SIZE(s->prev_kind); i++)
 		strbuf_init(&s->prev_kind[i].key, 0);
-	strbuf_init(&s->prev, 0);
 	strbuf_init(&s->prev_shared, 0);
-	db_intern_init(&s->pairs);
 	db_intern_init(&s->sets);
 	db_intern_init(&s->kinds);
 	db_intern_init(&s->devices);
 	sha256_init(&s->fresh);
 	ingest_jtext_init(&s->jt);
+	db_intern_init(&s->prep.pairs);
+	strbuf_init(&s->prep.own, 0);
+	strbuf_init(&s->prep.shared, 0);
+	strbuf_init(&s->prep.text, 0);
+	strbuf_init(&s->prep.prev, 0);
+	strbuf_init(&s->prep.buf, 0);
+	s->prep.fresh = s->fresh;
+	ingest_jtext_init(&s->prep.jt);
 	s->sink.self = s;
 	s->sink.begin = sink_begin;
 	s->sink.run = sink_run;
@@ -1066,6 +1205,7 @@ void db_sink_init(struct db *db)
 	s->sink.system = sink_system;
 	s->sink.end = sink_end;
 	s->sink.known = sink_known;
+	s->sink.prepare = sink_prepare;
 }
 
 void db_sink_release(struct db *db)
@@ -1081,18 +1221,21 @@ void db_sink_release(struct db *db)
 	sqlite3_close(s->ro);
 	strbuf_release(&s->last_system);
 	strbuf_release(&s->last_bench);
-	strbuf_release(&s->own);
-	strbuf_release(&s->shared);
 	strbuf_release(&s->kbuf);
+	strbuf_release(&s->reason);
 	for (i = 0; i < AB_ARRAY_SIZE(s->recent_dev); i++)
 		strbuf_release(&s->recent_dev[i].name);
 	for (i = 0; i < AB_ARRAY_SIZE(s->prev_kind); i++)
 		strbuf_release(&s->prev_kind[i].key);
-	strbuf_release(&s->prev);
 	strbuf_release(&s->prev_shared);
-	free(s->prev_pair);
-	free(s->cur_pair);
-	db_intern_release(&s->pairs);
+	db_intern_release(&s->prep.pairs);
+	strbuf_release(&s->prep.own);
+	strbuf_release(&s->prep.shared);
+	strbuf_release(&s->prep.text);
+	strbuf_release(&s->prep.prev);
+	strbuf_release(&s->prep.buf);
+	free(s->prep.prev_pair);
+	free(s->prep.cur_pair);
 	db_intern_release(&s->sets);
 	db_intern_release(&s->kinds);
 	db_intern_release(&s->devices);

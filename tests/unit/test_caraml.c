@@ -52,6 +52,21 @@ static char *json_or_null(json_t *j)
 	return j ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 }
 
+/* params as a parser hands them: JSON text (params_json) or a value */
+static char *params_of(const struct ingest_run *r)
+{
+	json_t *j;
+	char *s;
+
+	if (!r->params_json)
+		return json_or_null(r->params);
+	j = json_loads(r->params_json, 0, NULL);
+	assert_non_null(j);
+	s = json_or_null(j);
+	json_decref(j);
+	return s;
+}
+
 static int cap_begin(void *self, const struct ingest_source *src, struct strbuf *err)
 {
 	return 0;
@@ -87,7 +102,7 @@ static int cap_run_fn(void *self, const struct ingest_run *r, int64_t *run_id, s
 	x->precision = dup_or_null(r->precision);
 	x->framework = dup_or_null(r->framework);
 	x->started = dup_or_null(r->started);
-	x->params = json_or_null(r->params);
+	x->params = params_of(r);
 	x->status = r->status;
 	x->line = r->line;
 	x->nodes = r->nodes;

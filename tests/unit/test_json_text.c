@@ -1,5 +1,5 @@
 /*
- * test_json_text.c - ingest/json_text.c prints exactly what
+ * test_json_text.c - ingest/jtext.c (ingest_jtext_add) prints exactly what
  * json_dumps(JSON_COMPACT | JSON_ENSURE_ASCII) prints: hand-picked values
  * (escapes, controls, non-ASCII, surrogate pairs, integer limits, reals in
  * every shape, nesting, insertion order) and many pseudo-random documents,
@@ -7,7 +7,7 @@
  */
 #include "unit.h"
 
-#include "ingest/json_text.h"
+#include "ingest/jtext.h"
 
 #include <math.h>
 

@@ -64,7 +64,14 @@ static void test_numbers(void **state)
 	static const double fixed[] = {
 		0.0, -0.0, 1.0, -1.0, 14.8, 0.1, -0.1, 1e22, 1e-5, 1e-300, 1.7976931348623157e308,
 		4.9e-324, 123456789012345678.0, 9007199254740992.0, 9007199254740993.0,
-		1579688119.6235445, 2.5e15, 1e16, 1e17, 3.0e-7, 200000.0, 13.32, 11.700000000000001
+		1579688119.6235445, 2.5e15, 1e16, 1e17, 3.0e-7, 200000.0, 13.32, 11.700000000000001,
+		/* the 128-bit path's edges: ties at the 17th digit (to even), the
+		 * bounds of its range (1e-4, 2^53), rounding up to a power of ten */
+		562949953421312.125, 562949953421312.375, 1125899906842624.25,
+		1e-4, 0.000099999999999999991, 0.00010000000000000001, 0.0001234,
+		0.99999999999999989, 0.99999999999999994, 9.9999999999999982, 99999.999999999985,
+		9007199254740991.5, 4503599627370495.5, 0.1, 0.2, 0.30000000000000004, 235.17,
+		-235.17, 232.9, 1.5, -0.5, 0.000123456789012345678, 1234567.8901234567
 	};
 	static const long long ints[] = { 0, 1, -1, 42, -9223372036854775807LL - 1,
 					  9223372036854775807LL, 1000000 };
@@ -85,6 +92,11 @@ static void test_numbers(void **state)
 			same_real(d);
 		same_real((double)(x % 100000) / 100.0);
 		same_real((double)(int64_t)(x % 2000000001) - 1e9);
+		/* decimals as tables print them, at every scale the fast path takes */
+		same_real((double)(int64_t)(x % 200000001 - 100000000) / 100.0 *
+			  pow(10.0, (double)((int)(x >> 40) % 24 - 8)));
+		/* doubles next to each other: the exact digits differ in the 17th */
+		same_real(nextafter(1e-4 * (double)(x % 1000 + 1), 1e300));
 	}
 	for (i = 0; i < AB_ARRAY_SIZE(ints); i++) {
 		struct strbuf o = STRBUF_INIT;

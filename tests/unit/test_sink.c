@@ -4,7 +4,8 @@
  * back from the view `run` (as a pull from PostgreSQL gives it) meeting
  * the run it came from; a duplicate run leaves no param set behind, and
  * interned ids cached by one connection are not reused after another
- * connection removed their rows.
+ * connection removed their rows; a run prepared beforehand (the ingest
+ * pipeline's way) is stored as one the sink prepares itself.
  */
 #include "unit.h"
 
@@ -226,12 +227,80 @@ static void test_stale_cache_after_rm_elsewhere(void **state)
 	drop_tmp(db, path);
 }
 
+/* What prepare() hands run() (the pipeline calls it on the parsing
+ * thread) stores exactly what run() stores when it prepares itself:
+ * params split, dedupe key, an impossible value's verdict. */
+static void test_prepared_same_as_direct(void **state)
+{
+	static const char *const dump =
+		"SELECT d.set_id, d.params, d.status, d.excluded_reason, hex(d.dedupe),"
+		" (SELECT kv FROM param_set WHERE id = d.set_id) FROM run_data d ORDER BY d.id";
+	struct strbuf got[2] = { STRBUF_INIT, STRBUF_INIT }, err = STRBUF_INIT, prep = STRBUF_INIT;
+	int way;
+
+	(void)state;
+	for (way = 0; way < 2; way++) {
+		char path[] = "/tmp/ab-test-sink-XXXXXX";
+		struct db *db = open_tmp(path);
+		struct ingest_sink *s = db_ingest_sink(db);
+		struct ingest_source src = { "a.txt", "00aa", "unit", 1, 0, NULL };
+		struct ingest_metric m[1];
+		struct ingest_run r;
+		json_t *params = json_pack("{s:s, s:i, s:{s:[f,s]}}", "host", "n1", "n", 3,
+					   "nested", "x", 0.1, "q\"");
+		const char *keys[] = { "p|1", "p|2", "p|3", "0123456789abcdef0123456789abcdef" };
+		sqlite3_stmt *st;
+		int64_t id;
+		size_t i;
+
+		assert_non_null(s->prepare);
+		assert_int_equal(s->begin(s->self, &src, &err), 0);
+		for (i = 0; i < AB_ARRAY_SIZE(keys); i++) {
+			fill_run(&r, m, params, keys[i]);
+			if (i == 2)
+				m[0].value = -1; /* an impossible throughput: invalid */
+			json_object_set_new(params, "host", json_string(i % 2 ? "n2" : "n1"));
+			if (way == 1) {
+				strbuf_reset(&prep);
+				s->prepare(s->self, &r, &prep);
+				r.prepared = prep.buf;
+				r.prepared_len = prep.len;
+				r.params = NULL; /* run() must not need it */
+			}
+			assert_int_equal(s->run(s->self, &r, &id, &err), 0);
+		}
+		assert_int_equal(s->end(s->self, 1, &err), 0);
+		assert_int_equal(sqlite3_prepare_v2(db_sqlite(db), dump, -1, &st, NULL), SQLITE_OK);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			int c;
+			for (c = 0; c < 6; c++) {
+				const unsigned char *t = sqlite3_column_text(st, c);
+				strbuf_addf(&got[way], "%s|", t ? (const char *)t : "NULL");
+			}
+			strbuf_addch(&got[way], '\n');
+		}
+		sqlite3_finalize(st);
+		json_decref(params);
+		drop_tmp(db, path);
+	}
+	/* the runs really differ in what the test is about */
+	assert_non_null(strstr(got[0].buf, "\"host\":\"n2\""));
+	assert_non_null(strstr(got[0].buf, "|3|impossible value: throughput"));
+	assert_non_null(strstr(got[0].buf, "0123456789ABCDEF0123456789ABCDEF"));
+	assert_string_equal(got[0].buf, got[1].buf);
+	strbuf_release(&got[0]);
+	strbuf_release(&got[1]);
+	strbuf_release(&prep);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dedupe_roundtrip),
 		cmocka_unit_test(test_duplicate_leaves_no_set),
 		cmocka_unit_test(test_stale_cache_after_rm_elsewhere),
+		cmocka_unit_test(test_prepared_same_as_direct),
 	};
 	return cmocka_run_group_tests_name("sink", tests, NULL, NULL);
 }

@@ -1,0 +1,101 @@
+/*
+ * jtext.h - compact JSON text written directly, byte for byte what
+ * jansson's json_dumps(JSON_COMPACT | JSON_ENSURE_ASCII) writes for the
+ * same values (keys in insertion order, reals as %.17g with ".0" and
+ * jansson's exponent rules).  One writer for the whole ingest path:
+ *   - scalars (jtext_str/int/real) and struct jtext_obj, an object under
+ *     construction, for parsers that never build jansson values
+ *     (ReFrame perflogs hand the sink params_json directly);
+ *   - ingest_jtext_add/dup: the text of a jansson value, for parsers that
+ *     do build them (MLPerf, CARAML, JUBE...) and the sink/pipeline that
+ *     turn those into stored text.
+ * Why: json_dumps allocates per call and prints every real with printf;
+ * both were a large part of an ingest's CPU.  Stored params and dedupe-key
+ * hashes depend on these bytes, so they must not drift from jansson's:
+ * tests/unit/test_jtext.c and test_json_text.c compare with json_dumps.
+ *
+ * Ownership: everything appends to the caller's strbuf; values are only
+ * read.  struct jtext_obj owns its buffers (jtext_obj_release);
+ * struct ingest_jtext holds no pointers (one per thread, no release).
+ */
+#ifndef AB_INGEST_JTEXT_H
+#define AB_INGEST_JTEXT_H
+
+#include "core/core.h"
+#include <jansson.h>
+
+/* ---- scalars ------------------------------------------------------------
+ * Strings must be valid UTF-8 (a stray byte becomes \uFFFD); reals must be
+ * finite (anything else prints "null", which jansson refuses to print). */
+void jtext_str(struct strbuf *out, const char *s, size_t n);
+void jtext_int(struct strbuf *out, long long v);
+void jtext_real(struct strbuf *out, double v);
+/* 1 when s[0..n) is UTF-8 as jansson accepts it (no overlong forms, no
+ * surrogates, nothing beyond U+10FFFF), else 0. */
+int jtext_utf8_valid(const char *s, size_t n);
+/* Any jansson value, dumped; -1 (nothing added) for NULL or a failed dump. */
+int jtext_json(struct strbuf *out, json_t *v);
+
+/* ---- an object under construction ----------------------------------------
+ * Keys in the order first set; setting a key again replaces its value in
+ * place (as json_object_set does).  clear() keeps the buffers for the next
+ * record. */
+#define JTEXT_MEMO 61
+struct jtext_real_memo {
+	uint64_t bits;
+	unsigned char len;      /* 0 = empty */
+	char text[31];
+};
+struct jtext_ent;
+struct jtext_obj {
+	struct jtext_ent *e;
+	size_t n, cap;
+	uint32_t *slot;
+	size_t nslot;
+	struct strbuf keys, vals;
+	/* reals printed lately (thresholds, references repeat line after
+	 * line): JTEXT_MEMO entries, allocated on first use */
+	struct jtext_real_memo *memo;
+};
+void jtext_obj_init(struct jtext_obj *j);
+void jtext_obj_release(struct jtext_obj *j);
+void jtext_obj_clear(struct jtext_obj *j);
+/* Write a value into j->vals from offset mark on, then put() names it. */
+void jtext_obj_put(struct jtext_obj *j, const char *key, size_t klen, size_t mark);
+void jtext_obj_set_str(struct jtext_obj *j, const char *key, const char *s, size_t n);
+void jtext_obj_set_raw(struct jtext_obj *j, const char *key, const char *text, size_t n);
+void jtext_obj_set_int(struct jtext_obj *j, const char *key, long long v);
+void jtext_obj_set_real(struct jtext_obj *j, const char *key, double v);
+void jtext_obj_set_json(struct jtext_obj *j, const char *key, json_t *v); /* NULL: not set */
+/* Every member of a jansson object, in its order. */
+void jtext_obj_add_json(struct jtext_obj *j, json_t *obj);
+/* The value text of key (borrowed until the next change), or NULL. */
+const char *jtext_obj_get(const struct jtext_obj *j, const char *key, size_t *len);
+/* The value of key parsed (new reference, caller decrefs), or NULL. */
+json_t *jtext_obj_value(const struct jtext_obj *j, const char *key);
+void jtext_obj_dump(const struct jtext_obj *j, struct strbuf *out);
+/* jtext_real() through j's memo of recent values (same bytes, less work). */
+void jtext_real_cached(struct jtext_obj *j, struct strbuf *out, double v);
+
+/* ---- the text of a jansson value ----------------------------------------- */
+#define INGEST_JTEXT_REALS 256 /* cached real texts (direct mapped) */
+
+struct ingest_jtext {
+	struct {
+		uint64_t bits;
+		unsigned char len; /* 0: empty slot */
+		char s[31];
+	} real[INGEST_JTEXT_REALS];
+};
+
+void ingest_jtext_init(struct ingest_jtext *c);
+/* Append the text of v (an object or array, as json_dumps wants) to out.
+ * Returns 0, or -1 when jansson would not print v either (not an object or
+ * array, a string that is not UTF-8, a real that is not finite, nesting
+ * beyond 2048 levels); out then holds a partial text the caller discards. */
+int ingest_jtext_add(struct ingest_jtext *c, struct strbuf *out, const json_t *v);
+/* The text as a new string the caller frees, NULL for a NULL v or on
+ * failure (as json_dumps). */
+char *ingest_jtext_dup(struct ingest_jtext *c, const json_t *v);
+
+#endif
