@@ -22,7 +22,9 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$BENCH_DIR"
 export LC_ALL=C
 AB=${AB_BIN:?AB_BIN not set}
-PG_EXTRA_OPTS="-c fsync=on -c shared_buffers=512MB -c max_wal_size=8GB -c checkpoint_timeout=30min"
+# autovacuum off: a worker that ends during a transfer would add its CPU
+# seconds (vacuuming the tables just filled) to the transfer's cpu-pg
+PG_EXTRA_OPTS="-c fsync=on -c shared_buffers=512MB -c max_wal_size=8GB -c checkpoint_timeout=30min -c autovacuum=off"
 . "$ROOT/tests/cli/pg_lib.sh"
 if ! pg_start; then
 	echo "pg: skipped: $PG_WHY"
