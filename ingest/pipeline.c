@@ -73,24 +73,6 @@ struct packer {
 	size_t need;
 };
 
-static const char *pk(struct packer *k, const char *s)
-{
-	size_t n;
-	char *d;
-
-	if (!s)
-		return NULL;
-	n = strlen(s) + 1;
-	if (!k->p) {
-		k->need += n;
-		return NULL;
-	}
-	d = k->p;
-	memcpy(d, s, n);
-	k->p += n;
-	return d;
-}
-
 /* n bytes (the sink's prepared run), copied as they are */
 static const void *pkb(struct packer *k, const void *s, size_t n)
 {
@@ -104,6 +86,12 @@ static const void *pkb(struct packer *k, const void *s, size_t n)
 	memcpy(d, s, n);
 	k->p += n;
 	return d;
+}
+
+/* a NUL-terminated string, copied with its NUL */
+static const char *pk(struct packer *k, const char *s)
+{
+	return s ? pkb(k, s, strlen(s) + 1) : NULL;
 }
 
 static char *dump(struct ingest_pipe *p, json_t *j)
