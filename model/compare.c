@@ -320,14 +320,12 @@ static void resampler_release(struct resampler *rs)
 	free(rs->count);
 }
 
-/* Median of n draws with replacement (n >= 1). */
-static double resample_median(const gsl_rng *rng, const struct resampler *rs)
+/* The median of the draws counted in rs->count (which it clears). */
+static double counted_median(const struct resampler *rs)
 {
 	size_t n = rs->n, i, seen = 0, lo = (n - 1) / 2, hi = n / 2;
 	double a = 0.0, m = 0.0;
 
-	for (i = 0; i < n; i++)
-		rs->count[rs->rank[gsl_rng_uniform_int(rng, n)]]++;
 	for (i = 0; i < n; i++) {
 		size_t c = rs->count[i];
 
@@ -349,6 +347,16 @@ static double resample_median(const gsl_rng *rng, const struct resampler *rs)
 	return m;
 }
 
+/* Median of n draws with replacement (n >= 1). */
+static double resample_median(const gsl_rng *rng, const struct resampler *rs)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n; i++)
+		rs->count[rs->rank[gsl_rng_uniform_int(rng, rs->n)]]++;
+	return counted_median(rs);
+}
+
 static gsl_rng *rng_new(unsigned long seed)
 {
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -357,6 +365,88 @@ static gsl_rng *rng_new(unsigned long seed)
 		abort(); /* allocation failure, as ab_malloc */
 	gsl_rng_set(rng, seed);
 	return rng;
+}
+
+/* Median of the n draws idx[0..n) (indices into the sample), the
+ * same as resample_median's for the same draws. */
+static double drawn_median(const unsigned char *idx, const struct resampler *rs)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n; i++)
+		rs->count[rs->rank[idx[i]]]++;
+	return counted_median(rs);
+}
+
+/* ---- kept draws (compare.h) ------------------------------------------ */
+
+#define DRAWS_MAX_BYTES ((size_t)4 << 20)
+#define DRAWS_MAX_SETS 16
+
+struct draw_set {
+	unsigned long seed;
+	size_t resamples, n, nbase;
+	unsigned char *idx;   /* per resample: n system draws, then nbase baseline draws */
+};
+
+struct compare_draws {
+	struct draw_set v[DRAWS_MAX_SETS];
+	size_t n, next;       /* sets kept; the one replaced when full */
+};
+
+struct compare_draws *compare_draws_new(void)
+{
+	return ab_calloc(1, sizeof(struct compare_draws));
+}
+
+void compare_draws_free(struct compare_draws *d)
+{
+	size_t i;
+
+	if (!d)
+		return;
+	for (i = 0; i < d->n; i++)
+		free(d->v[i].idx);
+	free(d);
+}
+
+/* The draws of a comparison of n with nbase values, drawn now if not
+ * kept; NULL when they are not kept (too large). */
+static const unsigned char *draws_get(struct compare_draws *d, unsigned long seed,
+				      size_t resamples, size_t n, size_t nbase)
+{
+	struct draw_set *s;
+	size_t i, r, per = n + nbase;
+	unsigned char *p;
+	gsl_rng *rng;
+
+	if (!d || n > UCHAR_MAX || nbase > UCHAR_MAX || resamples > DRAWS_MAX_BYTES / per)
+		return NULL;
+	for (i = 0; i < d->n; i++)
+		if (d->v[i].seed == seed && d->v[i].resamples == resamples && d->v[i].n == n &&
+		    d->v[i].nbase == nbase)
+			return d->v[i].idx;
+	if (d->n < DRAWS_MAX_SETS) {
+		s = &d->v[d->n++];
+	} else {
+		s = &d->v[d->next];
+		d->next = (d->next + 1) % DRAWS_MAX_SETS;
+		free(s->idx);
+	}
+	s->seed = seed;
+	s->resamples = resamples;
+	s->n = n;
+	s->nbase = nbase;
+	s->idx = p = ab_malloc(resamples * per);
+	rng = rng_new(seed);
+	for (r = 0; r < resamples; r++) {
+		for (i = 0; i < n; i++)
+			*p++ = (unsigned char)gsl_rng_uniform_int(rng, n);
+		for (i = 0; i < nbase; i++)
+			*p++ = (unsigned char)gsl_rng_uniform_int(rng, nbase);
+	}
+	gsl_rng_free(rng);
+	return s->idx;
 }
 
 /* Rearrange v[0..n) so that v[k] is its k-th smallest (0-based), nothing
@@ -452,6 +542,13 @@ int compare_pair(const double *x, size_t n, const double *base, size_t nbase,
 		 enum stats_better better, const struct compare_opts *opts,
 		 struct compare_result *out, struct strbuf *err)
 {
+	return compare_pair_draws(x, n, base, nbase, better, opts, NULL, out, err);
+}
+
+int compare_pair_draws(const double *x, size_t n, const double *base, size_t nbase,
+		       enum stats_better better, const struct compare_opts *opts,
+		       struct compare_draws *d, struct compare_result *out, struct strbuf *err)
+{
 	struct compare_opts defaults;
 	double *ratios;
 	gsl_rng *rng;
@@ -497,13 +594,16 @@ int compare_pair(const double *x, size_t n, const double *base, size_t nbase,
 		compare_median_dist_release(&da);
 		compare_median_dist_release(&db);
 	} else {
+		const unsigned char *idx = draws_get(d, opts->seed, opts->resamples, n, nbase);
 		struct resampler ra, rb;
 
-		rng = rng_new(opts->seed);
+		rng = idx ? NULL : rng_new(opts->seed);
 		ratios = ab_malloc(opts->resamples * sizeof(*ratios));
 		resampler_init(&ra, x, n);
 		resampler_init(&rb, base, nbase);
-		for (r = 0; r < opts->resamples; r++) {
+		for (r = 0; idx && r < opts->resamples; r++, idx += n + nbase)
+			ratios[r] = drawn_median(idx, &ra) / drawn_median(idx + n, &rb);
+		for (r = 0; !idx && r < opts->resamples; r++) {
 			double a = resample_median(rng, &ra);
 			double b = resample_median(rng, &rb);
 
@@ -514,7 +614,8 @@ int compare_pair(const double *x, size_t n, const double *base, size_t nbase,
 		resampler_release(&ra);
 		resampler_release(&rb);
 		free(ratios);
-		gsl_rng_free(rng);
+		if (rng)
+			gsl_rng_free(rng);
 	}
 	orient(better, out->ratio, out->ratio_ci_low, out->ratio_ci_high,
 	       &out->speedup, &out->speedup_ci_low, &out->speedup_ci_high);

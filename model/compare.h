@@ -149,6 +149,24 @@ int compare_pair(const double *x, size_t n, const double *base, size_t nbase,
 		 enum stats_better better, const struct compare_opts *opts,
 		 struct compare_result *out, struct strbuf *err);
 
+/*
+ * The resampling bootstrap's draws, kept for the comparisons that follow.
+ * Every comparison seeds its own generator with opts->seed, so all pairs
+ * with the same seed, resamples and sample sizes draw the same indices:
+ * they are drawn once (gsl_rng_uniform_int, in the same order) and each
+ * such pair only counts them against its own ranks.  The CIs are the
+ * numbers compare_pair computes without it.  Owned by the caller; one
+ * thread at a time.  Bounded: draw sets over 4 MiB are not kept.
+ */
+struct compare_draws;
+
+struct compare_draws *compare_draws_new(void);
+void compare_draws_free(struct compare_draws *d);
+/* compare_pair with the draws kept in d (NULL: drawn afresh). */
+int compare_pair_draws(const double *x, size_t n, const double *base, size_t nbase,
+		       enum stats_better better, const struct compare_opts *opts,
+		       struct compare_draws *d, struct compare_result *out, struct strbuf *err);
+
 /* Holm-adjust the p-values of res[0..m) as one family; set p_adjusted
  * and the verdicts. */
 void compare_adjust(struct compare_result *res, size_t m);

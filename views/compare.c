@@ -144,6 +144,7 @@ int views_compare_build(struct db *db, const struct db_config_query *q,
 			struct strbuf *err)
 {
 	struct compare_result *res;
+	struct compare_draws *draws;
 	size_t i, nbase = 0;
 	int rc;
 
@@ -186,15 +187,21 @@ int views_compare_build(struct db *db, const struct db_config_query *q,
 			     o->baseline);
 		goto fail;
 	}
+	/* the pairs of a table mostly have the same sample sizes: one set of
+	 * bootstrap draws serves them all (the same CIs, compare.h) */
+	draws = compare_draws_new();
 	for (i = 0; i < out->n; i++) {
 		struct views_pair *p = &out->pairs[i];
-		rc = compare_pair(p->sys->values, p->sys->n, p->base->values, p->base->n,
-				  p->sys->lower_is_better ? STATS_LOWER_IS_BETTER
-							  : STATS_HIGHER_IS_BETTER,
-				  &out->copts, &p->res, err);
+		rc = compare_pair_draws(p->sys->values, p->sys->n, p->base->values, p->base->n,
+					p->sys->lower_is_better ? STATS_LOWER_IS_BETTER
+								: STATS_HIGHER_IS_BETTER,
+					&out->copts, draws, &p->res, err);
 		if (rc < 0)
-			goto fail;
+			break;
 	}
+	compare_draws_free(draws);
+	if (rc < 0)
+		goto fail;
 	/* one family: every comparison in this table */
 	res = ab_calloc(out->n, sizeof(*res));
 	for (i = 0; i < out->n; i++)
