@@ -238,6 +238,40 @@ static void test_pair_seed(void **state)
 	assert_int_equal(r1.verdict, COMPARE_FASTER);
 }
 
+/* Kept draws give the very CIs of fresh ones, whatever the order of the
+ * sizes, seeds and samples the pairs come in (a set reused for another
+ * sample of the same size, and sets evicted when more sizes come). */
+static void test_pair_draws(void **state)
+{
+	struct compare_draws *d = compare_draws_new();
+	double x[39], base[39];
+	struct compare_opts o;
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < 39; i++) {
+		x[i] = 90.0 + (double)((i * 13) % 39) * 0.53;
+		base[i] = 100.0 + (double)((i * 17) % 39) * 0.29 + (double)(i % 3);
+	}
+	compare_opts_init(&o);
+	o.resamples = 2000;
+	for (k = 0; k < 60; k++) {
+		size_t n = 1 + (k * 7) % 39, nb = 1 + (k * 5) % 20;
+		struct compare_result a, b;
+
+		o.seed = k % 3 == 2 ? 7UL : COMPARE_DEFAULT_SEED;
+		assert_int_equal(compare_pair(x, n, base + (k % 2), nb - (k % 2 && nb > 1),
+					      STATS_HIGHER_IS_BETTER, &o, &a, NULL), 0);
+		assert_int_equal(compare_pair_draws(x, n, base + (k % 2), nb - (k % 2 && nb > 1),
+						    STATS_HIGHER_IS_BETTER, &o, d, &b, NULL), 0);
+		assert_int_equal(a.boot, COMPARE_BOOT_RESAMPLE);
+		assert_memory_equal(&a.ratio_ci_low, &b.ratio_ci_low, sizeof(double));
+		assert_memory_equal(&a.ratio_ci_high, &b.ratio_ci_high, sizeof(double));
+		assert_int_equal(a.verdict, b.verdict);
+	}
+	compare_draws_free(d);
+}
+
 static void test_pair_edges(void **state)
 {
 	static const double same[] = { 1, 2, 3, 4, 5, 6 };
@@ -486,6 +520,7 @@ int main(void)
 		cmocka_unit_test(test_geomean),
 		cmocka_unit_test(test_geomean_boot),
 		cmocka_unit_test(test_pair_resample_exact_bits),
+		cmocka_unit_test(test_pair_draws),
 	};
 	return cmocka_run_group_tests_name("compare", tests, NULL, NULL);
 }
