@@ -6,15 +6,12 @@
 #include "db_priv.h"
 #include "stats.h"
 
+/* The runs, as integer ids and values: the names, units and boundary are
+ * looked up once per configuration and metric kind (sql_names, sql_kind),
+ * not carried on each of 100,000 rows. */
 static const char sql_configs[] =
-	"SELECT b.suite, b.name, y.name, y.display_name, y.vendor, y.accelerator,"
-	" r.nodes, r.devices, r.global_batch, r.precision,"
-	/* run_data.status is a code (docs/schema.md, "Storage") */
-	" CASE r.status WHEN 0 THEN 'ok' WHEN 1 THEN 'failed' WHEN 2 THEN 'aborted'"
-	"  ELSE 'invalid' END, md.value,"
-	" coalesce(mk.unit, CASE WHEN ?4 IS NULL OR ?4 = b.metric THEN b.unit END),"
-	" b.better, b.metric, r.id, json_extract(nullif(mk.meta, ''), '$.boundary'),"
-	" r.benchmark_id, r.system_id"
+	"SELECT r.benchmark_id, r.system_id, r.nodes, r.devices, r.global_batch, r.precision,"
+	" r.status, md.value, md.kind_id, r.id"
 	/* the tables under the run and metric views: a LEFT JOIN of the
 	 * metric view materialises every metric of the database (0.5 s per
 	 * query at 100,000 runs); this walks the primary key per run */
@@ -22,7 +19,6 @@ static const char sql_configs[] =
 	" JOIN system y ON y.id = r.system_id"
 	" LEFT JOIN metric_data md ON md.run_id = r.id AND md.kind_id IN"
 	"  (SELECT k.id FROM metric_kind k WHERE k.name = coalesce(?4, b.metric))"
-	" LEFT JOIN metric_kind mk ON mk.id = md.kind_id"
 	" WHERE (?1 IS NULL OR b.suite = ?1) AND (?2 IS NULL OR b.name = ?2)"
 	"  AND (?3 IS NULL OR y.name = ?3 OR y.display_name = ?3)"
 	/* a valid run with a reason is kept but not counted (an MLPerf
@@ -33,6 +29,15 @@ static const char sql_configs[] =
 	 * suite, benchmark, system and shape (sorting 100,000 rows by those
 	 * names took 0.4 s of a 0.6 s query) */
 	" ORDER BY r.id";
+
+/* A configuration's names: its benchmark's and system's. */
+static const char sql_names[] =
+	"SELECT b.suite, b.name, y.name, y.display_name, y.vendor, y.accelerator, b.better,"
+	" b.metric, b.unit FROM benchmark b, system y WHERE b.id = ?1 AND y.id = ?2";
+
+/* A metric kind's unit and measurement boundary. */
+static const char sql_kind[] =
+	"SELECT unit, json_extract(nullif(meta, ''), '$.boundary') FROM metric_kind WHERE id = ?1";
 
 static const char *const lower_words[] = {
 	"time", "latency", "duration", "energy", "power", "cost", "joule", "_j", "seconds",
@@ -129,6 +134,7 @@ struct cfg_key {
 	long nodes, devices, batch;
 	const char *precision;   /* the configuration's own copy; NULL: none */
 	size_t vcap;
+	char *bunit;             /* owned: the unit of a run without a value, or NULL */
 };
 
 /* Open addressing over out->v: slots hold index + 1 (0: empty). */
@@ -306,16 +312,16 @@ static void configs_copy(const struct db_configs *from, struct db_configs *to)
 
 /* The configurations of one benchmark, in the set's order: the rows a
  * query for it alone returns. */
-static void configs_copy_benchmark(const struct db_configs *from, const char *benchmark,
-				   struct db_configs *to)
+static void configs_copy_benchmark(const struct db_configs *from, const char *suite,
+				   const char *benchmark, struct db_configs *to)
 {
 	struct db_configs sub;
 	size_t i;
 
+	memset(&sub, 0, sizeof(sub));
 	sub.v = ab_calloc(from->n ? from->n : 1, sizeof(*sub.v));
-	sub.n = 0;
 	for (i = 0; i < from->n; i++)
-		if (!strcmp(from->v[i].benchmark, benchmark))
+		if (!strcmp(from->v[i].benchmark, benchmark) && !strcmp(from->v[i].suite, suite))
 			sub.v[sub.n++] = from->v[i];    /* borrowed; configs_copy copies deeply */
 	configs_copy(&sub, to);
 	free(sub.v);
@@ -409,6 +415,25 @@ static void normalise(struct db_configs *cs, enum db_per per)
 	cs->n = k;
 }
 
+/* A new cache entry for q holding cs (a copy of it, or cs itself). */
+static void cache_add(struct db_configs_cache *c, const struct db_config_query *q,
+		      enum db_per per, struct db_configs *cs, int copy)
+{
+	struct cache_entry *e;
+
+	c->v = ab_realloc(c->v, (c->n + 1) * sizeof(*c->v));
+	e = &c->v[c->n++];
+	e->suite = dup_or_null(q->suite);
+	e->benchmark = dup_or_null(q->benchmark);
+	e->system = dup_or_null(q->system);
+	e->metric = dup_or_null(q->metric);
+	e->per = per;
+	if (copy)
+		configs_copy(cs, &e->cs);
+	else
+		e->cs = *cs;
+}
+
 int db_load_configs(struct db *db, const struct db_config_query *q, struct db_configs *out,
 		    struct strbuf *err)
 {
@@ -428,28 +453,123 @@ int db_load_configs(struct db *db, const struct db_config_query *q, struct db_co
 			return 0;
 		}
 	}
-	/* one benchmark of a suite already loaded whole (the workbook's
-	 * Summary, then a sheet per benchmark): the same rows, filtered */
+	/* one benchmark of a suite (or of all) already loaded whole (the
+	 * workbook's Summary, then a sheet per benchmark; the report's
+	 * prefetch): the same rows, filtered */
 	for (i = 0; q->benchmark && q->suite && i < c->n; i++) {
 		e = &c->v[i];
-		if (same_key(e->suite, q->suite) && !e->benchmark && same_key(e->system, q->system) &&
-		    same_key(e->metric, q->metric)) {
-			configs_copy_benchmark(&e->cs, q->benchmark, out);
+		if ((!e->suite || same_key(e->suite, q->suite)) && !e->benchmark &&
+		    same_key(e->system, q->system) && same_key(e->metric, q->metric) &&
+		    (int)e->per == db->configs_per) {
+			configs_copy_benchmark(&e->cs, q->suite, q->benchmark, out);
 			return 0;
 		}
 	}
 	rc = load_configs(db, q, out, err);
 	if (rc < 0)
 		return rc;
-	c->v = ab_realloc(c->v, (c->n + 1) * sizeof(*c->v));
-	e = &c->v[c->n++];
-	e->suite = dup_or_null(q->suite);
-	e->benchmark = dup_or_null(q->benchmark);
-	e->system = dup_or_null(q->system);
-	e->metric = dup_or_null(q->metric);
-	e->per = (enum db_per)db->configs_per;
-	configs_copy(out, &e->cs);
+	cache_add(c, q, (enum db_per)db->configs_per, out, 1);
 	return rc;
+}
+
+void db_configs_prefetch(struct db *db, const struct db_config_query *q)
+{
+	struct db_configs_cache *c = db->configs_cache;
+	struct db_configs cs;
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->n; i++)
+		if (same_key(c->v[i].suite, q->suite) && same_key(c->v[i].benchmark, q->benchmark) &&
+		    same_key(c->v[i].system, q->system) && same_key(c->v[i].metric, q->metric) &&
+		    (int)c->v[i].per == db->configs_per)
+			return;
+	if (load_configs(db, q, &cs, NULL) == 0)
+		cache_add(c, q, (enum db_per)db->configs_per, &cs, 0);
+}
+
+/* A metric kind's unit and boundary (sql_kind), looked up once. */
+struct kind_info {
+	int64_t id;
+	char *unit, *boundary;   /* boundary NULL: none (or not text) */
+};
+
+struct lookups {
+	sqlite3_stmt *names, *kind;
+	struct kind_info *k;
+	size_t nk;
+};
+
+static void lookups_release(struct lookups *lk)
+{
+	size_t i;
+
+	sqlite3_finalize(lk->names);
+	sqlite3_finalize(lk->kind);
+	for (i = 0; i < lk->nk; i++) {
+		free(lk->k[i].unit);
+		free(lk->k[i].boundary);
+	}
+	free(lk->k);
+}
+
+/* The kind with this id, or NULL on a database error. */
+static const struct kind_info *kind_of(struct db *db, struct lookups *lk, int64_t id,
+				       struct strbuf *err)
+{
+	struct kind_info *k;
+	size_t i;
+
+	for (i = 0; i < lk->nk; i++)
+		if (lk->k[i].id == id)
+			return &lk->k[i];
+	if (!lk->kind && db_prepare(db, &lk->kind, sql_kind, err) < 0)
+		return NULL;
+	sqlite3_bind_int64(lk->kind, 1, id);
+	if (sqlite3_step(lk->kind) != SQLITE_ROW)
+		return NULL;
+	lk->k = ab_realloc(lk->k, (lk->nk + 1) * sizeof(*lk->k));
+	k = &lk->k[lk->nk++];
+	k->id = id;
+	k->unit = dup_col(lk->kind, 0);
+	k->boundary = sqlite3_column_type(lk->kind, 1) == SQLITE_TEXT ? dup_col(lk->kind, 1) : NULL;
+	sqlite3_reset(lk->kind);
+	return k;
+}
+
+/* A new configuration's names from its benchmark and system; *bunit: the
+ * unit of its runs without a value (the benchmark's, for its headline
+ * metric; NULL for another).  0, or -1 on a database error. */
+static int config_names(struct db *db, struct lookups *lk, const struct db_config_query *q,
+			int64_t bid, int64_t yid, struct db_config *c, char **bunit,
+			struct strbuf *err)
+{
+	const char *bmetric, *better;
+	int headline;
+
+	if (!lk->names && db_prepare(db, &lk->names, sql_names, err) < 0)
+		return -1;
+	sqlite3_bind_int64(lk->names, 1, bid);
+	sqlite3_bind_int64(lk->names, 2, yid);
+	if (sqlite3_step(lk->names) != SQLITE_ROW) {
+		sqlite3_reset(lk->names);
+		return -1;
+	}
+	c->suite = dup_col(lk->names, 0);
+	c->benchmark = dup_col(lk->names, 1);
+	c->system = dup_col(lk->names, 2);
+	c->display_name = dup_col(lk->names, 3);
+	c->vendor = dup_col(lk->names, 4);
+	c->accelerator = dup_col(lk->names, 5);
+	better = (const char *)sqlite3_column_text(lk->names, 6);
+	bmetric = (const char *)sqlite3_column_text(lk->names, 7);
+	headline = !q->metric || !strcmp(q->metric, bmetric);
+	c->metric = ab_strdup(q->metric ? q->metric : bmetric);
+	c->lower_is_better = headline ? !strcmp(better, "lower") : -1;
+	*bunit = headline ? dup_col(lk->names, 8) : NULL;
+	sqlite3_reset(lk->names);
+	return 0;
 }
 
 static int load_configs(struct db *db, const struct db_config_query *q, struct db_configs *out,
@@ -459,10 +579,12 @@ static int load_configs(struct db *db, const struct db_config_query *q, struct d
 	struct db_config *cur = NULL;
 	struct cfg_key *keys = NULL, *ck = NULL;
 	struct cfg_index ix = { ab_calloc(64, sizeof(size_t)), 64 };
-	size_t cap = 0;
+	struct lookups lk;
+	size_t cap = 0, i;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	memset(&lk, 0, sizeof(lk));
 	rc = db_prepare(db, &st, sql_configs, err);
 	if (rc < 0) {
 		free(ix.slot);
@@ -473,22 +595,20 @@ static int load_configs(struct db *db, const struct db_config_query *q, struct d
 	db_bind_text(st, 3, q->system);
 	db_bind_text(st, 4, q->metric);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *status = (const char *)sqlite3_column_text(st, 10);
 		struct cfg_key k;
 		size_t at = 0, ci;
+		int status = sqlite3_column_type(st, 6) == SQLITE_INTEGER ? sqlite3_column_int(st, 6)
+									  : -1;
 
 		/* runs come in id order: each goes into its configuration */
-		k.bid = sqlite3_column_int64(st, 17);
-		k.yid = sqlite3_column_int64(st, 18);
-		k.nodes = long_col(st, 6);
-		k.devices = long_col(st, 7);
-		k.batch = long_col(st, 8);
-		k.precision = (const char *)sqlite3_column_text(st, 9);
+		k.bid = sqlite3_column_int64(st, 0);
+		k.yid = sqlite3_column_int64(st, 1);
+		k.nodes = long_col(st, 2);
+		k.devices = long_col(st, 3);
+		k.batch = long_col(st, 4);
+		k.precision = (const char *)sqlite3_column_text(st, 5);
 		ci = ck && key_same(ck, &k) ? (size_t)(ck - keys) : cfg_find(&ix, keys, out->n, &k, &at);
 		if (ci == out->n) {
-			const char *metric = q->metric ? q->metric
-						       : (const char *)sqlite3_column_text(st, 14);
-			const char *better = (const char *)sqlite3_column_text(st, 13);
 			if (out->n == cap) {
 				cap = cap ? 2 * cap : 16;
 				out->v = ab_realloc(out->v, cap * sizeof(*out->v));
@@ -496,48 +616,57 @@ static int load_configs(struct db *db, const struct db_config_query *q, struct d
 			}
 			cur = &out->v[out->n++];
 			memset(cur, 0, sizeof(*cur));
-			cur->suite = dup_col(st, 0);
-			cur->benchmark = dup_col(st, 1);
-			cur->system = dup_col(st, 2);
-			cur->display_name = dup_col(st, 3);
-			cur->vendor = dup_col(st, 4);
-			cur->accelerator = dup_col(st, 5);
-			cur->nodes = long_col(st, 6);
-			cur->devices = long_col(st, 7);
-			cur->global_batch = long_col(st, 8);
-			cur->precision = dup_col(st, 9);
-			cur->metric = ab_strdup(metric);
-			cur->unit = dup_col(st, 12);
-			cur->lower_is_better = (!q->metric || !strcmp(q->metric,
-					(const char *)sqlite3_column_text(st, 14)))
-				? !strcmp(better, "lower")
-				: -1;
+			cur->nodes = k.nodes;
+			cur->devices = k.devices;
+			cur->global_batch = k.batch;
+			cur->precision = dup_col(st, 5);
 			k.precision = cur->precision;
-			k.first = sqlite3_column_int64(st, 15);
+			k.first = sqlite3_column_int64(st, 9);
 			k.vcap = 0;
+			k.bunit = NULL;
 			keys[ci] = k;
 			cfg_add(&ix, keys, ci, at);
+			if (config_names(db, &lk, q, k.bid, k.yid, cur, &keys[ci].bunit, err) < 0) {
+				rc = SQLITE_ERROR;
+				break;
+			}
 		}
 		cur = &out->v[ci];
 		ck = &keys[ci];
-		if (!cur->unit && sqlite3_column_type(st, 12) != SQLITE_NULL)
-			cur->unit = dup_col(st, 12);
-		if (!cur->boundary && sqlite3_column_type(st, 16) == SQLITE_TEXT)
-			cur->boundary = dup_col(st, 16);
-		if (!strcmp(status, "invalid"))
+		/* the unit and boundary of the value's metric kind; without a
+		 * value, the benchmark's unit for its headline metric */
+		if (!cur->unit || !cur->boundary) {
+			const struct kind_info *ki = NULL;
+
+			if (sqlite3_column_type(st, 8) != SQLITE_NULL &&
+			    !(ki = kind_of(db, &lk, sqlite3_column_int64(st, 8), err))) {
+				rc = SQLITE_ERROR;
+				break;
+			}
+			if (!cur->unit && (ki ? ki->unit : ck->bunit))
+				cur->unit = ab_strdup(ki ? ki->unit : ck->bunit);
+			if (!cur->boundary && ki && ki->boundary)
+				cur->boundary = ab_strdup(ki->boundary);
+		}
+		/* run_data.status is a code (docs/schema.md, "Storage"): 0 ok,
+		 * 1 failed, 2 aborted, anything else invalid */
+		if (status < 0 || status > 2)
 			cur->n_invalid++;
-		else if (strcmp(status, "ok"))
+		else if (status != 0)
 			cur->n_failed++;
-		else if (sqlite3_column_type(st, 11) == SQLITE_NULL)
+		else if (sqlite3_column_type(st, 7) == SQLITE_NULL)
 			cur->n_missing++;
 		else
-			push_value(cur, sqlite3_column_double(st, 11), sqlite3_column_int64(st, 15),
+			push_value(cur, sqlite3_column_double(st, 7), sqlite3_column_int64(st, 9),
 				   &ck->vcap);
 	}
 	free(ix.slot);
 	if (rc == SQLITE_DONE && out->n > 1)
 		sort_configs(out, keys);
+	for (i = 0; i < out->n; i++)
+		free(keys[i].bunit);
 	free(keys);
+	lookups_release(&lk);
 	if (rc != SQLITE_DONE) {
 		rc = db_fail(db, err, "cannot load runs");
 		sqlite3_finalize(st);
@@ -545,7 +674,7 @@ static int load_configs(struct db *db, const struct db_config_query *q, struct d
 		return rc;
 	}
 	sqlite3_finalize(st);
-	for (size_t i = 0; i < out->n; i++) {
+	for (i = 0; i < out->n; i++) {
 		struct db_config *c = &out->v[i];
 		if (!c->unit)
 			c->unit = ab_strdup("");

@@ -74,6 +74,12 @@ int db_load_configs(struct db *db, const struct db_config_query *q, struct db_co
  * gets copies.  Only for connections that do not write meanwhile.
  */
 void db_configs_cache_enable(struct db *db);
+/* Load what q selects into the cache (when on) without a copy for the
+ * caller: a query for all benchmarks (q->benchmark NULL, any suite) then
+ * serves each benchmark's query of the same system, metric and
+ * normalisation, filtered.  A failure is not reported (the query it
+ * stood for fails the same way when asked). */
+void db_configs_prefetch(struct db *db, const struct db_config_query *q);
 /* Normalise what db_load_configs() returns from now on; returns the
  * previous setting (DB_PER_SYSTEM: as measured, the default). */
 enum db_per db_configs_set_per(struct db *db, enum db_per per);
