@@ -16,30 +16,25 @@
 	" AND (?3 IS NULL OR y.name IN (SELECT value FROM json_each(?3))" \
 	"  OR y.display_name IN (SELECT value FROM json_each(?3)))"
 
-/* A system's runs are found through run_data(benchmark_id, system_id), one
- * probe per benchmark ("benchmark_id IN (SELECT id FROM benchmark)": every
- * run has one): there is no index on system_id alone (migration 7). */
+/* Every system's own facts, in the order of the systems table; the ones
+ * with runs in the selection are kept (load_systems). */
 static const char sql_systems[] =
-	"SELECT y.name, y.display_name, y.vendor, y.accelerator, y.accelerators_per_node,"
+	"SELECT y.id, y.name, y.display_name, y.vendor, y.accelerator, y.accelerators_per_node,"
 	" y.host_cpu, y.interconnect, y.site, y.tdp_w,"
 	" CASE WHEN json_valid(y.meta) THEN json_extract(y.meta, '$.described') END,"
 	" CASE WHEN json_valid(y.meta) THEN json_extract(y.meta, '$.simulated') END,"
-	" count(r.id), max(r.nodes), max(r.devices),"
-	" (SELECT group_concat(f, ', ') FROM (SELECT DISTINCT r2.framework AS f FROM run r2"
-	"   WHERE r2.benchmark_id IN (SELECT id FROM benchmark) AND r2.system_id = y.id AND r2.framework IS NOT NULL ORDER BY r2.framework)),"
-	" (SELECT s.path FROM run_data r3 JOIN source s ON s.id = r3.source_id"
-	"   WHERE r3.benchmark_id IN (SELECT id FROM benchmark) AND r3.system_id = y.id ORDER BY r3.id LIMIT 1),"
-	" (SELECT s.path FROM run_data r4 JOIN source s ON s.id = r4.source_id"
-	"   WHERE r4.benchmark_id IN (SELECT id FROM benchmark) AND r4.system_id = y.id AND r4.nodes IS NOT NULL ORDER BY r4.nodes DESC, r4.id"
-	"   LIMIT 1),"
-	" (SELECT s.path FROM run_data r5 JOIN source s ON s.id = r5.source_id"
-	"   WHERE r5.benchmark_id IN (SELECT id FROM benchmark) AND r5.system_id = y.id AND r5.framework IS NOT NULL ORDER BY r5.id LIMIT 1),"
-	" (SELECT count(DISTINCT r6.source_id) FROM run_data r6 WHERE r6.benchmark_id IN (SELECT id FROM benchmark) AND r6.system_id = y.id),"
 	" CASE WHEN json_valid(y.meta) THEN json_extract(y.meta, '$.system_name') IS NOT NULL"
 	"  AND json_extract(y.meta, '$.submitter') IS NOT NULL END"
-	" FROM system y JOIN run r ON r.system_id = y.id JOIN benchmark b ON b.id = r.benchmark_id"
-	" WHERE" FILTER_RUN
-	" GROUP BY y.id ORDER BY y.vendor, y.name";
+	" FROM system y ORDER BY y.vendor, y.name";
+
+/* Every run (of any benchmark, in or out of the selection) in id order:
+ * where a system's facts came from (its first source, the source of its
+ * largest run, of its first run naming a framework, its frameworks and
+ * sources) is read from all its runs in one pass. */
+static const char sql_system_runs[] =
+	"SELECT system_id, nodes, framework, source_id FROM run_data ORDER BY id";
+
+static const char sql_source_path[] = "SELECT path FROM source WHERE id = ?1";
 
 static const char sql_runs[] =
 	"SELECT r.id, b.suite, b.name, y.name, r.status, r.job_id, r.precision, s.path, s.sha256,"
@@ -163,50 +158,269 @@ static char *system_source(const struct db_inv_system *y, int mlperf_desc)
 	return ab_strdup(y->first_source);
 }
 
-static int load_systems(struct db *db, const struct db_inv_query *q, struct db_inventory *inv,
-			struct strbuf *err)
+/* Per system name: what its selected runs add up to (from the groups). */
+struct sys_agg {
+	char *name;
+	size_t runs;
+	long max_nodes, max_devices;   /* 0: none known */
+	int has_nodes, has_devices;
+};
+
+struct sys_aggs {
+	struct sys_agg *v;
+	size_t n, last;
+};
+
+static void sys_aggs_add(struct sys_aggs *a, sqlite3_stmt *st, const char *name, size_t n)
 {
-	sqlite3_stmt *st;
-	size_t alloc = 0;
-	int rc = prep(db, &st, sql_systems, q, err);
+	struct sys_agg *g = NULL;
+	size_t i;
+
+	if (a->last < a->n && !strcmp(a->v[a->last].name, name))
+		g = &a->v[a->last];
+	for (i = 0; !g && i < a->n; i++)
+		if (!strcmp(a->v[i].name, name)) {
+			g = &a->v[i];
+			a->last = i;
+		}
+	if (!g) {
+		a->v = ab_realloc(a->v, (a->n + 1) * sizeof(*a->v));
+		a->last = a->n;
+		g = &a->v[a->n++];
+		memset(g, 0, sizeof(*g));
+		g->name = ab_strdup(name);
+	}
+	g->runs += n;
+	/* max(r.nodes) over the runs is the max over the groups' maxima */
+	if (sqlite3_column_type(st, 3) != SQLITE_NULL &&
+	    (!g->has_nodes || sqlite3_column_int64(st, 3) > g->max_nodes)) {
+		g->max_nodes = (long)sqlite3_column_int64(st, 3);
+		g->has_nodes = 1;
+	}
+	if (sqlite3_column_type(st, 4) != SQLITE_NULL &&
+	    (!g->has_devices || sqlite3_column_int64(st, 4) > g->max_devices)) {
+		g->max_devices = (long)sqlite3_column_int64(st, 4);
+		g->has_devices = 1;
+	}
+}
+
+static void sys_aggs_release(struct sys_aggs *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		free(a->v[i].name);
+	free(a->v);
+}
+
+/* A kept system while its runs are read. */
+struct sys_acc {
+	int64_t id;
+	size_t idx;                    /* in inv->systems */
+	int64_t first_sid, nodes_sid, fw_sid;   /* -1: none */
+	long best_nodes;
+	char **fw;                     /* distinct frameworks */
+	size_t nfw;
+	int64_t *sids;                 /* its sources, repeated */
+	size_t nsids, asids;
+};
+
+static int acc_cmp(const void *a, const void *b)
+{
+	const struct sys_acc *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static int sid_cmp(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+
+	return (*x > *y) - (*x < *y);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void acc_run(struct sys_acc *a, sqlite3_stmt *st)
+{
+	int64_t sid = sqlite3_column_int64(st, 3);
+	size_t i;
+
+	if (a->first_sid < 0)
+		a->first_sid = sid;
+	/* the run at the most nodes, the first of them */
+	if (sqlite3_column_type(st, 1) != SQLITE_NULL &&
+	    (a->nodes_sid < 0 || sqlite3_column_int64(st, 1) > a->best_nodes)) {
+		a->best_nodes = (long)sqlite3_column_int64(st, 1);
+		a->nodes_sid = sid;
+	}
+	if (sqlite3_column_type(st, 2) != SQLITE_NULL) {
+		const char *f = (const char *)sqlite3_column_text(st, 2);
+
+		if (a->fw_sid < 0)
+			a->fw_sid = sid;
+		for (i = 0; i < a->nfw && strcmp(a->fw[i], f); i++)
+			;
+		if (i == a->nfw) {
+			a->fw = ab_realloc(a->fw, (a->nfw + 1) * sizeof(*a->fw));
+			a->fw[a->nfw++] = ab_strdup(f);
+		}
+	}
+	if (!a->nsids || a->sids[a->nsids - 1] != sid) {
+		if (a->nsids == a->asids) {
+			a->asids = a->asids ? 2 * a->asids : 16;
+			a->sids = ab_realloc(a->sids, a->asids * sizeof(*a->sids));
+		}
+		a->sids[a->nsids++] = sid;
+	}
+}
+
+/* The path of source sid (NULL: none), or -1 on a database error. */
+static int source_path(sqlite3_stmt *st, int64_t sid, char **out)
+{
+	int rc;
+
+	*out = NULL;
+	if (sid < 0)
+		return 0;
+	sqlite3_bind_int64(st, 1, sid);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = col_str(st, 0);
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* The facts of each system and where they came from. */
+static int system_facts(struct db *db, struct db_inventory *inv, struct sys_acc *acc,
+			size_t n, struct strbuf *err)
+{
+	sqlite3_stmt *st = NULL, *ps = NULL;
+	size_t i, k;
+	int rc = db_prepare(db, &st, sql_system_runs, err);
 
 	if (rc)
 		return rc;
+	qsort(acc, n, sizeof(*acc), acc_cmp);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct sys_acc key, *a;
+
+		key.id = sqlite3_column_int64(st, 0);
+		a = bsearch(&key, acc, n, sizeof(*acc), acc_cmp);
+		if (a)
+			acc_run(a, st);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(db, err, "cannot list systems");
+	if ((rc = db_prepare(db, &ps, sql_source_path, err)))
+		return rc;
+	for (i = 0; i < n; i++) {
+		struct sys_acc *a = &acc[i];
+		struct db_inv_system *y = &inv->systems[a->idx];
+		struct strbuf fw = STRBUF_INIT;
+
+		if (source_path(ps, a->first_sid, &y->first_source) ||
+		    source_path(ps, a->nodes_sid, &y->src_nodes) ||
+		    source_path(ps, a->fw_sid, &y->src_framework)) {
+			sqlite3_finalize(ps);
+			return db_fail(db, err, "cannot list systems");
+		}
+		qsort(a->fw, a->nfw, sizeof(*a->fw), cmp_str);
+		for (k = 0; k < a->nfw; k++) {
+			if (k)
+				strbuf_addstr(&fw, ", ");
+			strbuf_addstr(&fw, a->fw[k]);
+		}
+		y->frameworks = a->nfw ? strbuf_detach(&fw, NULL) : NULL;
+		strbuf_release(&fw);
+		qsort(a->sids, a->nsids, sizeof(*a->sids), sid_cmp);
+		for (k = 0; k < a->nsids; k++)
+			y->nsources += !k || a->sids[k] != a->sids[k - 1];
+	}
+	sqlite3_finalize(ps);
+	return 0;
+}
+
+static void accs_release(struct sys_acc *acc, size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < acc[i].nfw; k++)
+			free(acc[i].fw[k]);
+		free(acc[i].fw);
+		free(acc[i].sids);
+	}
+	free(acc);
+}
+
+/* The systems with runs in the selection (their totals from the groups,
+ * aggs), ordered by vendor and name. */
+static int load_systems(struct db *db, struct db_inventory *inv, const struct sys_aggs *aggs,
+			int *mlperf_desc, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	size_t alloc = 0, nacc = 0, i;
+	struct sys_acc *acc = ab_calloc(aggs->n + 1, sizeof(*acc));
+	int rc = db_prepare(db, &st, sql_systems, err);
+
+	if (rc) {
+		free(acc);
+		return rc;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 1);
+		const struct sys_agg *g = NULL;
 		struct db_inv_system *y;
 
+		for (i = 0; name && !g && i < aggs->n; i++)
+			if (!strcmp(aggs->v[i].name, name))
+				g = &aggs->v[i];
+		if (!g)
+			continue;
 		if (inv->nsystems == alloc) {
 			alloc = alloc ? 2 * alloc : 16;
 			inv->systems = ab_realloc(inv->systems, alloc * sizeof(*inv->systems));
 		}
-		y = &inv->systems[inv->nsystems++];
+		y = &inv->systems[inv->nsystems];
 		memset(y, 0, sizeof(*y));
-		y->name = col_str(st, 0);
-		y->display_name = col_str(st, 1);
-		y->vendor = col_str(st, 2);
-		y->accelerator = col_str(st, 3);
-		y->per_node = col_long(st, 4);
-		y->host_cpu = col_str(st, 5);
-		y->interconnect = col_str(st, 6);
-		y->site = col_str(st, 7);
-		y->tdp_w = col_num(st, 8);
-		y->described_by = sqlite3_column_type(st, 9) == SQLITE_TEXT ? col_str(st, 9) : NULL;
-		y->simulated = sqlite3_column_type(st, 10) == SQLITE_INTEGER &&
-			       sqlite3_column_int(st, 10) != 0;
-		y->runs = (size_t)col_long(st, 11);
-		y->max_nodes = col_long(st, 12);
-		y->max_devices = col_long(st, 13);
-		y->frameworks = col_str(st, 14);
-		y->first_source = col_str(st, 15);
-		y->src_nodes = col_str(st, 16);
-		y->src_framework = col_str(st, 17);
-		y->nsources = (size_t)col_long(st, 18);
-		y->src_system = system_source(y, col_long(st, 19) != 0);
+		y->name = col_str(st, 1);
+		y->display_name = col_str(st, 2);
+		y->vendor = col_str(st, 3);
+		y->accelerator = col_str(st, 4);
+		y->per_node = col_long(st, 5);
+		y->host_cpu = col_str(st, 6);
+		y->interconnect = col_str(st, 7);
+		y->site = col_str(st, 8);
+		y->tdp_w = col_num(st, 9);
+		y->described_by = sqlite3_column_type(st, 10) == SQLITE_TEXT ? col_str(st, 10) : NULL;
+		y->simulated = sqlite3_column_type(st, 11) == SQLITE_INTEGER &&
+			       sqlite3_column_int(st, 11) != 0;
+		y->runs = g->runs;
+		y->max_nodes = g->has_nodes ? g->max_nodes : 0;
+		y->max_devices = g->has_devices ? g->max_devices : 0;
+		mlperf_desc[inv->nsystems] = col_long(st, 12) != 0;
+		acc[nacc].id = sqlite3_column_int64(st, 0);
+		acc[nacc].idx = inv->nsystems;
+		acc[nacc].first_sid = acc[nacc].nodes_sid = acc[nacc].fw_sid = -1;
+		nacc++;
 		if (y->simulated)
 			inv->simulated = 1;
+		inv->nsystems++;
 	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : db_fail(db, err, "cannot list systems");
+	if (rc != SQLITE_DONE)
+		rc = db_fail(db, err, "cannot list systems");
+	else
+		rc = system_facts(db, inv, acc, nacc, err);
+	for (i = 0; rc == 0 && i < inv->nsystems; i++)
+		inv->systems[i].src_system = system_source(&inv->systems[i], mlperf_desc[i]);
+	accs_release(acc, nacc);
+	return rc;
 }
 
 /* Runs by sql (sql_runs, or sql_bad_runs with ?4 = limit) into *v. */
@@ -250,15 +464,10 @@ static int load_runs(struct db *db, const struct db_inv_query *q, const char *sq
 	return rc == SQLITE_DONE ? 0 : db_fail(db, err, "cannot list runs");
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The run counts, benchmarks, sources (and provenance hash) and the
  * configuration rows (inventory.h) from one grouped pass. */
 static int load_groups(struct db *db, const struct db_inv_query *q, struct db_inventory *inv,
-		       struct strbuf *err)
+		       struct sys_aggs *aggs, struct strbuf *err)
 {
 	sqlite3_stmt *st;
 	size_t alloc = 0, balloc = 0, i, k;
@@ -294,6 +503,7 @@ static int load_groups(struct db *db, const struct db_inv_query *q, struct db_in
 		c->line_max = col_long(st, 12);
 		c->id_min = sqlite3_column_int64(st, 13);
 		c->id_max = sqlite3_column_int64(st, 14);
+		sys_aggs_add(aggs, st, c->system, c->n);
 		inv->n_ok += n_ok;
 		inv->n_failed += n_failed;
 		inv->n_aborted += n_aborted;
@@ -378,11 +588,21 @@ static void release_cfgsrc(struct db_inventory *inv)
 int db_inventory_load(struct db *db, const struct db_inv_query *q, size_t max_runs,
 		      struct db_inventory *out, struct strbuf *err)
 {
+	struct sys_aggs aggs = { NULL, 0, 0 };
 	size_t total;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if ((rc = load_systems(db, q, out, err)) || (rc = load_groups(db, q, out, err))) {
+	/* the groups first: the systems' run counts and sizes add up from them */
+	rc = load_groups(db, q, out, &aggs, err);
+	if (rc == 0) {
+		int *mlperf_desc = ab_calloc(aggs.n + 1, sizeof(*mlperf_desc));
+
+		rc = load_systems(db, out, &aggs, mlperf_desc, err);
+		free(mlperf_desc);
+	}
+	sys_aggs_release(&aggs);
+	if (rc) {
 		db_inventory_release(out);
 		return rc;
 	}
