@@ -12,6 +12,7 @@
 #include "plots/plot.h"
 #include "reports/pdf_priv.h"
 #include "reports/report.h"
+#include "reports/report_load.h"
 #include "views/views.h"
 
 #include <ctype.h>
@@ -2886,6 +2887,7 @@ static int load(struct db *db, const struct report_spec *s, const struct report_
 	}
 	{
 		struct db_inv_query iq;
+		struct report_inv_job *job;
 		const char **bn = ab_calloc(s->nbenchmarks + 1, sizeof(*bn));
 
 		for (i = 0; i < s->nbenchmarks; i++)
@@ -2897,9 +2899,19 @@ static int load(struct db *db, const struct report_spec *s, const struct report_
 		iq.nbenchmarks = s->nbenchmarks;
 		iq.systems = (const char *const *)s->systems;
 		iq.nsystems = s->nsystems;
-		rc = views_inventory_build(db, &iq, APPENDIX_MAX_RUNS, &r->inv, err);
-		if (rc == 0 && (rc = db_trace_windows_load(db, &iq, &r->tw, &r->ntw, err)) < 0)
-			views_inventory_release(&r->inv);
+		/* both cores: the inventory on a second connection while this
+		 * thread loads the configurations of every benchmark, headline
+		 * and efficiency, once (the sections below get them from the
+		 * cache; a spec's own metrics and normalisations query alone) */
+		job = report_inv_start(db, &iq, APPENDIX_MAX_RUNS);
+		if (!s->nbenchmarks) {
+			struct db_config_query pq = q;
+
+			db_configs_prefetch(db, &pq);
+			pq.metric = "energy_efficiency";
+			db_configs_prefetch(db, &pq);
+		}
+		rc = report_inv_finish(job, &r->inv, &r->tw, &r->ntw, err);
 		free(bn);
 		if (rc < 0)
 			return rc == -AB_EDATA
