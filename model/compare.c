@@ -274,6 +274,7 @@ struct resampler {
 	const double *sorted;   /* owned: the sample in ascending order */
 	size_t *rank;           /* owned: rank[j] = position of draw j's value */
 	size_t *count;          /* owned: draws per rank, zero between resamples */
+	size_t *order;          /* owned: order[i] = the draw index at position i */
 	size_t n;
 };
 
@@ -304,9 +305,11 @@ static void resampler_init(struct resampler *rs, const double *v, size_t n)
 	qsort(it, n, sizeof(*it), rank_cmp);
 	rs->rank = ab_malloc((n ? n : 1) * sizeof(*rs->rank));
 	rs->count = ab_calloc(n ? n : 1, sizeof(*rs->count));
+	rs->order = ab_malloc((n ? n : 1) * sizeof(*rs->order));
 	for (i = 0; i < n; i++) {
 		sorted[i] = it[i].v;
 		rs->rank[it[i].i] = i;
+		rs->order[i] = it[i].i;
 	}
 	rs->sorted = sorted;
 	rs->n = n;
@@ -318,6 +321,7 @@ static void resampler_release(struct resampler *rs)
 	free((double *)rs->sorted);
 	free(rs->rank);
 	free(rs->count);
+	free(rs->order);
 }
 
 /* The median of the draws counted in rs->count (which it clears). */
@@ -367,15 +371,26 @@ static gsl_rng *rng_new(unsigned long seed)
 	return rng;
 }
 
-/* Median of the n draws idx[0..n) (indices into the sample), the
- * same as resample_median's for the same draws. */
-static double drawn_median(const unsigned char *idx, const struct resampler *rs)
+/* Median of a resample given as cnt[j] = how often index j was drawn:
+ * the counts read in the sample's order, up to the middle (the same
+ * values and arithmetic as counted_median; nothing to clear). */
+static double drawn_median(const unsigned char *cnt, const struct resampler *rs)
 {
-	size_t i;
+	size_t n = rs->n, i, seen = 0, lo = (n - 1) / 2, hi = n / 2;
+	double a = 0.0;
 
-	for (i = 0; i < rs->n; i++)
-		rs->count[rs->rank[idx[i]]]++;
-	return counted_median(rs);
+	for (i = 0; i < n; i++) {
+		size_t c = cnt[rs->order[i]];
+
+		if (!c)
+			continue;
+		if (seen <= lo && lo < seen + c)
+			a = rs->sorted[i];
+		if (seen <= hi && hi < seen + c)
+			return lo == hi ? a : (a + rs->sorted[i]) / 2.0;
+		seen += c;
+	}
+	return 0.0;   /* not reached: the counts add up to n */
 }
 
 /* ---- kept draws (compare.h) ------------------------------------------ */
@@ -386,7 +401,8 @@ static double drawn_median(const unsigned char *idx, const struct resampler *rs)
 struct draw_set {
 	unsigned long seed;
 	size_t resamples, n, nbase;
-	unsigned char *idx;   /* per resample: n system draws, then nbase baseline draws */
+	unsigned char *cnt;   /* per resample: how often each of the n system values was
+			       * drawn, then each of the nbase baseline values */
 };
 
 struct compare_draws {
@@ -406,7 +422,7 @@ void compare_draws_free(struct compare_draws *d)
 	if (!d)
 		return;
 	for (i = 0; i < d->n; i++)
-		free(d->v[i].idx);
+		free(d->v[i].cnt);
 	free(d);
 }
 
@@ -425,28 +441,29 @@ static const unsigned char *draws_get(struct compare_draws *d, unsigned long see
 	for (i = 0; i < d->n; i++)
 		if (d->v[i].seed == seed && d->v[i].resamples == resamples && d->v[i].n == n &&
 		    d->v[i].nbase == nbase)
-			return d->v[i].idx;
+			return d->v[i].cnt;
 	if (d->n < DRAWS_MAX_SETS) {
 		s = &d->v[d->n++];
 	} else {
 		s = &d->v[d->next];
 		d->next = (d->next + 1) % DRAWS_MAX_SETS;
-		free(s->idx);
+		free(s->cnt);
 	}
 	s->seed = seed;
 	s->resamples = resamples;
 	s->n = n;
 	s->nbase = nbase;
-	s->idx = p = ab_malloc(resamples * per);
+	s->cnt = p = ab_calloc(resamples, per);
 	rng = rng_new(seed);
-	for (r = 0; r < resamples; r++) {
+	for (r = 0; r < resamples; r++, p += per) {
+		/* a count is at most n (or nbase), at most UCHAR_MAX */
 		for (i = 0; i < n; i++)
-			*p++ = (unsigned char)gsl_rng_uniform_int(rng, n);
+			p[gsl_rng_uniform_int(rng, n)]++;
 		for (i = 0; i < nbase; i++)
-			*p++ = (unsigned char)gsl_rng_uniform_int(rng, nbase);
+			p[n + gsl_rng_uniform_int(rng, nbase)]++;
 	}
 	gsl_rng_free(rng);
-	return s->idx;
+	return s->cnt;
 }
 
 /* Rearrange v[0..n) so that v[k] is its k-th smallest (0-based), nothing

@@ -153,8 +153,9 @@ int compare_pair(const double *x, size_t n, const double *base, size_t nbase,
  * The resampling bootstrap's draws, kept for the comparisons that follow.
  * Every comparison seeds its own generator with opts->seed, so all pairs
  * with the same seed, resamples and sample sizes draw the same indices:
- * they are drawn once (gsl_rng_uniform_int, in the same order) and each
- * such pair only counts them against its own ranks.  The CIs are the
+ * they are drawn once (gsl_rng_uniform_int, in the same order) and kept
+ * as counts per value index; each such pair reads a resample's counts in
+ * its own sorted order up to the median.  The CIs are the
  * numbers compare_pair computes without it.  Owned by the caller; one
  * thread at a time.  Bounded: draw sets over 4 MiB are not kept.
  */
