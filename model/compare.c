@@ -10,6 +10,7 @@
 #include "model/compare.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_statistics_double.h>
@@ -643,6 +644,73 @@ int compare_pair_draws(const double *x, size_t n, const double *base, size_t nba
 	out->verdict = compare_verdict_of(out->ratio_ci_low, out->ratio_ci_high,
 					  out->p_adjusted, out->alpha, better);
 	return 0;
+}
+
+/* Every second task from the first, with its own draws; the index of
+ * the first that failed (err), or SIZE_MAX. */
+struct pairs_half {
+	struct compare_task *t;
+	size_t n, first;
+	const struct compare_opts *opts;
+	size_t failed;
+	int rc;
+	struct strbuf err;
+};
+
+static void *pairs_run(void *arg)
+{
+	struct pairs_half *h = arg;
+	struct compare_draws *d = compare_draws_new();
+	size_t i;
+
+	h->failed = SIZE_MAX;
+	h->rc = 0;
+	for (i = h->first; i < h->n; i += 2) {
+		struct compare_task *k = &h->t[i];
+
+		h->rc = compare_pair_draws(k->x, k->n, k->base, k->nbase, k->better, h->opts, d,
+					   &k->res, &h->err);
+		if (h->rc < 0) {
+			h->failed = i;
+			break;
+		}
+	}
+	compare_draws_free(d);
+	return NULL;
+}
+
+int compare_pairs(struct compare_task *t, size_t n, const struct compare_opts *opts,
+		  struct strbuf *err)
+{
+	struct pairs_half h[2];
+	pthread_t tid;
+	int two = 0, k;
+	size_t i;
+
+	for (k = 0; k < 2; k++) {
+		h[k].t = t;
+		h[k].n = n;
+		h[k].first = (size_t)k;
+		h[k].opts = opts;
+		strbuf_init(&h[k].err, 0);
+	}
+	if (n > 1 && pthread_create(&tid, NULL, pairs_run, &h[1]) == 0)
+		two = 1;
+	pairs_run(&h[0]);
+	if (two)
+		pthread_join(tid, NULL);
+	else
+		pairs_run(&h[1]);
+	/* the first failure in task order, as one thread would stop at */
+	k = h[1].failed < h[0].failed;
+	i = h[k].failed;
+	if (i != SIZE_MAX && err) {
+		strbuf_reset(err);
+		strbuf_addbuf(err, &h[k].err);
+	}
+	strbuf_release(&h[0].err);
+	strbuf_release(&h[1].err);
+	return i == SIZE_MAX ? 0 : h[k].rc;
 }
 
 void compare_adjust(struct compare_result *res, size_t m)

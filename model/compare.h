@@ -168,6 +168,23 @@ int compare_pair_draws(const double *x, size_t n, const double *base, size_t nba
 		       enum stats_better better, const struct compare_opts *opts,
 		       struct compare_draws *d, struct compare_result *out, struct strbuf *err);
 
+/* One comparison of compare_pairs(). */
+struct compare_task {
+	const double *x, *base;     /* borrowed */
+	size_t n, nbase;
+	enum stats_better better;
+	struct compare_result res;  /* out */
+};
+
+/*
+ * compare_pair() for each of t[0..n), on two threads when there are
+ * several (each with its own kept draws): the same results as one after
+ * the other.  Returns 0, or the error of the first task (in order) that
+ * failed, with err.
+ */
+int compare_pairs(struct compare_task *t, size_t n, const struct compare_opts *opts,
+		  struct strbuf *err);
+
 /* Holm-adjust the p-values of res[0..m) as one family; set p_adjusted
  * and the verdicts. */
 void compare_adjust(struct compare_result *res, size_t m);

@@ -144,7 +144,7 @@ int views_compare_build(struct db *db, const struct db_config_query *q,
 			struct strbuf *err)
 {
 	struct compare_result *res;
-	struct compare_draws *draws;
+	struct compare_task *tasks;
 	size_t i, nbase = 0;
 	int rc;
 
@@ -187,19 +187,24 @@ int views_compare_build(struct db *db, const struct db_config_query *q,
 			     o->baseline);
 		goto fail;
 	}
-	/* the pairs of a table mostly have the same sample sizes: one set of
-	 * bootstrap draws serves them all (the same CIs, compare.h) */
-	draws = compare_draws_new();
+	/* the pairs of a table mostly have the same sample sizes: a set of
+	 * bootstrap draws serves them all (the same CIs, compare.h), on two
+	 * threads */
+	tasks = ab_calloc(out->n, sizeof(*tasks));
 	for (i = 0; i < out->n; i++) {
-		struct views_pair *p = &out->pairs[i];
-		rc = compare_pair_draws(p->sys->values, p->sys->n, p->base->values, p->base->n,
-					p->sys->lower_is_better ? STATS_LOWER_IS_BETTER
-								: STATS_HIGHER_IS_BETTER,
-					&out->copts, draws, &p->res, err);
-		if (rc < 0)
-			break;
+		const struct views_pair *p = &out->pairs[i];
+
+		tasks[i].x = p->sys->values;
+		tasks[i].n = p->sys->n;
+		tasks[i].base = p->base->values;
+		tasks[i].nbase = p->base->n;
+		tasks[i].better = p->sys->lower_is_better ? STATS_LOWER_IS_BETTER
+							  : STATS_HIGHER_IS_BETTER;
 	}
-	compare_draws_free(draws);
+	rc = compare_pairs(tasks, out->n, &out->copts, err);
+	for (i = 0; rc == 0 && i < out->n; i++)
+		out->pairs[i].res = tasks[i].res;
+	free(tasks);
 	if (rc < 0)
 		goto fail;
 	/* one family: every comparison in this table */

@@ -272,6 +272,53 @@ static void test_pair_draws(void **state)
 	compare_draws_free(d);
 }
 
+/* compare_pairs on two threads gives each task what compare_pair gives
+ * it, and on failure the message of the first failing task in order. */
+static void test_pairs_threads(void **state)
+{
+	static const double bad[] = { 1.0, -2.0 };
+	struct compare_task t[9];
+	double x[20], base[12];
+	struct strbuf err = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 20; i++)
+		x[i] = 50.0 + (double)((i * 7) % 20) * 0.8;
+	for (i = 0; i < 12; i++)
+		base[i] = 48.0 + (double)((i * 5) % 12) * 0.9;
+	memset(t, 0, sizeof(t));
+	for (i = 0; i < 9; i++) {
+		t[i].x = x + i;
+		t[i].n = 20 - i;
+		t[i].base = base;
+		t[i].nbase = 12 - i % 3;
+		t[i].better = i % 2 ? STATS_LOWER_IS_BETTER : STATS_HIGHER_IS_BETTER;
+	}
+	assert_int_equal(compare_pairs(t, 9, NULL, &err), 0);
+	for (i = 0; i < 9; i++) {
+		struct compare_result r;
+
+		assert_int_equal(compare_pair(t[i].x, t[i].n, t[i].base, t[i].nbase, t[i].better,
+					      NULL, &r, NULL), 0);
+		assert_memory_equal(&r.ratio_ci_low, &t[i].res.ratio_ci_low, sizeof(double));
+		assert_memory_equal(&r.ratio_ci_high, &t[i].res.ratio_ci_high, sizeof(double));
+		assert_true(r.p_value == t[i].res.p_value);
+	}
+	/* tasks 3 (second thread's first) and 6 fail: 3's message */
+	t[3].base = bad;
+	t[3].nbase = 2;
+	t[6].x = bad;
+	t[6].n = 2;
+	assert_int_equal(compare_pairs(t, 9, NULL, &err), -AB_EDATA);
+	assert_non_null(strstr(err.buf, "baseline sample"));
+	t[3].base = base;
+	t[3].nbase = 12;
+	assert_int_equal(compare_pairs(t, 9, NULL, &err), -AB_EDATA);
+	assert_non_null(strstr(err.buf, "system sample"));
+	strbuf_release(&err);
+}
+
 static void test_pair_edges(void **state)
 {
 	static const double same[] = { 1, 2, 3, 4, 5, 6 };
@@ -521,6 +568,7 @@ int main(void)
 		cmocka_unit_test(test_geomean_boot),
 		cmocka_unit_test(test_pair_resample_exact_bits),
 		cmocka_unit_test(test_pair_draws),
+		cmocka_unit_test(test_pairs_threads),
 	};
 	return cmocka_run_group_tests_name("compare", tests, NULL, NULL);
 }
