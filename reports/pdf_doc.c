@@ -15,6 +15,7 @@
 #include <cairo-pdf.h>
 #include <pango/pangocairo.h>
 #include <math.h>
+#include <pthread.h>
 #include <time.h>
 
 #define MARGIN_L 56.0
@@ -161,11 +162,26 @@ static cairo_status_t write_fp(void *closure, const unsigned char *data, unsigne
 	return fwrite(data, 1, len, fp) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
 }
 
+/* A pango context on this thread's font map (pango's default font map is
+ * one per thread) with the document's metrics: hinting off, 72 dpi. */
+static PangoContext *context_new(void)
+{
+	PangoContext *pc = pango_font_map_create_context(pango_cairo_font_map_get_default());
+	cairo_font_options_t *fo = cairo_font_options_create();
+
+	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+	cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+	pango_cairo_context_set_font_options(pc, fo);
+	cairo_font_options_destroy(fo);
+	pango_cairo_context_set_resolution(pc, 72.0);
+	return pc;
+}
+
 int pdf_doc_new(struct pdf_doc **out, FILE *fp, const struct pdf_doc_opts *o,
 		struct strbuf *err)
 {
 	struct pdf_doc *d = ab_calloc(1, sizeof(*d));
-	cairo_font_options_t *fo;
 	char date[40];
 
 	*out = NULL;
@@ -201,14 +217,7 @@ int pdf_doc_new(struct pdf_doc **out, FILE *fp, const struct pdf_doc_opts *o,
 		cairo_pdf_surface_set_metadata(d->surf, CAIRO_PDF_METADATA_MOD_DATE, date);
 	}
 	d->cr = cairo_create(d->surf);
-	d->pc = pango_font_map_create_context(pango_cairo_font_map_get_default());
-	fo = cairo_font_options_create();
-	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
-	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
-	cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
-	pango_cairo_context_set_font_options(d->pc, fo);
-	cairo_font_options_destroy(fo);
-	pango_cairo_context_set_resolution(d->pc, 72.0);
+	d->pc = context_new();
 	d->y = MARGIN_T;
 	*out = d;
 	return 0;
@@ -252,10 +261,10 @@ void pdf_doc_free(struct pdf_doc *d)
 
 /* ---- text ------------------------------------------------------------ */
 
-static PangoLayout *layout_new(struct pdf_doc *d, const char *family, double size, int bold,
-			       const char *markup, double width)
+static PangoLayout *layout_new_pc(PangoContext *pc, const char *family, double size, int bold,
+				  const char *markup, double width)
 {
-	PangoLayout *l = pango_layout_new(d->pc);
+	PangoLayout *l = pango_layout_new(pc);
 	PangoFontDescription *fd = pango_font_description_new();
 
 	pango_font_description_set_family(fd, family);
@@ -272,8 +281,11 @@ static PangoLayout *layout_new(struct pdf_doc *d, const char *family, double siz
 		PangoAttrList *attrs = NULL;
 		char *text = NULL;
 
-		/* bad markup (a bug) must not lose the text: show it as plain text */
-		if (pango_parse_markup(markup, -1, 0, &attrs, &text, NULL, NULL)) {
+		/* text without markup needs no parsing; bad markup (a bug) must
+		 * not lose the text: show it as plain text */
+		if (!strpbrk(markup, "<&")) {
+			pango_layout_set_text(l, markup, -1);
+		} else if (pango_parse_markup(markup, -1, 0, &attrs, &text, NULL, NULL)) {
 			pango_layout_set_text(l, text, -1);
 			pango_layout_set_attributes(l, attrs);
 			pango_attr_list_unref(attrs);
@@ -283,6 +295,12 @@ static PangoLayout *layout_new(struct pdf_doc *d, const char *family, double siz
 		}
 	}
 	return l;
+}
+
+static PangoLayout *layout_new(struct pdf_doc *d, const char *family, double size, int bold,
+			       const char *markup, double width)
+{
+	return layout_new_pc(d->pc, family, size, bold, markup, width);
 }
 
 static void set_grey(cairo_t *cr, double g)
@@ -774,7 +792,7 @@ struct cell_one {
 	int width;
 };
 
-static void content_widths(struct pdf_doc *d, const char *markup, double font, int bold,
+static void content_widths(PangoContext *pc, const char *markup, double font, int bold,
 			   double *mn, double *mx, struct cell_one *one)
 {
 	PangoLayout *l;
@@ -785,7 +803,7 @@ static void content_widths(struct pdf_doc *d, const char *markup, double font, i
 		one->h = -1.0;
 	if (!markup || !*markup)
 		return;
-	l = layout_new(d, FONT, font, bold, markup, -1);
+	l = layout_new_pc(pc, FONT, font, bold, markup, -1);
 	pango_layout_get_extents(l, &ink, &logical);
 	*mx = (double)logical.width / PANGO_SCALE;
 	if (one && pango_layout_get_line_count(l) == 1) {
@@ -831,16 +849,89 @@ static void column_widths(const double *mn, const double *mx, size_t n, double a
 	}
 }
 
+/* Cells of one table by column and text: a text that repeats in a
+ * column (a system, a status, a configuration) is measured and laid out
+ * once, and its layout drawn again (the same glyphs where a fresh layout
+ * would put them).  Texts are borrowed from the table. */
+struct cell_slot {
+	const char *text;              /* NULL: empty slot */
+	size_t col;
+	PangoLayout *l;                /* laid out in the column's width, NULL: not yet */
+	int lh;
+	int measured;                  /* lo, hi and one are known */
+	double lo, hi;
+	struct cell_one one;
+};
+
+struct cell_cache {
+	struct cell_slot *slot;
+	size_t cap, n;                 /* cap: a power of two, 0 before the first */
+};
+
+static size_t cell_hash(size_t col, const char *text)
+{
+	uint64_t h = 1469598103934665603ULL ^ (uint64_t)col;
+
+	for (; *text; text++)
+		h = (h ^ (unsigned char)*text) * 1099511628211ULL;
+	return (size_t)h;
+}
+
+/* The slot of (col, text), made when missing. */
+static struct cell_slot *cell_slot(struct cell_cache *cc, size_t col, const char *text)
+{
+	size_t i, j;
+
+	if (2 * (cc->n + 1) > cc->cap) {
+		struct cell_slot *old = cc->slot;
+		size_t oc = cc->cap;
+
+		cc->cap = oc ? 2 * oc : 256;
+		cc->slot = ab_calloc(cc->cap, sizeof(*cc->slot));
+		for (i = 0; i < oc; i++)
+			if (old[i].text) {
+				j = cell_hash(old[i].col, old[i].text) & (cc->cap - 1);
+				while (cc->slot[j].text)
+					j = (j + 1) & (cc->cap - 1);
+				cc->slot[j] = old[i];
+			}
+		free(old);
+	}
+	i = cell_hash(col, text) & (cc->cap - 1);
+	while (cc->slot[i].text) {
+		if (cc->slot[i].col == col && !strcmp(cc->slot[i].text, text))
+			return &cc->slot[i];
+		i = (i + 1) & (cc->cap - 1);
+	}
+	cc->slot[i].text = text;
+	cc->slot[i].col = col;
+	cc->n++;
+	return &cc->slot[i];
+}
+
+static void cell_cache_release(struct cell_cache *cc)
+{
+	size_t i;
+
+	for (i = 0; i < cc->cap; i++)
+		if (cc->slot[i].l)
+			g_object_unref(cc->slot[i].l);
+	free(cc->slot);
+	memset(cc, 0, sizeof(*cc));
+}
+
 /* Lay out the cells of one row in their widths; returns the row height.
  * With one (a dry run), a cell known to fit on one line is not laid out
  * again: its height is the measured one and out[c] is NULL. */
-static double row_layouts(struct pdf_doc *d, struct pdf_table *t, char *const *cells, int bold,
-			  const double *w, const struct cell_one *one, PangoLayout **out)
+static double row_layouts(PangoContext *pc, const struct pdf_table *t, char *const *cells,
+			  int bold, const double *w, const struct cell_one *one, PangoLayout **out,
+			  struct cell_cache *cc)
 {
 	double h = 0.0, maxh = t->font * 1.25 * CELL_MAX_LINES;
 	size_t c;
 
 	for (c = 0; c < t->ncols; c++) {
+		struct cell_slot *sl = NULL;
 		int lw, lh;
 
 		if (one && one[c].h >= 0.0 &&
@@ -850,13 +941,22 @@ static double row_layouts(struct pdf_doc *d, struct pdf_table *t, char *const *c
 				h = one[c].h;
 			continue;
 		}
-		out[c] = layout_new(d, FONT, t->font, bold, cells[c] ? cells[c] : "",
-				    w[c] - 2 * CELL_PAD_X);
-		pango_layout_set_height(out[c], (int)(maxh * PANGO_SCALE));
-		pango_layout_set_ellipsize(out[c], PANGO_ELLIPSIZE_END);
-		if (t->align[c] == PDF_RIGHT)
-			pango_layout_set_alignment(out[c], PANGO_ALIGN_RIGHT);
-		pango_layout_get_size(out[c], &lw, &lh);
+		if (cc && (sl = cell_slot(cc, c, cells[c] ? cells[c] : ""))->l) {
+			out[c] = g_object_ref(sl->l);
+			lh = sl->lh;
+		} else {
+			out[c] = layout_new_pc(pc, FONT, t->font, bold, cells[c] ? cells[c] : "",
+					       w[c] - 2 * CELL_PAD_X);
+			pango_layout_set_height(out[c], (int)(maxh * PANGO_SCALE));
+			pango_layout_set_ellipsize(out[c], PANGO_ELLIPSIZE_END);
+			if (t->align[c] == PDF_RIGHT)
+				pango_layout_set_alignment(out[c], PANGO_ALIGN_RIGHT);
+			pango_layout_get_size(out[c], &lw, &lh);
+			if (sl) {
+				sl->l = g_object_ref(out[c]);
+				sl->lh = lh;
+			}
+		}
 		if ((double)lh / PANGO_SCALE > h)
 			h = (double)lh / PANGO_SCALE;
 	}
@@ -912,7 +1012,7 @@ static void unref_all(PangoLayout **ls, size_t n)
 static void header_draw(struct pdf_doc *d, struct pdf_table *t, const double *w, double tw)
 {
 	PangoLayout **ls = ab_calloc(t->ncols, sizeof(*ls));
-	double h = row_layouts(d, t, t->titles, 1, w, NULL, ls);
+	double h = row_layouts(d->pc, t, t->titles, 1, w, NULL, ls, NULL);
 
 	if (!d->dry)
 		row_draw(d, t, ls, w, h, 0.90);
@@ -923,13 +1023,150 @@ static void header_draw(struct pdf_doc *d, struct pdf_table *t, const double *w,
 	free(ls);
 }
 
+/* ---- measuring long tables on two threads ---------------------------- */
+
+/* Tables with this many rows are measured by two threads: this one and a
+ * helper with its own pango context (pango's font maps are per thread).
+ * Measuring is a function of the text and font alone, so both give the
+ * numbers one thread would; maxima and per-row heights combine in any
+ * order. */
+#define PAR_MIN_ROWS 128
+
+struct measure_part {
+	const struct pdf_table *t;
+	size_t from, to;               /* rows */
+	struct cell_one *one;          /* NULL: none wanted */
+	const double *w;               /* widths: measure row heights; NULL: contents */
+	double *mn, *nat;              /* contents: per column, maxima of the rows */
+	double *heights;               /* heights: per row */
+	PangoContext *pc;              /* NULL: make one (the helper thread) */
+};
+
+static void measure_part_run(struct measure_part *p)
+{
+	const struct pdf_table *t = p->t;
+	PangoContext *pc = p->pc ? p->pc : context_new();
+	PangoLayout **ls = ab_calloc(t->ncols, sizeof(*ls));
+	struct cell_cache cc = { NULL, 0, 0 };
+	size_t i, c;
+
+	for (i = p->from; i < p->to; i++) {
+		if (p->w) {
+			p->heights[i] = row_layouts(pc, t, t->rows[i].cells, 0, p->w,
+						    p->one ? &p->one[i * t->ncols] : NULL, ls, &cc);
+			unref_all(ls, t->ncols);
+			continue;
+		}
+		for (c = 0; c < t->ncols; c++) {
+			const char *text = t->rows[i].cells[c];
+			struct cell_slot *sl = cell_slot(&cc, c, text ? text : "");
+			double lo, hi;
+
+			if (!sl->measured) {
+				content_widths(pc, text, t->font, 0, &sl->lo, &sl->hi, &sl->one);
+				sl->measured = 1;
+			}
+			lo = sl->lo;
+			hi = sl->hi;
+			if (p->one)
+				p->one[i * t->ncols + c] = sl->one;
+			if (lo > p->mn[c])
+				p->mn[c] = lo;
+			if (hi > p->nat[c])
+				p->nat[c] = hi;
+		}
+	}
+	free(ls);
+	cell_cache_release(&cc);
+	if (!p->pc)
+		g_object_unref(pc);
+}
+
+static void *measure_main(void *arg)
+{
+	measure_part_run(arg);
+	return NULL;
+}
+
+/* Run part[0] here and part[1] on a helper thread (here too when no
+ * thread can be had). */
+static void measure_both(struct pdf_doc *d, struct measure_part *part)
+{
+	pthread_t tid;
+	int two = pthread_create(&tid, NULL, measure_main, &part[1]) == 0;
+
+	part[0].pc = d->pc;
+	measure_part_run(&part[0]);
+	if (two)
+		pthread_join(tid, NULL);
+	else
+		measure_part_run(&part[1]);
+}
+
+/* The contents' widths of t's rows into mn and nat (maxima with what they
+ * hold), and with one the one-line heights. */
+static void measure_rows(struct pdf_doc *d, const struct pdf_table *t, struct cell_one *one,
+			 double *mn, double *nat)
+{
+	struct measure_part part[2];
+	size_t c, k, half = t->nrows >= PAR_MIN_ROWS ? t->nrows / 2 : t->nrows;
+
+	memset(part, 0, sizeof(part));
+	for (k = 0; k < 2; k++) {
+		part[k].t = t;
+		part[k].from = k ? half : 0;
+		part[k].to = k ? t->nrows : half;
+		part[k].one = one;
+		part[k].mn = ab_calloc(t->ncols, sizeof(double));
+		part[k].nat = ab_calloc(t->ncols, sizeof(double));
+	}
+	if (half < t->nrows) {
+		measure_both(d, part);
+	} else {
+		part[0].pc = d->pc;
+		measure_part_run(&part[0]);
+	}
+	for (k = 0; k < 2; k++) {
+		for (c = 0; c < t->ncols; c++) {
+			if (part[k].mn[c] > mn[c])
+				mn[c] = part[k].mn[c];
+			if (part[k].nat[c] > nat[c])
+				nat[c] = part[k].nat[c];
+		}
+		free(part[k].mn);
+		free(part[k].nat);
+	}
+}
+
+/* Each row's height in widths w (a dry run: cells known to fit on one
+ * line are not laid out again). */
+static double *row_heights(struct pdf_doc *d, const struct pdf_table *t, const double *w,
+			   struct cell_one *one)
+{
+	struct measure_part part[2];
+	double *h = ab_calloc(t->nrows, sizeof(*h));
+	size_t k;
+
+	memset(part, 0, sizeof(part));
+	for (k = 0; k < 2; k++) {
+		part[k].t = t;
+		part[k].from = k ? t->nrows / 2 : 0;
+		part[k].to = k ? t->nrows : t->nrows / 2;
+		part[k].one = one;
+		part[k].w = w;
+		part[k].heights = h;
+	}
+	measure_both(d, part);
+	return h;
+}
+
 /* Column widths of t: the dry run's when it drew the same table, else
  * measured (and then, in a dry run, one[] gets each cell's one-line
  * height).  Recorded for the passes that follow.  Returns whether it
  * measured. */
 static int table_widths(struct pdf_doc *d, struct pdf_table *t, double *w, struct cell_one *one)
 {
-	size_t k = d->ntm, i, c;
+	size_t k = d->ntm, c;
 	struct tmeasure *m;
 	int measured = 0;
 
@@ -941,18 +1178,8 @@ static int table_widths(struct pdf_doc *d, struct pdf_table *t, double *w, struc
 		double *mn = ab_calloc(t->ncols, sizeof(*mn));
 
 		for (c = 0; c < t->ncols; c++)
-			content_widths(d, t->titles[c], t->font, 1, &mn[c], &nat[c], NULL);
-		for (i = 0; i < t->nrows; i++)
-			for (c = 0; c < t->ncols; c++) {
-				double lo, hi;
-
-				content_widths(d, t->rows[i].cells[c], t->font, 0, &lo, &hi,
-					       one ? &one[i * t->ncols + c] : NULL);
-				if (lo > mn[c])
-					mn[c] = lo;
-				if (hi > nat[c])
-					nat[c] = hi;
-			}
+			content_widths(d->pc, t->titles[c], t->font, 1, &mn[c], &nat[c], NULL);
+		measure_rows(d, t, one, mn, nat);
 		for (c = 0; c < t->ncols; c++) {
 			nat[c] += 2 * CELL_PAD_X + 0.5;
 			mn[c] += 2 * CELL_PAD_X + 0.5;
@@ -982,7 +1209,8 @@ void pdf_table_draw(struct pdf_doc *d, struct pdf_table *t)
 	PangoLayout **ls = ab_calloc(t->ncols, sizeof(*ls));
 	struct cell_one *one = NULL;
 	struct strbuf a = STRBUF_INIT;
-	double tw = 0.0, hh;
+	double tw = 0.0, hh, *heights = NULL;
+	struct cell_cache cc = { NULL, 0, 0 };
 	size_t i, c;
 
 	/* a dry run only needs row heights: cells that fit on one line are
@@ -996,13 +1224,18 @@ void pdf_table_draw(struct pdf_doc *d, struct pdf_table *t)
 	for (c = 0; c < t->ncols; c++)
 		tw += w[c];
 	/* the header and at least one row together */
-	hh = row_layouts(d, t, t->titles, 1, w, NULL, ls);
+	hh = row_layouts(d->pc, t, t->titles, 1, w, NULL, ls, NULL);
 	unref_all(ls, t->ncols);
 	pdf_need(d, hh + t->font * 3);
 	header_draw(d, t, w, tw);
+	/* a dry run measures the rows of a long table on both cores first */
+	if (one && t->nrows >= PAR_MIN_ROWS)
+		heights = row_heights(d, t, w, one);
 	for (i = 0; i < t->nrows; i++) {
 		struct trow *r = &t->rows[i];
-		double h = row_layouts(d, t, r->cells, 0, w, one ? &one[i * t->ncols] : NULL, ls);
+		double h = heights ? heights[i]
+				   : row_layouts(d->pc, t, r->cells, 0, w,
+						 one ? &one[i * t->ncols] : NULL, ls, &cc);
 
 		if (d->y + h > bottom(d)) {
 			if (!d->dry)
@@ -1032,6 +1265,8 @@ void pdf_table_draw(struct pdf_doc *d, struct pdf_table *t)
 		rule(d, tw, 0.6);
 	d->y += PARA_GAP + 3;
 	strbuf_release(&a);
+	cell_cache_release(&cc);
+	free(heights);
 	free(one);
 	free(ls);
 	free(w);
