@@ -12,6 +12,8 @@ struct report_inv_job {
 	struct db *own;                /* the thread's connection, NULL: none */
 	const struct db_inv_query *q;
 	size_t max_runs;
+	const struct db_filter *mlp;
+	struct report_mlperf m;
 	pthread_t tid;
 	int started;                   /* the thread runs */
 	int rc;
@@ -23,9 +25,17 @@ struct report_inv_job {
 
 static void inv_load(struct report_inv_job *j, struct db *db)
 {
+	size_t i;
+
 	j->rc = views_inventory_build(db, j->q, j->max_runs, &j->inv, &j->err);
 	if (j->rc == 0 && (j->rc = db_trace_windows_load(db, j->q, &j->tw, &j->ntw, &j->err)) < 0)
 		views_inventory_release(&j->inv);
+	for (i = 0; j->rc == 0 && j->mlp && i < j->inv.inv.nbenchmarks; i++)
+		if (!strcmp(j->inv.inv.benchmarks[i].suite, "mlperf-training")) {
+			j->m.done = 1;
+			j->m.rc = views_mlperf_build(db, j->mlp, &j->m.v, &j->m.err);
+			break;
+		}
 }
 
 static void *inv_main(void *arg)
@@ -37,7 +47,7 @@ static void *inv_main(void *arg)
 }
 
 struct report_inv_job *report_inv_start(struct db *db, const struct db_inv_query *q,
-					size_t max_runs)
+					size_t max_runs, const struct db_filter *mlp)
 {
 	struct report_inv_job *j = ab_calloc(1, sizeof(*j));
 	struct strbuf e = STRBUF_INIT;
@@ -45,7 +55,9 @@ struct report_inv_job *report_inv_start(struct db *db, const struct db_inv_query
 	j->db = db;
 	j->q = q;
 	j->max_runs = max_runs;
+	j->mlp = mlp;
 	strbuf_init(&j->err, 0);
+	strbuf_init(&j->m.err, 0);
 	/* a second reader of the same file (opened here, in the caller's
 	 * thread: SQLite's configuration calls are not thread-safe) */
 	if (db_open(&j->own, db_path(db), DB_READONLY, &e) < 0)
@@ -57,7 +69,8 @@ struct report_inv_job *report_inv_start(struct db *db, const struct db_inv_query
 }
 
 int report_inv_finish(struct report_inv_job *j, struct views_inventory *inv,
-		      struct db_trace_window **tw, size_t *ntw, struct strbuf *err)
+		      struct db_trace_window **tw, size_t *ntw, struct report_mlperf *m,
+		      struct strbuf *err)
 {
 	int rc;
 
@@ -70,6 +83,7 @@ int report_inv_finish(struct report_inv_job *j, struct views_inventory *inv,
 	*inv = j->inv;
 	*tw = j->tw;
 	*ntw = j->ntw;
+	*m = j->m;
 	if (rc < 0 && err) {
 		strbuf_reset(err);
 		strbuf_addbuf(err, &j->err);

@@ -86,6 +86,7 @@ struct rep {
 	struct grp *g;
 	size_t ng;
 	struct views_mlperf mlp;           /* MLPerf training official scores */
+	struct report_mlperf pm;           /* the same, built beside the inventory */
 	struct db_trace_window *tw;        /* runs with power traces */
 	size_t ntw;
 };
@@ -2616,6 +2617,9 @@ static void rep_release(struct rep *r)
 	free(r->g);
 	views_inventory_release(&r->inv);
 	views_mlperf_release(&r->mlp);
+	if (r->pm.done && r->pm.rc == 0)
+		views_mlperf_release(&r->pm.v);
+	strbuf_release(&r->pm.err);
 	free(r->src);
 	db_trace_windows_release(r->tw, r->ntw);
 	plot_palette_free(r->pal);
@@ -2738,7 +2742,18 @@ static int load_views(struct db *db, struct rep *r, struct strbuf *err)
 
 		if (r->spec->nsystems == 1)
 			f.system = r->spec->systems[0];
-		if ((rc = views_mlperf_build(db, &f, &r->mlp, err)) < 0)
+		if (r->pm.done) {
+			/* built on the inventory's thread, with this filter */
+			rc = r->pm.rc;
+			r->mlp = r->pm.v;
+			memset(&r->pm.v, 0, sizeof(r->pm.v));
+			r->pm.done = 0;
+			if (rc < 0)
+				strbuf_addbuf(err, &r->pm.err);
+		} else {
+			rc = views_mlperf_build(db, &f, &r->mlp, err);
+		}
+		if (rc < 0)
 			return rc;
 	}
 	for (i = 0; i < r->nb; i++) {
@@ -2887,6 +2902,7 @@ static int load(struct db *db, const struct report_spec *s, const struct report_
 	}
 	{
 		struct db_inv_query iq;
+		struct db_filter mf = { "mlperf-training", NULL, NULL };
 		struct report_inv_job *job;
 		const char **bn = ab_calloc(s->nbenchmarks + 1, sizeof(*bn));
 
@@ -2903,7 +2919,10 @@ static int load(struct db *db, const struct report_spec *s, const struct report_
 		 * thread loads the configurations of every benchmark, headline
 		 * and efficiency, once (the sections below get them from the
 		 * cache; a spec's own metrics and normalisations query alone) */
-		job = report_inv_start(db, &iq, APPENDIX_MAX_RUNS);
+		if (s->nsystems == 1)
+			mf.system = s->systems[0];
+		job = report_inv_start(db, &iq, APPENDIX_MAX_RUNS,
+				       report_spec_has_suite(s, "mlperf-training") ? &mf : NULL);
 		if (!s->nbenchmarks) {
 			struct db_config_query pq = q;
 
@@ -2911,7 +2930,7 @@ static int load(struct db *db, const struct report_spec *s, const struct report_
 			pq.metric = "energy_efficiency";
 			db_configs_prefetch(db, &pq);
 		}
-		rc = report_inv_finish(job, &r->inv, &r->tw, &r->ntw, err);
+		rc = report_inv_finish(job, &r->inv, &r->tw, &r->ntw, &r->pm, err);
 		free(bn);
 		if (rc < 0)
 			return rc == -AB_EDATA
