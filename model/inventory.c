@@ -629,6 +629,47 @@ int db_inventory_load(struct db *db, const struct db_inv_query *q, size_t max_ru
 	return 0;
 }
 
+static const char sql_system_has_runs[] =
+	"SELECT EXISTS (SELECT 1 FROM system y JOIN benchmark b"
+	" JOIN run_data r ON r.benchmark_id = b.id AND r.system_id = y.id"
+	" WHERE y.name = ?4 AND (?1 IS NULL OR b.suite IN (SELECT value FROM json_each(?1))))";
+
+static const char sql_suites_have_runs[] =
+	"SELECT EXISTS (SELECT 1 FROM benchmark b JOIN run_data r ON r.benchmark_id = b.id"
+	" WHERE ?1 IS NULL OR b.suite IN (SELECT value FROM json_each(?1)))";
+
+/* The one-column integer answer of sql with q's suites (and ?4 = name). */
+static int exists(struct db *db, const char *sql, const struct db_inv_query *q,
+		  const char *name, struct strbuf *err)
+{
+	struct db_inv_query sq;
+	sqlite3_stmt *st;
+	int rc;
+
+	memset(&sq, 0, sizeof(sq));
+	sq.suites = q ? q->suites : NULL;
+	sq.nsuites = q ? q->nsuites : 0;
+	if ((rc = prep(db, &st, sql, &sq, err)))
+		return rc;
+	if (name)
+		db_bind_text(st, 4, name);
+	rc = sqlite3_step(st);
+	rc = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) != 0 : db_fail(db, err, "cannot list systems");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int db_system_has_runs(struct db *db, const struct db_inv_query *q, const char *name,
+		       struct strbuf *err)
+{
+	return exists(db, sql_system_has_runs, q, name, err);
+}
+
+int db_suites_have_runs(struct db *db, const struct db_inv_query *q, struct strbuf *err)
+{
+	return exists(db, sql_suites_have_runs, q, NULL, err);
+}
+
 void db_inventory_release(struct db_inventory *inv)
 {
 	size_t i;

@@ -92,6 +92,14 @@ struct db_inv_query {
  * or -AB_EIO. */
 int db_inventory_load(struct db *db, const struct db_inv_query *q, size_t max_runs,
 		      struct db_inventory *out, struct strbuf *err);
+
+/* Whether a system of this name (not display name) has runs in the suites
+ * q selects (q->suites only; none: any): 1, 0, or a negative error.  One
+ * index probe per benchmark, not an inventory. */
+int db_system_has_runs(struct db *db, const struct db_inv_query *q, const char *name,
+		       struct strbuf *err);
+/* Whether any run is in the suites q selects: 1, 0 or a negative error. */
+int db_suites_have_runs(struct db *db, const struct db_inv_query *q, struct strbuf *err);
 void db_inventory_release(struct db_inventory *inv);
 
 /* ---- ReFrame references (per run) ----------------------------------- */

@@ -2872,31 +2872,26 @@ static int load(struct db *db, const struct report_spec *s, const struct report_
 	/* names the spec asks for must exist (in its suites); without names or
 	 * suites the report's own inventory below says all there is to say */
 	if (s->nsystems || s->baseline || s->nsuites) {
-		struct views_inventory any;
 		struct db_inv_query aq;
 
 		memset(&aq, 0, sizeof(aq));
 		aq.suites = (const char *const *)s->suites;
 		aq.nsuites = s->nsuites;
-		rc = views_inventory_build(db, &aq, 0, &any, err);
-		if (rc < 0)
-			return rc == -AB_EDATA && s->nsuites
-				       ? ab_fail(err, AB_EDATA, "report: no runs of the suites "
-								"the spec selects")
-				       : rc;
-		for (i = 0; !rc && i < s->nsystems + (s->baseline ? 1 : 0); i++) {
+		rc = db_suites_have_runs(db, &aq, err);
+		if (rc == 0)
+			return s->nsuites ? ab_fail(err, AB_EDATA, "report: no runs of the suites "
+								 "the spec selects")
+					  : ab_fail(err, AB_EDATA, "no runs match the selection");
+		for (i = 0; rc > 0 && i < s->nsystems + (s->baseline ? 1 : 0); i++) {
 			const char *name = i < s->nsystems ? s->systems[i] : s->baseline;
 
-			for (j = 0; j < any.inv.nsystems; j++)
-				if (!strcmp(any.inv.systems[j].name, name))
-					break;
-			if (j == any.inv.nsystems)
+			rc = db_system_has_runs(db, &aq, name, err);
+			if (rc == 0)
 				rc = ab_fail(err, AB_EDATA, "report: %s '%s' has no runs in the "
 							    "database%s",
 					     i < s->nsystems ? "system" : "baseline", name,
 					     s->nsuites ? " (in the suites the spec selects)" : "");
 		}
-		views_inventory_release(&any);
 		if (rc < 0)
 			return rc;
 	}
