@@ -1093,7 +1093,9 @@ static void *measure_main(void *arg)
 static void measure_both(struct pdf_doc *d, struct measure_part *part)
 {
 	pthread_t tid;
-	int two = pthread_create(&tid, NULL, measure_main, &part[1]) == 0;
+	/* AB_THREADS=1: one thread (the same numbers; for comparisons) */
+	int two = !(getenv("AB_THREADS") && !strcmp(getenv("AB_THREADS"), "1")) &&
+		  pthread_create(&tid, NULL, measure_main, &part[1]) == 0;
 
 	part[0].pc = d->pc;
 	measure_part_run(&part[0]);
