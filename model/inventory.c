@@ -329,7 +329,8 @@ static int system_facts(struct db *db, struct db_inventory *inv, struct sys_acc 
 			sqlite3_finalize(ps);
 			return db_fail(db, err, "cannot list systems");
 		}
-		qsort(a->fw, a->nfw, sizeof(*a->fw), cmp_str);
+		if (a->nfw)
+			qsort(a->fw, a->nfw, sizeof(*a->fw), cmp_str);
 		for (k = 0; k < a->nfw; k++) {
 			if (k)
 				strbuf_addstr(&fw, ", ");
@@ -337,7 +338,8 @@ static int system_facts(struct db *db, struct db_inventory *inv, struct sys_acc 
 		}
 		y->frameworks = a->nfw ? strbuf_detach(&fw, NULL) : NULL;
 		strbuf_release(&fw);
-		qsort(a->sids, a->nsids, sizeof(*a->sids), sid_cmp);
+		if (a->nsids)
+			qsort(a->sids, a->nsids, sizeof(*a->sids), sid_cmp);
 		for (k = 0; k < a->nsids; k++)
 			y->nsources += !k || a->sids[k] != a->sids[k - 1];
 	}
