@@ -18,7 +18,7 @@ static const char sql_configs[] =
 	" FROM run_data r JOIN benchmark b ON b.id = r.benchmark_id"
 	" JOIN system y ON y.id = r.system_id"
 	" LEFT JOIN metric_data md ON md.run_id = r.id AND md.kind_id IN"
-	"  (SELECT k.id FROM metric_kind k WHERE k.name = coalesce(?4, b.metric))"
+	"  (SELECT k.id FROM metric_kind k WHERE k.name = coalesce(?4, b.metric) OR k.name = ?5)"
 	" WHERE (?1 IS NULL OR b.suite = ?1) AND (?2 IS NULL OR b.name = ?2)"
 	"  AND (?3 IS NULL OR y.name = ?3 OR y.display_name = ?3)"
 	/* a valid run with a reason is kept but not counted (an MLPerf
@@ -37,7 +37,10 @@ static const char sql_names[] =
 
 /* A metric kind's unit and measurement boundary. */
 static const char sql_kind[] =
-	"SELECT unit, json_extract(nullif(meta, ''), '$.boundary') FROM metric_kind WHERE id = ?1";
+	"SELECT unit, json_extract(nullif(meta, ''), '$.boundary'), name FROM metric_kind"
+	" WHERE id = ?1";
+
+static const char sql_bench_metric[] = "SELECT metric FROM benchmark WHERE id = ?1";
 
 static const char *const lower_words[] = {
 	"time", "latency", "duration", "energy", "power", "cost", "joule", "_j", "seconds",
@@ -360,6 +363,8 @@ void db_configs_cache_free(struct db_configs_cache *c)
 
 static int load_configs(struct db *db, const struct db_config_query *q, struct db_configs *out,
 			struct strbuf *err);
+static int load_sets(struct db *db, const struct db_config_query *q, const char *metric2,
+		     struct db_configs *out, struct db_configs *out2, struct strbuf *err);
 
 static void db_configs_release_one(struct db_configs *c);
 
@@ -472,33 +477,68 @@ int db_load_configs(struct db *db, const struct db_config_query *q, struct db_co
 	return rc;
 }
 
-void db_configs_prefetch(struct db *db, const struct db_config_query *q)
+/* Whether the cache has q's exact entry at the current normalisation. */
+static int cached(const struct db *db, const struct db_config_query *q)
 {
-	struct db_configs_cache *c = db->configs_cache;
-	struct db_configs cs;
+	const struct db_configs_cache *c = db->configs_cache;
 	size_t i;
 
-	if (!c)
-		return;
 	for (i = 0; i < c->n; i++)
 		if (same_key(c->v[i].suite, q->suite) && same_key(c->v[i].benchmark, q->benchmark) &&
 		    same_key(c->v[i].system, q->system) && same_key(c->v[i].metric, q->metric) &&
 		    (int)c->v[i].per == db->configs_per)
-			return;
+			return 1;
+	return 0;
+}
+
+void db_configs_prefetch(struct db *db, const struct db_config_query *q)
+{
+	struct db_configs cs;
+
+	if (!db->configs_cache || cached(db, q))
+		return;
 	if (load_configs(db, q, &cs, NULL) == 0)
-		cache_add(c, q, (enum db_per)db->configs_per, &cs, 0);
+		cache_add(db->configs_cache, q, (enum db_per)db->configs_per, &cs, 0);
+}
+
+void db_configs_prefetch2(struct db *db, const struct db_config_query *q, const char *metric2)
+{
+	struct db_config_query q2 = *q;
+	struct db_configs a, b;
+
+	q2.metric = metric2;
+	if (!db->configs_cache)
+		return;
+	if (cached(db, q) || cached(db, &q2) || same_key(q->metric, metric2)) {
+		db_configs_prefetch(db, q);
+		db_configs_prefetch(db, &q2);
+		return;
+	}
+	if (load_sets(db, q, metric2, &a, &b, NULL) == 0) {
+		cache_add(db->configs_cache, q, (enum db_per)db->configs_per, &a, 0);
+		cache_add(db->configs_cache, &q2, (enum db_per)db->configs_per, &b, 0);
+	}
 }
 
 /* A metric kind's unit and boundary (sql_kind), looked up once. */
 struct kind_info {
 	int64_t id;
 	char *unit, *boundary;   /* boundary NULL: none (or not text) */
+	char *name;
+};
+
+/* A benchmark's headline metric (for which rows a headline set takes). */
+struct bench_info {
+	int64_t id;
+	char *metric;
 };
 
 struct lookups {
-	sqlite3_stmt *names, *kind;
+	sqlite3_stmt *names, *kind, *bench;
 	struct kind_info *k;
 	size_t nk;
+	struct bench_info *b;
+	size_t nb;
 };
 
 static void lookups_release(struct lookups *lk)
@@ -507,11 +547,16 @@ static void lookups_release(struct lookups *lk)
 
 	sqlite3_finalize(lk->names);
 	sqlite3_finalize(lk->kind);
+	sqlite3_finalize(lk->bench);
 	for (i = 0; i < lk->nk; i++) {
 		free(lk->k[i].unit);
 		free(lk->k[i].boundary);
+		free(lk->k[i].name);
 	}
 	free(lk->k);
+	for (i = 0; i < lk->nb; i++)
+		free(lk->b[i].metric);
+	free(lk->b);
 }
 
 /* The kind with this id, or NULL on a database error. */
@@ -534,6 +579,7 @@ static const struct kind_info *kind_of(struct db *db, struct lookups *lk, int64_
 	k->id = id;
 	k->unit = dup_col(lk->kind, 0);
 	k->boundary = sqlite3_column_type(lk->kind, 1) == SQLITE_TEXT ? dup_col(lk->kind, 1) : NULL;
+	k->name = dup_col(lk->kind, 2);
 	sqlite3_reset(lk->kind);
 	return k;
 }
@@ -572,110 +618,146 @@ static int config_names(struct db *db, struct lookups *lk, const struct db_confi
 	return 0;
 }
 
-static int load_configs(struct db *db, const struct db_config_query *q, struct db_configs *out,
-			struct strbuf *err)
+/* One set of configurations being loaded: its metric (NULL: each
+ * benchmark's headline) and what it holds so far. */
+struct cfg_set {
+	const char *metric;
+	struct db_configs *out;
+	struct cfg_key *keys, *ck;
+	struct cfg_index ix;
+	size_t cap;
+	int matched;                   /* the current run had a value of its metric */
+};
+
+/* The run whose rows are being read (a run's rows come together). */
+struct cur_run {
+	int64_t id, bid, yid;
+	long nodes, devices, batch;
+	int has_precision;
+	struct strbuf precision;
+	int status;
+};
+
+/* The headline metric of benchmark id, or NULL on a database error. */
+static const char *bench_metric(struct db *db, struct lookups *lk, int64_t id, struct strbuf *err)
 {
-	sqlite3_stmt *st;
-	struct db_config *cur = NULL;
-	struct cfg_key *keys = NULL, *ck = NULL;
-	struct cfg_index ix = { ab_calloc(64, sizeof(size_t)), 64 };
-	struct lookups lk;
-	size_t cap = 0, i;
-	int rc;
+	size_t i;
 
-	memset(out, 0, sizeof(*out));
-	memset(&lk, 0, sizeof(lk));
-	rc = db_prepare(db, &st, sql_configs, err);
-	if (rc < 0) {
-		free(ix.slot);
-		return rc;
+	for (i = 0; i < lk->nb; i++)
+		if (lk->b[i].id == id)
+			return lk->b[i].metric;
+	if (!lk->bench && db_prepare(db, &lk->bench, sql_bench_metric, err) < 0)
+		return NULL;
+	sqlite3_bind_int64(lk->bench, 1, id);
+	if (sqlite3_step(lk->bench) != SQLITE_ROW) {
+		sqlite3_reset(lk->bench);
+		return NULL;
 	}
-	db_bind_text(st, 1, q->suite);
-	db_bind_text(st, 2, q->benchmark);
-	db_bind_text(st, 3, q->system);
-	db_bind_text(st, 4, q->metric);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct cfg_key k;
-		size_t at = 0, ci;
-		int status = sqlite3_column_type(st, 6) == SQLITE_INTEGER ? sqlite3_column_int(st, 6)
-									  : -1;
+	lk->b = ab_realloc(lk->b, (lk->nb + 1) * sizeof(*lk->b));
+	lk->b[lk->nb].id = id;
+	lk->b[lk->nb].metric = dup_col(lk->bench, 0);
+	sqlite3_reset(lk->bench);
+	return lk->b[lk->nb++].metric;
+}
 
-		/* runs come in id order: each goes into its configuration */
-		k.bid = sqlite3_column_int64(st, 0);
-		k.yid = sqlite3_column_int64(st, 1);
-		k.nodes = long_col(st, 2);
-		k.devices = long_col(st, 3);
-		k.batch = long_col(st, 4);
-		k.precision = (const char *)sqlite3_column_text(st, 5);
-		ci = ck && key_same(ck, &k) ? (size_t)(ck - keys) : cfg_find(&ix, keys, out->n, &k, &at);
-		if (ci == out->n) {
-			if (out->n == cap) {
-				cap = cap ? 2 * cap : 16;
-				out->v = ab_realloc(out->v, cap * sizeof(*out->v));
-				keys = ab_realloc(keys, cap * sizeof(*keys));
-			}
-			cur = &out->v[out->n++];
-			memset(cur, 0, sizeof(*cur));
-			cur->nodes = k.nodes;
-			cur->devices = k.devices;
-			cur->global_batch = k.batch;
-			cur->precision = dup_col(st, 5);
-			k.precision = cur->precision;
-			k.first = sqlite3_column_int64(st, 9);
-			k.vcap = 0;
-			k.bunit = NULL;
-			keys[ci] = k;
-			cfg_add(&ix, keys, ci, at);
-			if (config_names(db, &lk, q, k.bid, k.yid, cur, &keys[ci].bunit, err) < 0) {
-				rc = SQLITE_ERROR;
-				break;
-			}
-		}
-		cur = &out->v[ci];
-		ck = &keys[ci];
-		/* the unit and boundary of the value's metric kind; without a
-		 * value, the benchmark's unit for its headline metric */
-		if (!cur->unit || !cur->boundary) {
-			const struct kind_info *ki = NULL;
+/* One row of run r for set s: a value of kind ki, or (ki NULL) the run
+ * without one.  0, or -1 on a database error. */
+static int set_row(struct db *db, struct lookups *lk, const struct db_config_query *q,
+		   struct cfg_set *s, const struct cur_run *r, const struct kind_info *ki,
+		   double value, struct strbuf *err)
+{
+	struct db_configs *out = s->out;
+	struct db_config *cur;
+	struct cfg_key k;
+	size_t at = 0, ci;
 
-			if (sqlite3_column_type(st, 8) != SQLITE_NULL &&
-			    !(ki = kind_of(db, &lk, sqlite3_column_int64(st, 8), err))) {
-				rc = SQLITE_ERROR;
-				break;
-			}
-			if (!cur->unit && (ki ? ki->unit : ck->bunit))
-				cur->unit = ab_strdup(ki ? ki->unit : ck->bunit);
-			if (!cur->boundary && ki && ki->boundary)
-				cur->boundary = ab_strdup(ki->boundary);
+	k.bid = r->bid;
+	k.yid = r->yid;
+	k.nodes = r->nodes;
+	k.devices = r->devices;
+	k.batch = r->batch;
+	k.precision = r->has_precision ? r->precision.buf : NULL;
+	ci = s->ck && key_same(s->ck, &k) ? (size_t)(s->ck - s->keys)
+					  : cfg_find(&s->ix, s->keys, out->n, &k, &at);
+	if (ci == out->n) {
+		struct db_config_query sq = *q;
+
+		if (out->n == s->cap) {
+			s->cap = s->cap ? 2 * s->cap : 16;
+			out->v = ab_realloc(out->v, s->cap * sizeof(*out->v));
+			s->keys = ab_realloc(s->keys, s->cap * sizeof(*s->keys));
 		}
-		/* run_data.status is a code (docs/schema.md, "Storage"): 0 ok,
-		 * 1 failed, 2 aborted, anything else invalid */
-		if (status < 0 || status > 2)
-			cur->n_invalid++;
-		else if (status != 0)
-			cur->n_failed++;
-		else if (sqlite3_column_type(st, 7) == SQLITE_NULL)
-			cur->n_missing++;
-		else
-			push_value(cur, sqlite3_column_double(st, 7), sqlite3_column_int64(st, 9),
-				   &ck->vcap);
+		cur = &out->v[out->n++];
+		memset(cur, 0, sizeof(*cur));
+		cur->nodes = k.nodes;
+		cur->devices = k.devices;
+		cur->global_batch = k.batch;
+		cur->precision = k.precision ? ab_strdup(k.precision) : NULL;
+		k.precision = cur->precision;
+		k.first = r->id;
+		k.vcap = 0;
+		k.bunit = NULL;
+		s->keys[ci] = k;
+		cfg_add(&s->ix, s->keys, ci, at);
+		sq.metric = s->metric;
+		if (config_names(db, lk, &sq, k.bid, k.yid, cur, &s->keys[ci].bunit, err) < 0)
+			return -1;
 	}
-	free(ix.slot);
-	if (rc == SQLITE_DONE && out->n > 1)
-		sort_configs(out, keys);
+	cur = &out->v[ci];
+	s->ck = &s->keys[ci];
+	/* the unit and boundary of the value's metric kind; without a value,
+	 * the benchmark's unit for its headline metric */
+	if (!cur->unit && (ki ? ki->unit : s->ck->bunit))
+		cur->unit = ab_strdup(ki ? ki->unit : s->ck->bunit);
+	if (!cur->boundary && ki && ki->boundary)
+		cur->boundary = ab_strdup(ki->boundary);
+	/* run_data.status is a code (docs/schema.md, "Storage"): 0 ok,
+	 * 1 failed, 2 aborted, anything else invalid */
+	if (r->status < 0 || r->status > 2)
+		cur->n_invalid++;
+	else if (r->status != 0)
+		cur->n_failed++;
+	else if (!ki)
+		cur->n_missing++;
+	else
+		push_value(cur, value, r->id, &s->ck->vcap);
+	return 0;
+}
+
+/* The end of run r: each set without a value of it gets the run as one
+ * without (what the LEFT JOIN's NULL row was). */
+static int run_end(struct db *db, struct lookups *lk, const struct db_config_query *q,
+		   struct cfg_set *sets, size_t nsets, const struct cur_run *r, struct strbuf *err)
+{
+	size_t j;
+
+	for (j = 0; j < nsets; j++) {
+		if (!sets[j].matched && set_row(db, lk, q, &sets[j], r, NULL, 0.0, err) < 0)
+			return -1;
+		sets[j].matched = 0;
+	}
+	return 0;
+}
+
+/* Sorted, defaulted and normalised: the set as the caller gets it. */
+static void set_finish(struct db *db, struct cfg_set *s, int ok)
+{
+	struct db_configs *out = s->out;
+	size_t i;
+
+	free(s->ix.slot);
+	if (ok && out->n > 1)
+		sort_configs(out, s->keys);
 	for (i = 0; i < out->n; i++)
-		free(keys[i].bunit);
-	free(keys);
-	lookups_release(&lk);
-	if (rc != SQLITE_DONE) {
-		rc = db_fail(db, err, "cannot load runs");
-		sqlite3_finalize(st);
+		free(s->keys[i].bunit);
+	free(s->keys);
+	if (!ok) {
 		db_configs_release(out);
-		return rc;
+		return;
 	}
-	sqlite3_finalize(st);
 	for (i = 0; i < out->n; i++) {
 		struct db_config *c = &out->v[i];
+
 		if (!c->unit)
 			c->unit = ab_strdup("");
 		if (c->lower_is_better < 0)
@@ -683,7 +765,111 @@ static int load_configs(struct db *db, const struct db_config_query *q, struct d
 	}
 	if (db->configs_per != DB_PER_SYSTEM)
 		normalise(out, (enum db_per)db->configs_per);
-	return 0;
+}
+
+/* The configurations q selects for q->metric into out and, with metric2
+ * (not NULL), for metric2 into out2: one pass over the runs. */
+static int load_sets(struct db *db, const struct db_config_query *q, const char *metric2,
+		     struct db_configs *out, struct db_configs *out2, struct strbuf *err)
+{
+	struct cfg_set sets[2];
+	struct cur_run run;
+	struct lookups lk;
+	sqlite3_stmt *st;
+	size_t nsets = metric2 ? 2 : 1, j;
+	int rc, have_run = 0;
+
+	memset(sets, 0, sizeof(sets));
+	memset(&lk, 0, sizeof(lk));
+	memset(&run, 0, sizeof(run));
+	strbuf_init(&run.precision, 0);
+	for (j = 0; j < nsets; j++) {
+		sets[j].metric = j ? metric2 : q->metric;
+		sets[j].out = j ? out2 : out;
+		memset(sets[j].out, 0, sizeof(*sets[j].out));
+		sets[j].ix.slot = ab_calloc(64, sizeof(size_t));
+		sets[j].ix.cap = 64;
+	}
+	rc = db_prepare(db, &st, sql_configs, err);
+	if (rc < 0) {
+		for (j = 0; j < nsets; j++)
+			set_finish(db, &sets[j], 0);
+		strbuf_release(&run.precision);
+		return rc;
+	}
+	db_bind_text(st, 1, q->suite);
+	db_bind_text(st, 2, q->benchmark);
+	db_bind_text(st, 3, q->system);
+	db_bind_text(st, 4, q->metric);
+	db_bind_text(st, 5, metric2);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 9);
+		const struct kind_info *ki = NULL;
+
+		/* runs come in id order, each with its value rows together */
+		if (!have_run || id != run.id) {
+			if (have_run && run_end(db, &lk, q, sets, nsets, &run, err) < 0) {
+				rc = SQLITE_ERROR;
+				break;
+			}
+			have_run = 1;
+			run.id = id;
+			run.bid = sqlite3_column_int64(st, 0);
+			run.yid = sqlite3_column_int64(st, 1);
+			run.nodes = long_col(st, 2);
+			run.devices = long_col(st, 3);
+			run.batch = long_col(st, 4);
+			run.has_precision = sqlite3_column_type(st, 5) != SQLITE_NULL;
+			strbuf_reset(&run.precision);
+			if (run.has_precision)
+				strbuf_addstr(&run.precision, (const char *)sqlite3_column_text(st, 5));
+			run.status = sqlite3_column_type(st, 6) == SQLITE_INTEGER
+					     ? sqlite3_column_int(st, 6)
+					     : -1;
+		}
+		if (sqlite3_column_type(st, 8) == SQLITE_NULL)
+			continue;   /* no value of either metric: run_end counts it */
+		if (!(ki = kind_of(db, &lk, sqlite3_column_int64(st, 8), err))) {
+			rc = SQLITE_ERROR;
+			break;
+		}
+		for (j = 0; j < nsets; j++) {
+			const char *want = sets[j].metric;
+
+			if (!want && !(want = bench_metric(db, &lk, run.bid, err))) {
+				rc = SQLITE_ERROR;
+				break;
+			}
+			if (strcmp(ki->name, want))
+				continue;
+			if (set_row(db, &lk, q, &sets[j], &run, ki, sqlite3_column_double(st, 7),
+				    err) < 0) {
+				rc = SQLITE_ERROR;
+				break;
+			}
+			sets[j].matched = 1;
+		}
+		if (rc == SQLITE_ERROR)
+			break;
+	}
+	if (rc == SQLITE_DONE && have_run && run_end(db, &lk, q, sets, nsets, &run, err) < 0)
+		rc = SQLITE_ERROR;
+	if (rc != SQLITE_DONE)
+		rc = db_fail(db, err, "cannot load runs");
+	else
+		rc = 0;
+	sqlite3_finalize(st);
+	lookups_release(&lk);
+	strbuf_release(&run.precision);
+	for (j = 0; j < nsets; j++)
+		set_finish(db, &sets[j], rc == 0);
+	return rc;
+}
+
+static int load_configs(struct db *db, const struct db_config_query *q, struct db_configs *out,
+			struct strbuf *err)
+{
+	return load_sets(db, q, NULL, out, NULL, err);
 }
 
 /* The strings and arrays of each configuration, not the array itself. */

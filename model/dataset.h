@@ -80,6 +80,9 @@ void db_configs_cache_enable(struct db *db);
  * normalisation, filtered.  A failure is not reported (the query it
  * stood for fails the same way when asked). */
 void db_configs_prefetch(struct db *db, const struct db_config_query *q);
+/* The same for q and for q with metric2 as its metric, in one pass over
+ * the runs (the report: headline and energy efficiency). */
+void db_configs_prefetch2(struct db *db, const struct db_config_query *q, const char *metric2);
 /* Normalise what db_load_configs() returns from now on; returns the
  * previous setting (DB_PER_SYSTEM: as measured, the default). */
 enum db_per db_configs_set_per(struct db *db, enum db_per per);

@@ -2918,13 +2918,8 @@ static int load(struct db *db, const struct report_spec *s, const struct report_
 			mf.system = s->systems[0];
 		job = report_inv_start(db, &iq, APPENDIX_MAX_RUNS,
 				       report_spec_has_suite(s, "mlperf-training") ? &mf : NULL);
-		if (!s->nbenchmarks) {
-			struct db_config_query pq = q;
-
-			db_configs_prefetch(db, &pq);
-			pq.metric = "energy_efficiency";
-			db_configs_prefetch(db, &pq);
-		}
+		if (!s->nbenchmarks)
+			db_configs_prefetch2(db, &q, "energy_efficiency");
 		rc = report_inv_finish(job, &r->inv, &r->tw, &r->ntw, &r->pm, err);
 		free(bn);
 		if (rc < 0)
