@@ -404,6 +404,9 @@ struct draw_set {
 	size_t resamples, n, nbase;
 	unsigned char *cnt;   /* per resample: how often each of the n system values was
 			       * drawn, then each of the nbase baseline values */
+	double *base;         /* the last baseline sample read with them (a table's
+			       * pairs share it), NULL: none */
+	double *base_med;     /* its median in each resample */
 };
 
 struct compare_draws {
@@ -422,15 +425,18 @@ void compare_draws_free(struct compare_draws *d)
 
 	if (!d)
 		return;
-	for (i = 0; i < d->n; i++)
+	for (i = 0; i < d->n; i++) {
 		free(d->v[i].cnt);
+		free(d->v[i].base);
+		free(d->v[i].base_med);
+	}
 	free(d);
 }
 
 /* The draws of a comparison of n with nbase values, drawn now if not
  * kept; NULL when they are not kept (too large). */
-static const unsigned char *draws_get(struct compare_draws *d, unsigned long seed,
-				      size_t resamples, size_t n, size_t nbase)
+static struct draw_set *draws_get(struct compare_draws *d, unsigned long seed,
+				  size_t resamples, size_t n, size_t nbase)
 {
 	struct draw_set *s;
 	size_t i, r, per = n + nbase;
@@ -442,14 +448,17 @@ static const unsigned char *draws_get(struct compare_draws *d, unsigned long see
 	for (i = 0; i < d->n; i++)
 		if (d->v[i].seed == seed && d->v[i].resamples == resamples && d->v[i].n == n &&
 		    d->v[i].nbase == nbase)
-			return d->v[i].cnt;
+			return &d->v[i];
 	if (d->n < DRAWS_MAX_SETS) {
 		s = &d->v[d->n++];
 	} else {
 		s = &d->v[d->next];
 		d->next = (d->next + 1) % DRAWS_MAX_SETS;
 		free(s->cnt);
+		free(s->base);
+		free(s->base_med);
 	}
+	s->base = s->base_med = NULL;
 	s->seed = seed;
 	s->resamples = resamples;
 	s->n = n;
@@ -464,7 +473,7 @@ static const unsigned char *draws_get(struct compare_draws *d, unsigned long see
 			p[n + gsl_rng_uniform_int(rng, nbase)]++;
 	}
 	gsl_rng_free(rng);
-	return s->cnt;
+	return s;
 }
 
 /* Rearrange v[0..n) so that v[k] is its k-th smallest (0-based), nothing
@@ -556,6 +565,25 @@ static void orient(enum stats_better better, double r, double lo, double hi,
 	}
 }
 
+/* The baseline's median in each resample of ds: the same numbers for the
+ * same baseline values, so kept for the next pair with them. */
+static const double *base_medians(struct draw_set *ds, const struct resampler *rb,
+				  const double *base)
+{
+	size_t r, per = ds->n + ds->nbase;
+
+	if (ds->base && !memcmp(ds->base, base, ds->nbase * sizeof(*base)))
+		return ds->base_med;
+	if (!ds->base) {
+		ds->base = ab_malloc(ds->nbase * sizeof(*ds->base));
+		ds->base_med = ab_malloc(ds->resamples * sizeof(*ds->base_med));
+	}
+	memcpy(ds->base, base, ds->nbase * sizeof(*base));
+	for (r = 0; r < ds->resamples; r++)
+		ds->base_med[r] = drawn_median(ds->cnt + r * per + ds->n, rb);
+	return ds->base_med;
+}
+
 int compare_pair(const double *x, size_t n, const double *base, size_t nbase,
 		 enum stats_better better, const struct compare_opts *opts,
 		 struct compare_result *out, struct strbuf *err)
@@ -612,15 +640,19 @@ int compare_pair_draws(const double *x, size_t n, const double *base, size_t nba
 		compare_median_dist_release(&da);
 		compare_median_dist_release(&db);
 	} else {
-		const unsigned char *idx = draws_get(d, opts->seed, opts->resamples, n, nbase);
+		struct draw_set *ds = draws_get(d, opts->seed, opts->resamples, n, nbase);
+		const unsigned char *idx = ds ? ds->cnt : NULL;
+		const double *bm = NULL;
 		struct resampler ra, rb;
 
 		rng = idx ? NULL : rng_new(opts->seed);
 		ratios = ab_malloc(opts->resamples * sizeof(*ratios));
 		resampler_init(&ra, x, n);
 		resampler_init(&rb, base, nbase);
+		if (ds)
+			bm = base_medians(ds, &rb, base);
 		for (r = 0; idx && r < opts->resamples; r++, idx += n + nbase)
-			ratios[r] = drawn_median(idx, &ra) / drawn_median(idx + n, &rb);
+			ratios[r] = drawn_median(idx, &ra) / bm[r];
 		for (r = 0; !idx && r < opts->resamples; r++) {
 			double a = resample_median(rng, &ra);
 			double b = resample_median(rng, &rb);
