@@ -9,26 +9,31 @@
 /* The runs, as integer ids and values: the names, units and boundary are
  * looked up once per configuration and metric kind (sql_names, sql_kind),
  * not carried on each of 100,000 rows. */
-static const char sql_configs[] =
-	"SELECT r.benchmark_id, r.system_id, r.nodes, r.devices, r.global_batch, r.precision,"
-	" r.status, md.value, md.kind_id, r.id"
-	/* the tables under the run and metric views: a LEFT JOIN of the
-	 * metric view materialises every metric of the database (0.5 s per
-	 * query at 100,000 runs); this walks the primary key per run */
-	" FROM run_data r JOIN benchmark b ON b.id = r.benchmark_id"
-	" JOIN system y ON y.id = r.system_id"
-	" LEFT JOIN metric_data md ON md.run_id = r.id AND md.kind_id IN"
-	"  (SELECT k.id FROM metric_kind k WHERE k.name = coalesce(?4, b.metric) OR k.name = ?5)"
-	" WHERE (?1 IS NULL OR b.suite = ?1) AND (?2 IS NULL OR b.name = ?2)"
-	"  AND (?3 IS NULL OR y.name = ?3 OR y.display_name = ?3)"
-	/* a valid run with a reason is kept but not counted (an MLPerf
-	 * inference run_2..run_N: only run_1 is official) */
-	"  AND (r.status <> 0 OR r.excluded_reason IS NULL)"
-	/* in run order, the table's own (no sort): load_configs() puts each
-	 * run into its configuration, then sorts the few configurations by
-	 * suite, benchmark, system and shape (sorting 100,000 rows by those
-	 * names took 0.4 s of a 0.6 s query) */
-	" ORDER BY r.id";
+#define SQL_CONFIGS(KINDS) \
+	"SELECT r.benchmark_id, r.system_id, r.nodes, r.devices, r.global_batch, r.precision," \
+	" r.status, md.value, md.kind_id, r.id" \
+	/* the tables under the run and metric views: a LEFT JOIN of the \
+	 * metric view materialises every metric of the database (0.5 s per \
+	 * query at 100,000 runs); this walks the primary key per run */ \
+	" FROM run_data r JOIN benchmark b ON b.id = r.benchmark_id" \
+	" JOIN system y ON y.id = r.system_id" \
+	" LEFT JOIN metric_data md ON md.run_id = r.id AND md.kind_id IN" \
+	"  (SELECT k.id FROM metric_kind k WHERE " KINDS ")" \
+	" WHERE (?1 IS NULL OR b.suite = ?1) AND (?2 IS NULL OR b.name = ?2)" \
+	"  AND (?3 IS NULL OR y.name = ?3 OR y.display_name = ?3)" \
+	/* a valid run with a reason is kept but not counted (an MLPerf \
+	 * inference run_2..run_N: only run_1 is official) */ \
+	"  AND (r.status <> 0 OR r.excluded_reason IS NULL)" \
+	/* in run order, the table's own (no sort): load_configs() puts each \
+	 * run into its configuration, then sorts the few configurations by \
+	 * suite, benchmark, system and shape (sorting 100,000 rows by those \
+	 * names took 0.4 s of a 0.6 s query) */ \
+	" ORDER BY r.id"
+
+/* one metric (?4; NULL: each benchmark's headline), or two (?4 and ?5: load_sets) */
+static const char sql_configs[] = SQL_CONFIGS("k.name = coalesce(?4, b.metric)");
+static const char sql_configs2[] =
+	SQL_CONFIGS("k.name = coalesce(?4, b.metric) OR k.name = ?5");
 
 /* A configuration's names: its benchmark's and system's. */
 static const char sql_names[] =
@@ -790,7 +795,7 @@ static int load_sets(struct db *db, const struct db_config_query *q, const char 
 		sets[j].ix.slot = ab_calloc(64, sizeof(size_t));
 		sets[j].ix.cap = 64;
 	}
-	rc = db_prepare(db, &st, sql_configs, err);
+	rc = db_prepare(db, &st, metric2 ? sql_configs2 : sql_configs, err);
 	if (rc < 0) {
 		for (j = 0; j < nsets; j++)
 			set_finish(db, &sets[j], 0);
@@ -801,7 +806,8 @@ static int load_sets(struct db *db, const struct db_config_query *q, const char 
 	db_bind_text(st, 2, q->benchmark);
 	db_bind_text(st, 3, q->system);
 	db_bind_text(st, 4, q->metric);
-	db_bind_text(st, 5, metric2);
+	if (metric2)
+		db_bind_text(st, 5, metric2);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 9);
 		const struct kind_info *ki = NULL;
