@@ -159,7 +159,14 @@ static int utf8_ok(const unsigned char *s, size_t len)
 		uint32_t cp;
 
 		if (c < 0x80) {
-			i++;
+			uint64_t w;
+
+			/* ASCII, eight bytes at a time (most lines are all ASCII) */
+			for (i++; i + 8 <= len; i += 8) {
+				memcpy(&w, s + i, 8);
+				if (w & 0x8080808080808080ull)
+					break;
+			}
 			continue;
 		}
 		if (c >= 0xC2 && c <= 0xDF) {

@@ -889,6 +889,16 @@ static void sink_prepare(void *self, const struct ingest_run *r, struct strbuf *
 		strbuf_add(out, vr->excluded_reason, h.reason_len);
 }
 
+/* Bind text that stays put until the statement has run (no copy), NULL
+ * when s is NULL. */
+static void bind_static(sqlite3_stmt *st, int idx, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, idx, s, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, idx);
+}
+
 static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, struct strbuf *err)
 {
 	struct db_sink_state *s = self;
@@ -955,23 +965,23 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 	db_bind_pos(st, 3, r->line);
 	sqlite3_bind_int64(st, 4, sys_id);
 	sqlite3_bind_int64(st, 5, b_id);
-	db_bind_text(st, 6, r->job_id);
-	db_bind_text(st, 7, r->started);
-	db_bind_text(st, 8, r->finished);
+	bind_static(st, 6, r->job_id);
+	bind_static(st, 7, r->started);
+	bind_static(st, 8, r->finished);
 	sqlite3_bind_int(st, 9, r->status <= RUN_INVALID ? (int)r->status : (int)RUN_INVALID);
 	db_bind_pos(st, 10, r->nodes);
 	db_bind_pos(st, 11, r->devices);
 	db_bind_pos(st, 12, r->global_batch);
 	db_bind_pos(st, 13, r->local_batch);
-	db_bind_text(st, 14, r->precision);
-	db_bind_text(st, 15, r->framework);
+	bind_static(st, 14, r->precision);
+	bind_static(st, 15, r->framework);
 	if (set_id > 0)
 		sqlite3_bind_int64(st, 16, set_id);
 	if (h.own_len)
 		sqlite3_bind_text(st, 17, own, (int)h.own_len, SQLITE_STATIC);
-	db_bind_text(st, 18, r->excluded_reason);
+	bind_static(st, 18, r->excluded_reason);
 	if (h.has_key)
-		sqlite3_bind_blob(st, 19, key, 16, SQLITE_TRANSIENT);
+		sqlite3_bind_blob(st, 19, key, 16, SQLITE_STATIC);
 	rc = step(s, st, NULL, err, "cannot add run");
 	if (rc < 0)
 		return rc;
@@ -984,7 +994,7 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 		if (rc < 0)
 			return rc;
 		sqlite3_reset(st);
-		sqlite3_bind_blob(st, 19, key, 16, SQLITE_TRANSIENT);
+		sqlite3_bind_blob(st, 19, key, 16, SQLITE_STATIC);
 		rc = step(s, st, NULL, err, "cannot add run");
 		if (rc < 0)
 			return rc;
