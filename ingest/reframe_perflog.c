@@ -45,6 +45,8 @@ struct col_cache {
 	struct strbuf raw, text;
 	int set;            /* 0: the value says nothing (null, None, empty) */
 	int valid;
+	const char *name;   /* the column's name, and its length */
+	size_t name_len;
 };
 
 struct perflog {
@@ -330,6 +332,8 @@ static void other_param(struct perflog *pl, struct rfm_case *c, size_t i, const 
 			strbuf_init(&pl->cc[k].raw, 0);
 			strbuf_init(&pl->cc[k].text, 0);
 			pl->cc[k].set = pl->cc[k].valid = 0;
+			pl->cc[k].name = NULL;
+			pl->cc[k].name_len = 0;
 		}
 		pl->ncc = pl->lay.n;
 	}
@@ -343,9 +347,13 @@ static void other_param(struct perflog *pl, struct rfm_case *c, size_t i, const 
 	}
 	if (!cc->set)
 		return;
+	if (cc->name != pl->lay.col[i].name) {
+		cc->name = pl->lay.col[i].name;
+		cc->name_len = strlen(cc->name);
+	}
 	mark = c->kv.vals.len;
 	strbuf_addbuf(&c->kv.vals, &cc->text);
-	jtext_obj_put(&c->kv, pl->lay.col[i].name, strlen(pl->lay.col[i].name), mark);
+	jtext_obj_put(&c->kv, cc->name, cc->name_len, mark);
 }
 
 /*

@@ -32,6 +32,8 @@ void db_intern_init(struct db_intern *c);
 void db_intern_clear(struct db_intern *c);
 void db_intern_release(struct db_intern *c);
 int64_t db_intern_get(struct db_intern *c, uint64_t h, const char *key, size_t len);
+/* A hint only: h will be looked up soon (its slots are fetched meanwhile). */
+void db_intern_prefetch(const struct db_intern *c, uint64_t h);
 void db_intern_set(struct db_intern *c, uint64_t h, const char *key, size_t len, int64_t id);
 
 /* sink.c: power samples are stored DB_POWER_BATCH at a time */
@@ -51,6 +53,8 @@ struct db_metric_row {
 
 struct db_pair_pos {
 	size_t off, len;
+	uint64_t h;       /* db_hash64 of the pair; 0 and unused when as the run before's */
+	int same;         /* the same pair as the run before's at this place */
 };
 
 /* sink.c: the state of prepare(), the part of storing a run that needs no

@@ -545,16 +545,18 @@ static size_t pair_end(const char *json, size_t i, size_t n)
  */
 static int params_split(struct db_sink_prep *p, const char *json, size_t n)
 {
-	size_t i, start, np = 0;
+	size_t i, start, np = 0, k;
 
 	strbuf_setstr(&p->own, "{");
 	strbuf_setstr(&p->shared, "{");
 	if (n < 2 || json[0] != '{' || json[n - 1] != '}')
 		return -1;
+	/* first the pairs, and where the cache will look for those that are
+	 * not as in the run before (the lookups' cache misses overlap) */
 	for (start = 1; start < n - 1; start = i + 1) {
+		struct db_pair_pos *cp;
 		const char *kv;
 		size_t len;
-		uint64_t h;
 
 		i = pair_end(json, start, n);
 		kv = json + start;
@@ -564,23 +566,30 @@ static int params_split(struct db_sink_prep *p, const char *json, size_t n)
 			p->cur_pair = ab_realloc(p->cur_pair, p->cap_pairs * sizeof(*p->cur_pair));
 			p->prev_pair = ab_realloc(p->prev_pair, p->cap_pairs * sizeof(*p->prev_pair));
 		}
-		p->cur_pair[np].off = start;
-		p->cur_pair[np].len = len;
-		if (np < p->nprev && p->prev_pair[np].len == len &&
-		    !memcmp(p->prev.buf + p->prev_pair[np].off, kv, len)) {
-			/* as in the run before (a test's runs come together): met
-			 * before, no need to ask the cache */
-			add_pair(&p->shared, kv, len);
-		} else {
-			h = (uint64_t)db_hash64(kv, len);
-			if (db_intern_get(&p->pairs, h, kv, len)) {
-				add_pair(&p->shared, kv, len);
-			} else {
-				db_intern_set(&p->pairs, h, kv, len, DB_INTERN_SEEN);
-				add_pair(&p->own, kv, len);
-			}
+		cp = &p->cur_pair[np];
+		cp->off = start;
+		cp->len = len;
+		/* as in the run before (a test's runs come together): met
+		 * before, no need to ask the cache */
+		cp->same = np < p->nprev && p->prev_pair[np].len == len &&
+			   !memcmp(p->prev.buf + p->prev_pair[np].off, kv, len);
+		cp->h = 0;
+		if (!cp->same) {
+			cp->h = (uint64_t)db_hash64(kv, len);
+			db_intern_prefetch(&p->pairs, cp->h);
 		}
 		np++;
+	}
+	for (k = 0; k < np; k++) {
+		const struct db_pair_pos *cp = &p->cur_pair[k];
+		const char *kv = json + cp->off;
+
+		if (cp->same || db_intern_get(&p->pairs, cp->h, kv, cp->len)) {
+			add_pair(&p->shared, kv, cp->len);
+		} else {
+			db_intern_set(&p->pairs, cp->h, kv, cp->len, DB_INTERN_SEEN);
+			add_pair(&p->own, kv, cp->len);
+		}
 	}
 	{	/* this run's pairs are the next run's "before" */
 		struct db_pair_pos *t = p->prev_pair;
