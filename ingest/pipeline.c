@@ -25,6 +25,7 @@
 #define QUEUE_CAP 512
 #define POWER_BATCH 512 /* power samples per queued record */
 #define POWER_DEVICES 16 /* distinct device names per queued record */
+#define RUN_MANY 64      /* runs handed to the sink's run_many() at once */
 
 /* Power samples, packed many to a record: one allocation and one queue
  * operation per sample were most of what the parser spent on them. */
@@ -367,6 +368,39 @@ static void *writer_main(void *arg)
 				o.replaced = 1;
 			break;
 		case Q_RUN:
+			if (!skip && !bad && s->run_many) {
+				/* this run and the runs queued right after it, at once */
+				struct qrec *more[RUN_MANY];
+				const struct ingest_run *runs[RUN_MANY];
+				int64_t rids[RUN_MANY];
+				int rcs[RUN_MANY];
+				size_t nr = 1, i;
+
+				runs[0] = &q->run;
+				while (nr < RUN_MANY && batch && batch->kind == Q_RUN) {
+					more[nr] = batch;
+					runs[nr++] = &batch->run;
+					batch = batch->next;
+				}
+				if (s->run_many(s->self, runs, nr, rids, rcs, &err) < 0)
+					bad = 1;
+				for (i = 0; i < nr; i++) {
+					if (rcs[i] == 0) {
+						o.runs++;
+						o.metrics += (long)runs[i]->nmetrics;
+					} else if (rcs[i] == 1) {
+						o.duplicates++;
+					}
+					if (nids == capids) {
+						capids = capids ? 2 * capids : 1024;
+						ids = ab_realloc(ids, capids * sizeof(*ids));
+					}
+					ids[nids++] = rcs[i] == 0 ? rids[i] : 0;
+					if (i)
+						qrec_free(more[i]);
+				}
+				break;
+			}
 			if (!skip && !bad) {
 				rc = s->run(s->self, &q->run, &id, &err);
 				if (rc < 0) {

@@ -51,6 +51,21 @@ struct db_metric_row {
 	double value;
 };
 
+/* sink.c: runs the caches could resolve, waiting to be inserted
+ * DB_RUN_BATCH to a statement (run_many) */
+#define DB_RUN_BATCH 16
+struct db_run_row {
+	const struct ingest_run *r;
+	const char *own;           /* its own params text, own_len bytes */
+	uint32_t own_len;
+	unsigned char has_key;
+	unsigned char key[16];     /* its dedupe key, hashed */
+	int64_t sys_id, b_id, set_id;
+	long seq;
+	size_t at;                 /* its index in run_many's runs */
+	size_t kinds, nrows;       /* its metric kinds in pend_kind[kinds..], rows stored */
+};
+
 struct db_pair_pos {
 	size_t off, len;
 	uint64_t h;       /* db_hash64 of the pair; 0 and unused when as the run before's */
@@ -80,6 +95,12 @@ struct db_sink_state {
 	int64_t source_id;
 	long seq;
 	sqlite3_stmt *st[32];
+	int cache_only;            /* lookups the caches cannot answer return SINK_NEEDS_DB */
+	struct db_run_row pend[DB_RUN_BATCH];
+	size_t npend, pend_rows;   /* runs waiting, their metric rows */
+	int64_t *pend_kind;        /* metric kind of each metric of the waiting runs (0: none) */
+	size_t nkind, cap_kind;
+	sqlite3_stmt *st_runs[DB_RUN_BATCH + 1]; /* INSERT of n runs */
 	/* small caches valid inside one transaction */
 	struct strbuf last_system;
 	int64_t last_system_id;
