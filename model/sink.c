@@ -139,8 +139,12 @@ static int stmt(struct db_sink_state *s, int which, sqlite3_stmt **out, struct s
 		struct strbuf sql = STRBUF_INIT;
 		int power = which == ST_ADD_POWER_BATCH, i, rc;
 
-		strbuf_addstr(&sql, power ? "INSERT INTO power_data(run_id, i, device_id, t, watts) VALUES"
-					  : "INSERT INTO metric_data(run_id, kind_id, value) VALUES");
+		/* OR FAIL: no statement journal (a copy of every page the statement
+		 * touches, kept to undo it); a failed row fails the source anyway,
+		 * and its transaction is rolled back */
+		strbuf_addstr(&sql, power ? "INSERT OR FAIL INTO power_data(run_id, i, device_id, t, watts)"
+					    " VALUES"
+					  : "INSERT OR FAIL INTO metric_data(run_id, kind_id, value) VALUES");
 		for (i = 0; i < (power ? DB_POWER_BATCH : DB_METRIC_BATCH); i++)
 			strbuf_addstr(&sql, power ? (i ? ",(?,?,?,?,?)" : "(?,?,?,?,?)")
 						  : (i ? ",(?,?,?)" : "(?,?,?)"));
@@ -1115,8 +1119,10 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 	return 0;
 }
 
-/* INSERT INTO run_data ... VALUES (...) n times, no conflict clause: a
- * run stored before makes the whole statement fail and change nothing. */
+/* INSERT OR FAIL INTO run_data ... VALUES (...) n times: a run stored
+ * before stops the statement there, the runs before it stay stored.  (OR
+ * FAIL, unlike the default ABORT, needs no statement journal: no copy of
+ * every page the statement touches.) */
 static int runs_stmt(struct db_sink_state *s, size_t n, sqlite3_stmt **out, struct strbuf *err)
 {
 	if (!s->st_runs[n]) {
@@ -1126,7 +1132,9 @@ static int runs_stmt(struct db_sink_state *s, size_t n, sqlite3_stmt **out, stru
 		size_t i;
 		int rc;
 
-		strbuf_add(&sql, one, (size_t)(values - one));
+		/* "INSERT" "INTO run_data(...)" */
+		strbuf_addstr(&sql, "INSERT OR FAIL");
+		strbuf_add(&sql, one + 6, (size_t)(values - one - 6));
 		strbuf_addstr(&sql, " VALUES ");
 		for (i = 0; i < n; i++)
 			strbuf_addstr(&sql, i ? ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
@@ -1145,15 +1153,16 @@ static int runs_stmt(struct db_sink_state *s, size_t n, sqlite3_stmt **out, stru
  * Store the waiting runs: one statement for all of them, then their metric
  * rows, in the order run() would have written everything (the waiting
  * runs are flushed before the metric buffer would fill, so the metric
- * rows land exactly where run() puts them).  When the statement fails (a
- * run stored before: a duplicate or another measurement), it changed
- * nothing, and the runs go one by one through run()'s INSERT.
+ * rows land exactly where run() puts them).  When the statement stops at
+ * a run (one stored before: a duplicate or another measurement; it checks
+ * before it writes, so that run changed nothing), the runs before it are
+ * stored, and it and the rest go one by one through run()'s INSERT.
  */
 static int pend_flush(struct db_sink_state *s, int64_t ids[], int rcs[], struct strbuf *err)
 {
-	size_t n = s->npend, i, k;
+	size_t n = s->npend, stored = 0, i, k;
 	sqlite3_stmt *st;
-	int one_by_one = n < 2, rc = 0;
+	int rc = 0;
 	int64_t first = 0;
 
 	s->npend = 0;
@@ -1161,26 +1170,35 @@ static int pend_flush(struct db_sink_state *s, int64_t ids[], int rcs[], struct 
 	s->nkind = 0;
 	if (!n)
 		return 0;
-	if (!one_by_one) {
+	if (n >= 2) {
 		rc = runs_stmt(s, n, &st, err);
 		if (rc < 0)
 			return rc;
 		for (i = 0; i < n; i++)
 			bind_run(st, (int)(19 * i), s, &s->pend[i]);
-		if (sqlite3_step(st) == SQLITE_DONE && sqlite3_changes(s->db->sql) == (int)n) {
-			/* new rowids are max + 1, one after the other */
-			first = sqlite3_last_insert_rowid(s->db->sql) - (int64_t)n + 1;
-		} else {
+		rc = sqlite3_step(st);
+		if (rc != SQLITE_DONE && (rc & 0xff) != SQLITE_CONSTRAINT) {
+			rc = db_fail(s->db, err, "cannot add run");
 			sqlite3_reset(st);
-			one_by_one = 1;
+			for (i = 0; i < n; i++)
+				rcs[s->pend[i].at] = -1;
+			return rc;
 		}
+		stored = (size_t)sqlite3_changes(s->db->sql);
+		if (stored > n)
+			stored = 0;
+		/* new rowids are max + 1, one after the other */
+		if (stored)
+			first = sqlite3_last_insert_rowid(s->db->sql) - (int64_t)stored + 1;
+		sqlite3_reset(st);
+		rc = 0;
 	}
 	for (i = 0; i < n; i++) {
 		struct db_run_row *row = &s->pend[i];
 		const struct ingest_run *r = row->r;
 		int64_t id = first + (int64_t)i;
 
-		if (one_by_one) {
+		if (i >= stored) {
 			s->interned_new = 0; /* the set came from the cache */
 			rc = run_insert(s, row, &id, err);
 			if (rc < 0) {
