@@ -573,7 +573,7 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 	struct sha256 fresh;
 	char *explicit_flags;
 	size_t i;
-	int rc = 0, any_rejected = 0;
+	int rc = 0, any_rejected = 0, held = 0;
 
 	memset(totals, 0, sizeof(*totals));
 	explicit_flags = NULL;
@@ -606,6 +606,10 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 	}
 	sha256_init(&fresh);
 	ph = ingest_prehash_new(files.v, files.n, &fresh);
+	if (sink->hold) {
+		sink->hold(sink->self, 1);
+		held = 1;
+	}
 	pipe = maybe_pipe(opts, sink);
 	for (i = 0; i < files.n; i++) {
 		struct strbuf ferr = STRBUF_INIT;
@@ -676,7 +680,9 @@ out:
 		report_outcome(pipe, prev, opts, totals, &e2);
 		strbuf_release(&e2);
 	}
-	ingest_pipe_finish(pipe);
+	ingest_pipe_finish(pipe); /* the writer is done with the sink */
+	if (held)
+		sink->hold(sink->self, 0);
 	ingest_prehash_free(ph);
 	for (i = 0; i < evs.n; i++) { /* not flushed: a write error ended the walk */
 		free(evs.v[i].path);

@@ -123,6 +123,12 @@ struct ingest_sink {
 	 * the writing thread stores earlier runs; so the writer, the slower
 	 * side, has less to do.  Same result as run() without it. */
 	void (*prepare)(void *self, const struct ingest_run *run, struct strbuf *out);
+	/* Optional: hold(self, 1) before a series of sources, hold(self, 0)
+	 * after the last end(); in between the sink may keep connection
+	 * settings its transactions need (SQLite: foreign key checks off)
+	 * instead of switching them for every source.  Called on the thread
+	 * that owns the sink while no source is open. */
+	void (*hold)(void *self, int on);
 };
 
 /* A sink that only counts (for --dry-run and tests). */
