@@ -31,9 +31,10 @@ static int is_ws(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-static const char *skip_ws(const char *p, const char *end)
+static inline const char *skip_ws(const char *p, const char *end)
 {
-	while (p < end && is_ws(*p))
+	/* nearly always one byte or none: bytes above ' ' end it at once */
+	while (p < end && (unsigned char)*p <= ' ' && is_ws(*p))
 		p++;
 	return p;
 }
@@ -173,6 +174,40 @@ static int has_word(const char *p, const char *end, const char *w, size_t n)
 
 static const char *scan_value(struct jscan *s, const char *p, const char *end, int depth);
 
+/* scan_string(s, p, end), the common case (no escapes) without a call. */
+static inline const char *fast_string(struct jscan *s, const char *p, const char *end)
+{
+	const char *q = skip_plain(p + 1, end);
+
+	if (q < end && *q == '"') {
+		s->escaped = 0;
+		return q + 1;
+	}
+	return scan_string(s, p, end);
+}
+
+/* scan_value(s, p, end, depth): same end, same acceptance, same error;
+ * the kinds nearly every value is are done here without a call (a string
+ * without escapes, a plain integer). */
+static inline const char *fast_value(struct jscan *s, const char *p, const char *end, int depth)
+{
+	const char *q;
+
+	if (depth > MLLOG_JSON_MAX_DEPTH)
+		return scan_value(s, p, end, depth);
+	if (p < end && *p == '"')
+		return fast_string(s, p, end);
+	if (p < end && *p >= '1' && *p <= '9') {
+		q = p + 1;
+		while (q < end && is_digit(*q))
+			q++;
+		/* a fraction or an exponent: the general scanner decides */
+		if (q >= end || (*q != '.' && *q != 'e' && *q != 'E'))
+			return q;
+	}
+	return scan_value(s, p, end, depth);
+}
+
 static const char *scan_object(struct jscan *s, const char *p, const char *end, int depth)
 {
 	const char *q = skip_ws(p + 1, end);
@@ -182,14 +217,14 @@ static const char *scan_object(struct jscan *s, const char *p, const char *end, 
 	for (;;) {
 		if (q >= end || *q != '"')
 			return scan_fail(s, q, "expecting property name enclosed in double quotes");
-		q = scan_string(s, q, end);
+		q = fast_string(s, q, end);
 		if (!q)
 			return NULL;
 		q = skip_ws(q, end);
 		if (q >= end || *q != ':')
 			return scan_fail(s, q, "expecting ':' delimiter");
 		q = skip_ws(q + 1, end);
-		q = scan_value(s, q, end, depth + 1);
+		q = fast_value(s, q, end, depth + 1);
 		if (!q)
 			return NULL;
 		q = skip_ws(q, end);
@@ -208,7 +243,7 @@ static const char *scan_array(struct jscan *s, const char *p, const char *end, i
 	if (q < end && *q == ']')
 		return q + 1;
 	for (;;) {
-		q = scan_value(s, q, end, depth + 1);
+		q = fast_value(s, q, end, depth + 1);
 		if (!q)
 			return NULL;
 		q = skip_ws(q, end);
@@ -395,8 +430,11 @@ int jspan_str_is(struct jspan s, const char *lit)
 
 	if (jspan_type(s) != JT_STR)
 		return 0;
+	/* the same bytes (lit has no backslash): equal, escapes or not */
+	if (s.n == n + 2 && !memcmp(s.p + 1, lit, n))
+		return 1;
 	if (!memchr(s.p, '\\', s.n))
-		return s.n == n + 2 && !memcmp(s.p + 1, lit, n);
+		return 0;
 	decode_string(s.p, s.n, &tmp);
 	eq = tmp.len == n && !memcmp(tmp.buf, lit, n);
 	strbuf_release(&tmp);
@@ -705,6 +743,11 @@ static int time_value(struct jspan s, double *out)
 	return jspan_num(s, out);
 }
 
+/* The literal lit (a string constant) at q: its length is known to the
+ * compiler, so the comparison is a few loads, not a call. */
+#define AT_LIT(q, end, lit) \
+	((size_t)((end) - (q)) >= sizeof(lit) - 1 && !memcmp((q), (lit), sizeof(lit) - 1))
+
 /*
  * The shape mlperf_logging writes every record in: these six members in
  * this order, ", " and ": " between.  Matching the member names as text
@@ -713,29 +756,44 @@ static int time_value(struct jspan s, double *out)
  * error) returns 0 and the record goes through the general loop, which
  * gives the same spans for a record of this shape.
  */
-static int fast_record(struct jscan *s, const char *q, const char *end, struct jspan *m)
+static int fast_record(struct jscan *s, const char *q, const char *end, struct jspan *m,
+		       double *time_ms, int *have_time)
 {
-	static const struct { const char *txt; size_t n; int idx; } parts[] = {
-		{ "{\"namespace\": ", 14, M_NS },  { ", \"time_ms\": ", 13, M_TIME },
-		{ ", \"event_type\": ", 16, M_EVENT }, { ", \"key\": ", 9, M_KEY },
-		{ ", \"value\": ", 11, M_VALUE },  { ", \"metadata\": ", 14, M_META },
-	};
-	size_t i;
+	const char *vs;
 
-	for (i = 0; i < AB_ARRAY_SIZE(parts); i++) {
-		const char *vs;
-		if ((size_t)(end - q) < parts[i].n || memcmp(q, parts[i].txt, parts[i].n))
-			return 0;
-		vs = q + parts[i].n;
-		q = scan_value(s, vs, end, 1);
-		if (!q) {
-			s->err = NULL;
-			s->err_at = NULL;
-			return 0;
+#define FAST_MEMBER(lit, idx)                                                  \
+	do {                                                                   \
+		if (!AT_LIT(q, end, lit))                                      \
+			return 0;                                              \
+		vs = q + sizeof(lit) - 1;                                      \
+		q = fast_value(s, vs, end, 1);                                 \
+		if (!q) {                                                      \
+			s->err = NULL;                                         \
+			s->err_at = NULL;                                      \
+			return 0;                                              \
+		}                                                              \
+		m[idx].p = vs;                                                 \
+		m[idx].n = (size_t)(q - vs);                                   \
+	} while (0)
+	FAST_MEMBER("{\"namespace\": ", M_NS);
+	FAST_MEMBER(", \"time_ms\": ", M_TIME);
+	/* nearly always a plain integer of 13 digits: converted as scanned */
+	if (m[M_TIME].n <= 15 && *vs >= '1' && *vs <= '9') {
+		long long v = 0;
+		const char *d;
+
+		for (d = vs; d < q && *d >= '0' && *d <= '9'; d++)
+			v = v * 10 + (*d - '0');
+		if (d == q) {
+			*time_ms = (double)v;
+			*have_time = 1;
 		}
-		m[parts[i].idx].p = vs;
-		m[parts[i].idx].n = (size_t)(q - vs);
 	}
+	FAST_MEMBER(", \"event_type\": ", M_EVENT);
+	FAST_MEMBER(", \"key\": ", M_KEY);
+	FAST_MEMBER(", \"value\": ", M_VALUE);
+	FAST_MEMBER(", \"metadata\": ", M_META);
+#undef FAST_MEMBER
 	return q < end && *q == '}' && skip_ws(q + 1, end) == end;
 }
 
@@ -746,7 +804,8 @@ int mllog_parse_record(const char *text, size_t len, size_t col0, struct mllog_r
 	struct jscan s = { text, col0, NULL, NULL, 0 };
 	const char *end = text + len, *q = skip_ws(text, end);
 	struct jspan m[M_COUNT];
-	int have[M_COUNT] = { 0 }, i;
+	int have[M_COUNT] = { 0 }, i, have_fast_time = 0;
+	double fast_time = 0;
 
 	memset(m, 0, sizeof(m));
 	if (q >= end || *q != '{') {
@@ -763,12 +822,13 @@ int mllog_parse_record(const char *text, size_t len, size_t col0, struct mllog_r
 		scan_why(&s, why);
 		return 0;
 	}
-	if (fast_record(&s, q, end, m)) {
+	if (fast_record(&s, q, end, m, &fast_time, &have_fast_time)) {
 		for (i = 0; i < M_COUNT; i++)
 			have[i] = 1;
 		q = end;
 		goto members_read;
 	}
+	have_fast_time = 0; /* the general loop reads time_ms again */
 	memset(m, 0, sizeof(m));
 	q = skip_ws(q + 1, end);
 	if (q < end && *q == '}') {
@@ -830,7 +890,9 @@ members_read:
 		strbuf_setstr(why, "no \"time_ms\" in the record");
 		return 0;
 	}
-	if (jspan_type(m[M_TIME]) == JT_NULL || time_value(m[M_TIME], &rec->time_ms) < 0) {
+	if (have_fast_time) {
+		rec->time_ms = fast_time;
+	} else if (jspan_type(m[M_TIME]) == JT_NULL || time_value(m[M_TIME], &rec->time_ms) < 0) {
 		strbuf_reset(why);
 		strbuf_addstr(why, "\"time_ms\" is not a number: ");
 		strbuf_add_printable(why, m[M_TIME].p, m[M_TIME].n, 40);

@@ -43,7 +43,7 @@ int jspan_num(struct jspan s, double *out);
 int jspan_ll(struct jspan s, long long *out);
 /* Decode a string value to UTF-8 (latin-1 bytes, \u escapes); 0 or -1. */
 int jspan_str(struct jspan s, struct strbuf *out);
-/* 1 if s is a string equal to lit (ASCII). */
+/* 1 if s is a string equal to lit (ASCII, no backslash). */
 int jspan_str_is(struct jspan s, const char *lit);
 /* The last member of object obj named key; 1 found, 0 not (or not an object). */
 int jspan_get(struct jspan obj, const char *key, struct jspan *out);

@@ -258,6 +258,84 @@ static void test_record_shapes(void **state)
 	strbuf_release(&want);
 }
 
+/* The fast path scans values itself (strings without escapes, integers
+ * inline): whatever a value or time is, a record in the fast shape gives
+ * what the same record with a member more (the general loop) gives. */
+static void test_fast_values_as_general(void **state)
+{
+	static const char *const values[] = {
+		"0", "7", "01", "-0", "-1", "1.5", "1.", "1e5", "1E+5", "1e", "12345678901234567890",
+		"1.5e-3", "-Infinity", "Infinity", "NaN", "nul", "true", "false", "\"\"", "\"plain\"",
+		"\"a\\\"b\"", "\"\\u00e9\"", "\"\\x\"", "\"tab\there\"", "\"open", "[]", "[1, 2]",
+		"[1,]", "{}", "{\"a\": {\"b\": [1, \"c\"]}}", "{\"a\" 1}", "{1: 2}", "{\"k\\n\": 5}",
+		"{\"a\": 1,}", "[\"s\", 12, -3.5e2, null]", "-", "+1", "0x10", "2 ",
+	};
+	static const char *const times[] = {
+		"1728769362845", "0", "01", "123456789012345", "1234567890123456", "1.5", "1e3", "-5",
+		"\"12\"", "null", "99999999999999999999",
+	};
+	struct strbuf w[3] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	struct strbuf v[3] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	size_t i;
+	int k, deep;
+
+	(void)state;
+	for (i = 0; i < AB_ARRAY_SIZE(values) + AB_ARRAY_SIZE(times) + 4; i++) {
+		struct mllog_rec ra, rb;
+		int oka, okb;
+
+		strbuf_reset(&a);
+		if (i < AB_ARRAY_SIZE(values)) {
+			strbuf_addf(&a, STD_HEAD "\"k\", \"value\": %s, \"metadata\": {\"v\": %s}",
+				    values[i], values[i]);
+		} else if (i < AB_ARRAY_SIZE(values) + AB_ARRAY_SIZE(times)) {
+			strbuf_addf(&a, "{\"namespace\": \"\", \"time_ms\": %s, \"event_type\": "
+				    "\"POINT_IN_TIME\", \"key\": \"k\"" STD_TAIL,
+				    times[i - AB_ARRAY_SIZE(values)]);
+		} else {
+			/* nesting around the limit (256 levels) */
+			deep = MLLOG_JSON_MAX_DEPTH - 2 + (int)(i - AB_ARRAY_SIZE(values) -
+								 AB_ARRAY_SIZE(times));
+			strbuf_addstr(&a, STD_HEAD "\"k\", \"value\": ");
+			for (k = 0; k < deep; k++)
+				strbuf_addch(&a, '[');
+			strbuf_addstr(&a, "\"s\"");
+			for (k = 0; k < deep; k++)
+				strbuf_addch(&a, ']');
+			strbuf_addstr(&a, ", \"metadata\": {}");
+		}
+		strbuf_reset(&b);
+		strbuf_addbuf(&b, &a);
+		strbuf_addstr(&a, "}");
+		strbuf_addstr(&b, ", \"z\": 0}");
+		oka = record(a.buf, &ra, w);
+		okb = record(b.buf, &rb, v);
+		if (i >= AB_ARRAY_SIZE(values) + AB_ARRAY_SIZE(times)) {
+			/* the string inside `deep` arrays is at depth deep + 1 */
+			assert_int_equal(oka, deep + 1 <= MLLOG_JSON_MAX_DEPTH);
+			if (!oka)
+				assert_non_null(strstr(w[0].buf, "nested too deeply"));
+		}
+		if (oka != okb || (!oka && strcmp(w[0].buf, v[0].buf)))
+			fail_msg("%s: fast %d (%s), general %d (%s)", a.buf, oka, w[0].buf, okb,
+				 v[0].buf);
+		if (oka) {
+			assert_true(ra.time_ms == rb.time_ms);
+			assert_int_equal(ra.value.n, rb.value.n);
+			assert_memory_equal(ra.value.p, rb.value.p, ra.value.n);
+			assert_int_equal(ra.metadata.n + 0, rb.metadata.n + 0);
+			assert_memory_equal(ra.metadata.p, rb.metadata.p, ra.metadata.n);
+		}
+	}
+	for (k = 0; k < 3; k++) {
+		strbuf_release(&w[k]);
+		strbuf_release(&v[k]);
+	}
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
 /* ---- the reader --------------------------------------------------------- */
 
 static FILE *file_of(const char *data, size_t len)
@@ -728,6 +806,7 @@ int main(void)
 		cmocka_unit_test(test_json_scanner),
 		cmocka_unit_test(test_json_string_bytes),
 		cmocka_unit_test(test_record_shapes),
+		cmocka_unit_test(test_fast_values_as_general),
 		cmocka_unit_test(test_vendor_of),
 		cmocka_unit_test(test_reader_lines),
 		cmocka_unit_test(test_reader_long_lines),
