@@ -338,12 +338,14 @@ static void ingest_identity(const char *path, struct strbuf *out)
  * One file, one transaction.  Returns 0 (ingested, skipped, ignored),
  * -AB_EDATA (rejected; err holds the message) or -AB_EIO.
  */
-static int ingest_one(const char *path, int explicit_file, const struct ingest_opts *opts,
-		      struct ingest_sink *sink, struct ingest_totals *totals, unsigned char *head,
-		      const struct sha256 *fresh, struct ingest_prehash *ph, size_t idx,
-		      struct strbuf *err, struct ingest_pipe *pipe, struct ingest_events *evs,
-		      int *inflight)
+static int ingest_one_at(const char *path, int explicit_file, const struct ingest_opts *opts,
+			 struct ingest_sink *sink, struct ingest_totals *totals,
+			 unsigned char *headbuf, const struct sha256 *fresh,
+			 struct ingest_prehash *ph, size_t idx, struct strbuf *err,
+			 struct ingest_pipe *pipe, struct ingest_events *evs, int *inflight,
+			 unsigned char **data)
 {
+	const unsigned char *head = headbuf;
 	struct ingest_file f = { 0 };
 	struct ingest_source src;
 	struct ingest_totals before = *totals;
@@ -361,10 +363,17 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 		rc = -AB_EDATA;
 		goto rejected;
 	}
-	if (ingest_prehash_get(ph, idx, hex, &size) == 0)
-		rc = read_head(fp, path, head, &head_len, err);
-	else
-		rc = hash_file(fp, path, fresh, hex, head, &head_len, &size, err);
+	if (ingest_prehash_get(ph, idx, hex, &size, data) == 0) {
+		if (*data) { /* read whole with its digest: no read here */
+			head = *data;
+			head_len = size < INGEST_HEAD_MAX ? (size_t)size : INGEST_HEAD_MAX;
+			rc = 0;
+		} else {
+			rc = read_head(fp, path, headbuf, &head_len, err);
+		}
+	} else {
+		rc = hash_file(fp, path, fresh, hex, headbuf, &head_len, &size, err);
+	}
 	if (rc < 0) {
 		fclose(fp);
 		goto rejected;
@@ -443,6 +452,7 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 	f.path = path;
 	f.fp = fp;
 	f.size = size;
+	f.data = *data;
 	f.head = head;
 	f.head_len = head_len;
 	f.opts = opts;
@@ -505,6 +515,20 @@ rejected_noclose:
 	emit(opts, evs, INGEST_EV_REJECTED, path, err->buf, totals);
 	strbuf_release(&msg);
 	return -AB_EDATA;
+}
+
+static int ingest_one(const char *path, int explicit_file, const struct ingest_opts *opts,
+		      struct ingest_sink *sink, struct ingest_totals *totals, unsigned char *head,
+		      const struct sha256 *fresh, struct ingest_prehash *ph, size_t idx,
+		      struct strbuf *err, struct ingest_pipe *pipe, struct ingest_events *evs,
+		      int *inflight)
+{
+	unsigned char *data = NULL;
+	int rc = ingest_one_at(path, explicit_file, opts, sink, totals, head, fresh, ph, idx, err,
+			       pipe, evs, inflight, &data);
+
+	free(data);
+	return rc;
 }
 
 /*

@@ -21,6 +21,9 @@ struct ingest_file {
 	const char *path;                 /* as walked (relative or absolute) */
 	FILE *fp;                         /* read-only, binary, at offset 0 */
 	uint64_t size;
+	/* the file's size bytes, the ones hashed, when the driver read it
+	 * whole (then a parser may read them instead of fp), else NULL */
+	const unsigned char *data;
 	const unsigned char *head;        /* first head_len bytes */
 	size_t head_len;
 	const struct ingest_opts *opts;

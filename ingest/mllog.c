@@ -27,9 +27,28 @@ void mllog_init(struct mllog_reader *r, FILE *fp, size_t max_record)
 	strbuf_init(&r->tmp, 64);
 }
 
+void mllog_init_mem(struct mllog_reader *r, const unsigned char *data, size_t len,
+		    size_t max_record)
+{
+	memset(r, 0, sizeof(*r));
+	r->max_record = max_record ? max_record : MLLOG_MAX_RECORD;
+	/* read only: with the whole input there and eof set, nothing moves
+	 * bytes (refill, trimming) */
+	r->buf = (unsigned char *)(uintptr_t)data;
+	r->borrowed = 1;
+	r->cap = r->max_cap = r->end = len;
+	r->bytes = len;
+	r->eof = 1;
+	r->nl_at = r->cr_at = NOT_FOUND;
+	strbuf_init(&r->key, 64);
+	strbuf_init(&r->why, 64);
+	strbuf_init(&r->tmp, 64);
+}
+
 void mllog_release(struct mllog_reader *r)
 {
-	free(r->buf);
+	if (!r->borrowed)
+		free(r->buf);
 	r->buf = NULL;
 	strbuf_release(&r->key);
 	strbuf_release(&r->why);

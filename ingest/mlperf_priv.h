@@ -86,6 +86,7 @@ struct mllog_reader {
 	size_t start, end, scan;     /* unconsumed bytes are buf[start..end) */
 	size_t nl_at, nl_lim, cr_at, cr_lim; /* cached '\n' / '\r' search state */
 	int eof, pending_cr, overlong;
+	int borrowed;                /* buf is the caller's whole input (mllog_init_mem) */
 	long lineno;                 /* lines consumed so far */
 	long records, failed;        /* :::MLLOG records returned, of which failed */
 	uint64_t bytes;
@@ -99,6 +100,10 @@ int mllog_parse_record(const char *text, size_t len, size_t col0, struct mllog_r
 		       struct strbuf *keybuf, struct strbuf *tmp, struct strbuf *why);
 
 void mllog_init(struct mllog_reader *r, FILE *fp, size_t max_record);
+/* The same over a whole input already in memory (read, never written;
+ * data must outlive the reader): the same records, lines and messages. */
+void mllog_init_mem(struct mllog_reader *r, const unsigned char *data, size_t len,
+		    size_t max_record);
 void mllog_release(struct mllog_reader *r);
 /* Next record: 1 (rec filled, maybe !ok), 0 at end of file, -AB_EIO. */
 int mllog_next(struct mllog_reader *r, struct mllog_rec *rec, struct strbuf *err);

@@ -379,7 +379,10 @@ static int parse_train(struct ingest_file *f, struct strbuf *err)
 	mlperf_layout_init(&l);
 	mlperf_sysdesc_init(&sd);
 	memset(&energy, 0, sizeof(energy));
-	mllog_init(&r, f->fp, 0);
+	if (f->data)
+		mllog_init_mem(&r, f->data, (size_t)f->size, 0);
+	else
+		mllog_init(&r, f->fp, 0);
 	while ((rc = mllog_next(&r, &rec, err)) == 1)
 		on_record(&t, &rec);
 	if (rc < 0) {
