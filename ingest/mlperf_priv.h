@@ -84,7 +84,7 @@ struct mllog_reader {
 	unsigned char *buf;
 	size_t cap, max_cap, max_record;
 	size_t start, end, scan;     /* unconsumed bytes are buf[start..end) */
-	size_t nl_at, nl_lim, cr_at, cr_lim; /* cached '\n' / '\r' search state */
+	size_t tok;                  /* the current line's last token so far, or SIZE_MAX */
 	int eof, pending_cr, overlong;
 	int borrowed;                /* buf is the caller's whole input (mllog_init_mem) */
 	long lineno;                 /* lines consumed so far */

@@ -537,6 +537,88 @@ static void test_reader_cr_at_boundary(void **state)
 	strbuf_release(&d);
 }
 
+/* A token cut by the reader's buffer end (every offset around the 256 KiB
+ * refill), and random lines of tokens, records, '\r', '\n' and noise
+ * across several refills: each line's last token gives its record, as a
+ * plain split of the same bytes says. */
+static void test_reader_tokens_across_refills(void **state)
+{
+	static const char *const parts[] = {
+		":::MLLOG ", REC("a", 5), REC("b", 6), "\n", "\r", "\r\n", "x", "::", ":::MLLO",
+		"MLLOG ", "M", "  ", "0: ", "{\"k\": 1}", "\t",
+	};
+	struct strbuf d = STRBUF_INIT, why[3] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	uint64_t x = 88172645463325252ull;
+	struct got g;
+	int pad, round;
+
+	(void)state;
+	for (pad = -12; pad <= 12; pad++) {
+		strbuf_reset(&d);
+		strbuf_addchars(&d, 'a', (size_t)(262144 - 9 + pad));
+		strbuf_addstr(&d, " " REC("cut", 7) "\n" REC("next", 8));
+		read_all(file_of(d.buf, d.len), &g, 0);
+		assert_int_equal(g.n, 2);
+		assert_string_equal(g.key[0], "cut");
+		assert_string_equal(g.key[1], "next");
+	}
+	for (round = 0; round < 6; round++) {
+		size_t i, n = 0, ls;
+		long line = 0;
+		struct got want;
+
+		strbuf_reset(&d);
+		while (d.len < 700000) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			strbuf_addstr(&d, parts[x % AB_ARRAY_SIZE(parts)]);
+		}
+		/* the expected records: universal newlines, last token per line */
+		memset(&want, 0, sizeof(want));
+		for (ls = 0, i = 0; i <= d.len; i++) {
+			const char *t = NULL, *q;
+			struct mllog_rec rec;
+			size_t e;
+
+			if (i < d.len && d.buf[i] != '\n' && d.buf[i] != '\r')
+				continue;
+			line++;
+			for (q = d.buf + ls; q + MLLOG_TOKEN_LEN <= d.buf + i; q++)
+				if (!memcmp(q, MLLOG_TOKEN, MLLOG_TOKEN_LEN))
+					t = q;
+			if (t) {
+				t += MLLOG_TOKEN_LEN;
+				e = (size_t)(d.buf + i - t);
+				while (e && (t[e - 1] == ' ' || t[e - 1] == '\t'))
+					e--;
+				memset(&rec, 0, sizeof(rec));
+				if (n < 16) {
+					want.line[n] = line;
+					if (mllog_parse_record(t, e, 0, &rec, &why[1], &why[2], &why[0]))
+						snprintf(want.key[n], sizeof(want.key[0]), "%.*s",
+							 (int)rec.key_len, rec.key ? rec.key : "");
+				}
+				n++;
+			}
+			if (i < d.len && d.buf[i] == '\r' && i + 1 < d.len && d.buf[i + 1] == '\n')
+				i++;
+			ls = i + 1;
+			if (i == d.len - 1)
+				break; /* a terminator at the very end ends the last line */
+		}
+		read_all(file_of(d.buf, d.len), &g, 0);
+		assert_int_equal(g.n, (int)n);
+		for (i = 0; i < 16 && i < n; i++) {
+			assert_int_equal(g.line[i], want.line[i]);
+			assert_string_equal(g.key[i], want.key[i]);
+		}
+	}
+	for (round = 0; round < 3; round++)
+		strbuf_release(&why[round]);
+	strbuf_release(&d);
+}
+
 /* ---- layouts ---------------------------------------------------------------- */
 
 static void test_layout(void **state)
@@ -848,6 +930,7 @@ int main(void)
 		cmocka_unit_test(test_reader_lines),
 		cmocka_unit_test(test_reader_long_lines),
 		cmocka_unit_test(test_reader_cr_at_boundary),
+		cmocka_unit_test(test_reader_tokens_across_refills),
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_training_scores),
 		cmocka_unit_test(test_training_runs),
