@@ -336,6 +336,39 @@ static void test_fast_values_as_general(void **state)
 	strbuf_release(&b);
 }
 
+/* mlperf_memmem (detection's search, 16 positions at a time) against a
+ * plain search: small alphabets, every length, hits at both ends. */
+static void test_memmem(void **state)
+{
+	char hay[200], needle[24];
+	uint64_t x = 2463534242ull;
+	int round;
+
+	(void)state;
+	for (round = 0; round < 40000; round++) {
+		size_t n, m, i;
+		const char *want = NULL, *got;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		n = (size_t)(x % sizeof(hay));
+		m = 1 + (size_t)((x >> 8) % (round % 2 ? 3 : 23));
+		for (i = 0; i < n; i++)
+			hay[i] = "ab:"[(x >> (i % 40)) % 3 == 0 ? 0 : (x * (i + 7) >> 33) % 3];
+		for (i = 0; i < m; i++)
+			needle[i] = "ab:"[(x >> (2 * i + 3)) % 3];
+		if (round % 5 == 0 && n >= m) /* a hit at the very end */
+			memcpy(hay + n - m, needle, m);
+		for (i = 0; i + m <= n && !want; i++)
+			if (!memcmp(hay + i, needle, m))
+				want = hay + i;
+		got = mlperf_memmem(hay, n, needle, m);
+		assert_ptr_equal(got, want);
+	}
+	assert_null(mlperf_memmem("mlperf::loggin", 14, "mlperf::logging", 15));
+}
+
 /* ---- the reader --------------------------------------------------------- */
 
 static FILE *file_of(const char *data, size_t len)
@@ -926,6 +959,7 @@ int main(void)
 		cmocka_unit_test(test_json_string_bytes),
 		cmocka_unit_test(test_record_shapes),
 		cmocka_unit_test(test_fast_values_as_general),
+		cmocka_unit_test(test_memmem),
 		cmocka_unit_test(test_vendor_of),
 		cmocka_unit_test(test_reader_lines),
 		cmocka_unit_test(test_reader_long_lines),
