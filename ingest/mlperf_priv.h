@@ -87,6 +87,7 @@ struct mllog_reader {
 	size_t tok;                  /* the current line's last token so far, or SIZE_MAX */
 	int eof, pending_cr, overlong;
 	int borrowed;                /* buf is the caller's whole input (mllog_init_mem) */
+	int avx2;                    /* the line scan may use AVX2 */
 	long lineno;                 /* lines consumed so far */
 	long records, failed;        /* :::MLLOG records returned, of which failed */
 	uint64_t bytes;

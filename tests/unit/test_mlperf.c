@@ -390,7 +390,8 @@ struct got {
 };
 
 /* mem: the reader over the whole input in memory (mllog_init_mem), as the
- * driver hands it over when it read the file with its digest */
+ * driver hands it over when it read the file with its digest, here with
+ * the line scan that does not use AVX2 */
 static void read_with(FILE *fp, const unsigned char *mem, size_t len, struct got *g,
 		      size_t max_record)
 {
@@ -400,10 +401,12 @@ static void read_with(FILE *fp, const unsigned char *mem, size_t len, struct got
 	int rc;
 
 	memset(g, 0, sizeof(*g));
-	if (mem)
+	if (mem) {
 		mllog_init_mem(&r, mem, len, max_record);
-	else
+		r.avx2 = 0; /* and the 16-byte line scan */
+	} else {
 		mllog_init(&r, fp, max_record);
+	}
 	while ((rc = mllog_next(&r, &rec, &err)) == 1) {
 		if (g->n < 16) {
 			g->line[g->n] = rec.line;
