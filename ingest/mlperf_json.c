@@ -441,12 +441,58 @@ int jspan_str_is(struct jspan s, const char *lit)
 	return eq;
 }
 
+/*
+ * A validated JSON number of at most 15 significant digits and a decimal
+ * exponent within +-22 (power readings: "1234.5"): digits and power of ten
+ * are both exact doubles, so one multiplication or division rounds once,
+ * correctly, to what strtod gives.  0 when the number is not of that kind.
+ */
+static int exact_decimal(const char *p, size_t n, double *out)
+{
+	static const double pow10[] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+					1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+					1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+	const char *q = p, *end = p + n;
+	uint64_t mant = 0;
+	int digits = 0, exp10 = 0, neg = 0;
+
+	if (q < end && *q == '-') {
+		neg = 1;
+		q++;
+	}
+	for (; q < end && *q >= '0' && *q <= '9'; q++) {
+		if (mant || *q != '0')
+			digits++;
+		mant = mant * 10 + (uint64_t)(*q - '0');
+		if (digits > 15)
+			return 0;
+	}
+	if (q < end && *q == '.') {
+		for (q++; q < end && *q >= '0' && *q <= '9'; q++) {
+			if (mant || *q != '0')
+				digits++;
+			mant = mant * 10 + (uint64_t)(*q - '0');
+			exp10--;
+			if (digits > 15)
+				return 0;
+		}
+	}
+	if (q != end || exp10 < -22)
+		return 0; /* an exponent part, or too many decimals: strtod */
+	*out = exp10 ? (double)mant / pow10[-exp10] : (double)mant;
+	if (neg)
+		*out = -*out;
+	return 1;
+}
+
 /* strtod on a span (spans are not NUL-terminated). */
 static double span_strtod(const char *p, size_t n)
 {
 	char small[64];
 	double v;
 
+	if (exact_decimal(p, n, &v))
+		return v;
 	if (n < sizeof(small)) {
 		memcpy(small, p, n);
 		small[n] = 0;

@@ -369,6 +369,58 @@ static void test_memmem(void **state)
 	assert_null(mlperf_memmem("mlperf::loggin", 14, "mlperf::logging", 15));
 }
 
+/* Numbers converted without strtod (at most 15 significant digits, no
+ * exponent part) give strtod's double, bit for bit: random decimals with
+ * zeros in every place, signs, and the limits either side. */
+static void test_numbers_as_strtod(void **state)
+{
+	static const char *const fixed[] = {
+		"0", "-0", "0.0", "-0.0", "1", "0.1", "0.3", "123456789012345", "1234567890123456",
+		"999999999999999", "9007199254740993", "0.0000000000000000000001",
+		"0.00000000000000000000001", "1.5e3", "-2.5E-3", "100000000000000000000000",
+		"3.141592653589793", "2.718281828459045", "1e22", "0.000001234567890123",
+	};
+	char buf[64];
+	uint64_t x = 0x2545F4914F6CDD1Dull;
+	int round;
+
+	(void)state;
+	for (round = 0; round < 200000 + (int)AB_ARRAY_SIZE(fixed); round++) {
+		struct jspan sp;
+		double got = -1, want;
+
+		if (round < (int)AB_ARRAY_SIZE(fixed)) {
+			snprintf(buf, sizeof(buf), "%s", fixed[round]);
+		} else {
+			int i, ni, nf;
+			size_t k = 0;
+
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			if (x & 1)
+				buf[k++] = '-';
+			ni = 1 + (int)((x >> 1) % 12);
+			nf = (int)((x >> 5) % 24);
+			for (i = 0; i < ni; i++) /* no leading zero: JSON */
+				buf[k++] = (char)((i == 0 && ni > 1) ? '1' + (x >> (9 + i)) % 9
+						  : '0' + ((x >> (9 + i)) % 10 < 4 ? 0 : (x >> (13 + i)) % 10));
+			if (nf) {
+				buf[k++] = '.';
+				for (i = 0; i < nf; i++)
+					buf[k++] = (char)('0' + ((x >> (20 + i)) % 3 ? (x >> (30 + i)) % 10 : 0));
+			}
+			buf[k] = 0;
+		}
+		want = strtod(buf, NULL);
+		sp.p = buf;
+		sp.n = strlen(buf);
+		assert_int_equal(jspan_num(sp, &got), 0);
+		if (memcmp(&got, &want, sizeof(got)))
+			fail_msg("%s: %.17g, strtod %.17g", buf, got, want);
+	}
+}
+
 /* ---- the reader --------------------------------------------------------- */
 
 static FILE *file_of(const char *data, size_t len)
@@ -963,6 +1015,7 @@ int main(void)
 		cmocka_unit_test(test_record_shapes),
 		cmocka_unit_test(test_fast_values_as_general),
 		cmocka_unit_test(test_memmem),
+		cmocka_unit_test(test_numbers_as_strtod),
 		cmocka_unit_test(test_vendor_of),
 		cmocka_unit_test(test_reader_lines),
 		cmocka_unit_test(test_reader_long_lines),
