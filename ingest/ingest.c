@@ -355,24 +355,32 @@ static int ingest_one_at(const char *path, int explicit_file, const struct inges
 	size_t head_len;
 	uint64_t size;
 	FILE *fp;
-	int rc, score = 0;
+	int rc, pre, score = 0;
 
 	totals->files_seen++;
-	fp = ab_fopen_input(path, err); /* never blocks on a FIFO or reads a device */
-	if (!fp) {
-		rc = -AB_EDATA;
-		goto rejected;
-	}
-	if (ingest_prehash_get(ph, idx, hex, &size, data) == 0) {
-		if (*data) { /* read whole with its digest: no read here */
+	pre = ingest_prehash_get(ph, idx, hex, &size, data);
+	/* read whole with its digest: parsers read those bytes, the file is
+	 * not opened again (an empty one is: a memory stream needs a byte) */
+	fp = pre == 0 && *data && size ? fmemopen(*data, (size_t)size, "rb") : NULL;
+	if (fp) {
+		head = *data;
+		head_len = size < INGEST_HEAD_MAX ? (size_t)size : INGEST_HEAD_MAX;
+		rc = 0;
+	} else {
+		fp = ab_fopen_input(path, err); /* never blocks on a FIFO or reads a device */
+		if (!fp) {
+			rc = -AB_EDATA;
+			goto rejected;
+		}
+		if (pre == 0 && *data) {
 			head = *data;
 			head_len = size < INGEST_HEAD_MAX ? (size_t)size : INGEST_HEAD_MAX;
 			rc = 0;
-		} else {
+		} else if (pre == 0) {
 			rc = read_head(fp, path, headbuf, &head_len, err);
+		} else {
+			rc = hash_file(fp, path, fresh, hex, headbuf, &head_len, &size, err);
 		}
-	} else {
-		rc = hash_file(fp, path, fresh, hex, headbuf, &head_len, &size, err);
 	}
 	if (rc < 0) {
 		fclose(fp);
