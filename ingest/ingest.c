@@ -378,6 +378,12 @@ static int ingest_one_at(const char *path, int explicit_file, const struct inges
 			rc = 0;
 		} else if (pre == 0) {
 			rc = read_head(fp, path, headbuf, &head_len, err);
+		} else if (pre == 1) {
+			/* not hashed ahead (a likely companion): detection first,
+			 * the digest only if the file is stored after all */
+			struct stat st;
+			rc = read_head(fp, path, headbuf, &head_len, err);
+			size = rc == 0 && fstat(fileno(fp), &st) == 0 ? (uint64_t)st.st_size : 0;
 		} else {
 			rc = hash_file(fp, path, fresh, hex, headbuf, &head_len, &size, err);
 		}
@@ -398,6 +404,13 @@ static int ingest_one_at(const char *path, int explicit_file, const struct inges
 		if (explicit_file && opts->perflog_format && *opts->perflog_format &&
 		    (!fmt || strncmp(fmt->name, "reframe-", 8)))
 			fmt = ingest_format_find("reframe-perflog");
+	}
+	if (pre == 1 && !(fmt && (fmt->flags & FMT_COMPANION) && !explicit_file && !opts->format)) {
+		rc = hash_file(fp, path, fresh, hex, headbuf, &head_len, &size, err);
+		if (rc < 0) {
+			fclose(fp);
+			goto rejected;
+		}
 	}
 	if (!fmt) {
 		fclose(fp);
@@ -603,7 +616,7 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 	struct ingest_prehash *ph = NULL;
 	const char *prev = NULL;
 	struct sha256 fresh;
-	char *explicit_flags;
+	char *explicit_flags, *skip = NULL;
 	size_t i;
 	int rc = 0, any_rejected = 0, held = 0;
 
@@ -637,7 +650,11 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 			totals->bytes_total += (uint64_t)st.st_size;
 	}
 	sha256_init(&fresh);
-	ph = ingest_prehash_new(files.v, files.n, &fresh);
+	/* likely companions (walked, no --format) are not hashed ahead */
+	skip = ab_calloc(files.n ? files.n : 1, 1);
+	for (i = 0; i < files.n; i++)
+		skip[i] = !explicit_flags[i] && !opts->format && ingest_maybe_companion(files.v[i]);
+	ph = ingest_prehash_new(files.v, files.n, &fresh, skip);
 	if (sink->hold) {
 		sink->hold(sink->self, 1);
 		held = 1;
@@ -716,6 +733,7 @@ out:
 	if (held)
 		sink->hold(sink->self, 0);
 	ingest_prehash_free(ph);
+	free(skip);
 	for (i = 0; i < evs.n; i++) { /* not flushed: a write error ended the walk */
 		free(evs.v[i].path);
 		free(evs.v[i].msg);

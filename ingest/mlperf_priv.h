@@ -61,6 +61,8 @@ int jspan_parse(const char *text, size_t len, size_t col0, struct jspan *val,
 
 /* memmem (a GNU extension, so ours). */
 const void *mlperf_memmem(const void *hay, size_t n, const char *needle, size_t m);
+/* mlperf_companion.c: 1 for the path of a training power log (formats.c) */
+int mlperf_companion_by_path(const char *path);
 
 /* ---- the :::MLLOG reader (mllog.c) ----------------------------------- */
 

@@ -29,7 +29,7 @@
 #define PH_WHOLE_MAX ((size_t)4 << 20)
 #define PH_WHOLE_BUDGET ((size_t)32 << 20)
 
-enum { PH_EMPTY, PH_OK, PH_FAILED };
+enum { PH_EMPTY, PH_OK, PH_FAILED, PH_SKIPPED };
 
 struct ph_lane {
 	FILE *fp;             /* NULL: idle */
@@ -52,6 +52,7 @@ struct ph_result {
 
 struct ingest_prehash {
 	char *const *paths;
+	const char *skip;     /* skip[i]: not hashed here (NULL: none) */
 	size_t n, next;       /* next: the next file a lane takes */
 	int lanes;
 	struct sha256 fresh;
@@ -69,7 +70,7 @@ struct ingest_prehash {
 static void *hash_thread(void *arg);
 
 struct ingest_prehash *ingest_prehash_new(char *const *paths, size_t n,
-					  const struct sha256 *fresh)
+					  const struct sha256 *fresh, const char *skip)
 {
 	struct ingest_prehash *ph;
 	const char *t;
@@ -79,6 +80,7 @@ struct ingest_prehash *ingest_prehash_new(char *const *paths, size_t n,
 		return NULL;
 	ph = ab_calloc(1, sizeof(*ph));
 	ph->paths = paths;
+	ph->skip = skip;
 	ph->n = n;
 	ph->lanes = sha256_lanes(fresh);
 	if (ph->lanes > SHA256_LANES_MAX)
@@ -215,6 +217,11 @@ static void lanes_take(struct ingest_prehash *ph, size_t want)
 
 		if (l->fp)
 			continue;
+		if (ph->skip && ph->skip[ph->next]) { /* the caller does without */
+			result(ph, ph->next++, PH_SKIPPED, l);
+			k--;
+			continue;
+		}
 		/* the driver's own opener: no FIFO or device is ever read */
 		l->fp = ab_fopen_input(ph->paths[ph->next], &err);
 		if (!l->fp) {
@@ -379,6 +386,10 @@ int ingest_prehash_get(struct ingest_prehash *ph, size_t i, char hex[65], uint64
 				break; /* cannot happen: file i is in a lane or done */
 		}
 		pthread_mutex_lock(&ph->mu);
+	}
+	if (ready(r, i) && r->state == PH_SKIPPED) {
+		pthread_mutex_unlock(&ph->mu);
+		return 1;
 	}
 	ok = ready(r, i) && r->state == PH_OK;
 	if (ok) {

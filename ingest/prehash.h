@@ -21,12 +21,15 @@
 struct ingest_prehash;
 
 /* NULL when hashing ahead does not pay here (one lane: SHA extensions or
- * no vector unit, or fewer than two files).  paths[] must outlive it;
- * fresh is an sha256_init()ed context (probing the CPU is slow). */
+ * no vector unit, or fewer than two files).  paths[] (and skip[], n flags
+ * or NULL) must outlive it; files with skip[i] set are neither read nor
+ * hashed (companions the caller will likely not need); fresh is an
+ * sha256_init()ed context (probing the CPU is slow). */
 struct ingest_prehash *ingest_prehash_new(char *const *paths, size_t n,
-					  const struct sha256 *fresh);
+					  const struct sha256 *fresh, const char *skip);
 /* File i's lowercase hex digest and byte count: 0, or -1 when the caller
- * must hash it itself (not openable or readable, or out of range).  With
+ * must hash it itself (not openable or readable, or out of range), or 1
+ * when file i was skipped (the caller hashes it if it needs to).  With
  * 0, *data is the file's bytes, the ones hashed (the caller frees it), or
  * NULL when the file was too large to keep (the caller reads it).  Ask in
  * increasing i; files before i are forgotten. */
