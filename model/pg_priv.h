@@ -73,11 +73,6 @@ void pg_copy_uuid(struct pg_copy *cp, const void *bytes16); /* binary only */
 /* End a row; flushes when the buffer is large.  Returns 0 or negative. */
 int pg_copy_end_row(struct pg_copy *cp, struct strbuf *err);
 
-/* Split one line of COPY text output into fields, unescaping in place;
- * NULL (\N) fields become NULL pointers.  Returns the field count or -1
- * when there are more than max. */
-int pg_copy_split(char *line, size_t len, char **fields, int max);
-
 /* ---- the local side (pg_local.c) ----------------------------------- */
 
 struct pg_local;

@@ -3,7 +3,7 @@
  * those holding runs that match a filter, each whole) into the local
  * database, one SQLite transaction per source through the ingest sink.
  *
- * Three COPY streams, each on its own connection and all in one exported
+ * Three binary COPY streams, each on its own connection and all in one exported
  * snapshot, so the server produces them in parallel: runs, metrics and
  * power samples, every one ordered by (source, seq).  The client merges
  * them like a sorted merge join: memory stays bounded by one run.
@@ -17,15 +17,25 @@
 
 #define PULL_MAX_FIELDS 24
 
+/*
+ * A COPY ... TO STDOUT (FORMAT binary) stream: numbers arrive as their
+ * bytes (no float printing on the server, no strtod here), text without
+ * escapes.  Each row's fields point into libpq's buffer, NUL-terminated
+ * in place (a field's NUL overwrites the next field's length, read
+ * before; libpq ends the buffer with a NUL).
+ */
 struct stream {
 	PGconn *conn;
 	int own;                   /* a connection of our own, to PQfinish() */
 	char *row;                 /* current row (libpq's buffer) */
-	char *f[PULL_MAX_FIELDS];
+	char *f[PULL_MAX_FIELDS];  /* NULL: SQL NULL */
+	uint32_t len[PULL_MAX_FIELDS];
 	int nf;
 	int64_t src, seq;
 	int done;
+	int header;                /* the binary header was read */
 	const char *what;
+	char key[33];              /* the row's dedupe key as 32 hex digits */
 };
 
 struct psystem {
@@ -341,9 +351,105 @@ static int conn_fail(PGconn *c, struct strbuf *err, const char *what)
 	return -AB_EIO;
 }
 
+static uint64_t be(const char *p, uint32_t n)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	uint64_t v = 0;
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		v = v << 8 | u[i];
+	return v;
+}
+
+/* Field i as an integer of any width the store uses (smallint, integer,
+ * bigint); -1 when NULL or not one. */
+static int f_int(const struct stream *s, int i, int64_t *out)
+{
+	uint32_t n = s->len[i];
+
+	if (i >= s->nf || !s->f[i] || (n != 2 && n != 4 && n != 8))
+		return -1;
+	if (n == 2)
+		*out = (int16_t)be(s->f[i], 2);
+	else if (n == 4)
+		*out = (int32_t)be(s->f[i], 4);
+	else
+		*out = (int64_t)be(s->f[i], 8);
+	return 0;
+}
+
+/* A positive count or line number; 0 (stored as NULL) otherwise. */
+static long f_long(const struct stream *s, int i)
+{
+	int64_t v;
+
+	return f_int(s, i, &v) == 0 && v > 0 && v <= LONG_MAX ? (long)v : 0;
+}
+
+static int f_double(const struct stream *s, int i, double *out)
+{
+	uint64_t bits;
+
+	if (i >= s->nf || !s->f[i] || s->len[i] != 8)
+		return -1;
+	bits = be(s->f[i], 8);
+	memcpy(out, &bits, sizeof(*out));
+	return 0;
+}
+
+/* One binary row into s->f/len: 0, 1 for the trailer, -1 when malformed. */
+static int split_binary(struct stream *s, char *p, const char *end)
+{
+	static const char sig[11] = { 'P', 'G', 'C', 'O', 'P', 'Y', '\n', '\377', '\r', '\n', 0 };
+	int i, nf;
+
+	if (!s->header) { /* signature, flags, header extension */
+		if (end - p < 19 || memcmp(p, sig, sizeof(sig)))
+			return -1;
+		if ((int64_t)be(p + 15, 4) > end - p - 19)
+			return -1;
+		p += 19 + be(p + 15, 4);
+		s->header = 1;
+	}
+	if (end - p < 2)
+		return -1;
+	nf = (int16_t)be(p, 2);
+	p += 2;
+	if (nf == -1)
+		return 1;
+	if (nf < 0 || nf > PULL_MAX_FIELDS)
+		return -1;
+	for (i = 0; i < nf; i++) {
+		int32_t n;
+
+		if (end - p < 4)
+			return -1;
+		n = (int32_t)be(p, 4);
+		p += 4;
+		if (n == -1) {
+			s->f[i] = NULL;
+			s->len[i] = 0;
+			continue;
+		}
+		if (n < 0 || n > end - p)
+			return -1;
+		s->f[i] = p;
+		s->len[i] = (uint32_t)n;
+		p += n;
+	}
+	if (p != end)
+		return -1;
+	for (i = 0; i < nf; i++) /* every length is read: terminate in place */
+		if (s->f[i])
+			s->f[i][s->len[i]] = '\0';
+	s->nf = nf;
+	return 0;
+}
+
 static int stream_next(struct pull *p, struct stream *s, struct strbuf *err)
 {
-	int n;
+	int n, rc;
 
 	if (s->row) {
 		PQfreemem(s->row);
@@ -354,8 +460,8 @@ static int stream_next(struct pull *p, struct stream *s, struct strbuf *err)
 	n = PQgetCopyData(s->conn, &s->row, 0);
 	if (n == -1) {
 		PGresult *res = PQgetResult(s->conn);
-		int rc = 0;
 
+		rc = 0;
 		s->done = 1;
 		if (!res || PQresultStatus(res) != PGRES_COMMAND_OK)
 			rc = pg_fail_res(res, err, s->what, NULL);
@@ -369,11 +475,10 @@ static int stream_next(struct pull *p, struct stream *s, struct strbuf *err)
 		return conn_fail(s->conn, err, s->what);
 	}
 	p->t->bytes += (uint64_t)n;
-	if (n > 0 && s->row[n - 1] == '\n')
-		n--;
-	s->row[n] = '\0';
-	s->nf = pg_copy_split(s->row, (size_t)n, s->f, PULL_MAX_FIELDS);
-	if (s->nf < 3 || parse_i64(s->f[0], &s->src) < 0 || parse_i64(s->f[1], &s->seq) < 0) {
+	rc = split_binary(s, s->row, s->row + n);
+	if (rc == 1) /* the trailer: the end follows */
+		return stream_next(p, s, err);
+	if (rc < 0 || s->nf < 3 || f_int(s, 0, &s->src) < 0 || f_int(s, 1, &s->seq) < 0) {
 		s->done = 1;
 		return ab_fail(err, AB_EIO, "%s: a row the store should not send", s->what);
 	}
@@ -419,8 +524,8 @@ static int collect_metrics(struct pull *p, int64_t src, int64_t seq, struct strb
 			int64_t kind;
 			double v;
 
-			if (m->nf != 4 || parse_i64(m->f[2], &kind) < 0 || !(k = find_kind(p, kind)) ||
-			    !m->f[3] || num_parse_double(m->f[3], strlen(m->f[3]), &v) != NUM_OK)
+			if (m->nf != 4 || f_int(m, 2, &kind) < 0 || !(k = find_kind(p, kind)) ||
+			    f_double(m, 3, &v) < 0)
 				return ab_fail(err, AB_EIO, "a metric row the store should not send");
 			if (p->nmetrics == p->ametrics) {
 				p->ametrics = p->ametrics ? 2 * p->ametrics : 16;
@@ -451,9 +556,8 @@ static int add_power(struct pull *p, int64_t src, int64_t seq, int64_t run_id, s
 		if (run_id && at(w, src, seq)) {
 			double t, watts;
 
-			if (w->nf != 5 || !w->f[2] || !w->f[3] || !w->f[4] ||
-			    num_parse_double(w->f[3], strlen(w->f[3]), &t) != NUM_OK ||
-			    num_parse_double(w->f[4], strlen(w->f[4]), &watts) != NUM_OK)
+			if (w->nf != 5 || !w->f[2] || f_double(w, 3, &t) < 0 ||
+			    f_double(w, 4, &watts) < 0)
 				return ab_fail(err, AB_EIO, "a power row the store should not send");
 			rc = p->sink->power(p->sink->self, run_id, w->f[2], t, watts, err);
 			if (rc < 0)
@@ -469,42 +573,45 @@ static int add_power(struct pull *p, int64_t src, int64_t seq, int64_t run_id, s
 
 /* A run's params as the local view run shows them: the shared set's
  * pairs, then the run's own (either may be missing). */
-static int run_params(struct pull *p, const char *set_id, const char *own, const char **out,
+static int run_params(struct pull *p, const struct stream *s, const char **out,
 		      struct strbuf *err)
 {
+	const char *own = s->f[16];
 	const struct pset *set = NULL;
 	int64_t id;
 
-	if (set_id && (parse_i64(set_id, &id) < 0 || !(set = find_set(p, id))))
-		return ab_fail(err, AB_EIO, "a run names param set %s, which the store lacks",
-			       set_id);
+	if (s->f[15] && (f_int(s, 15, &id) < 0 || !(set = find_set(p, id))))
+		return ab_fail(err, AB_EIO, "a run names a param set the store lacks");
 	if (!set)
 		*out = own && *own ? own : NULL;
-	else if (!own || strlen(own) <= 2) /* no pairs of its own ("{}" or none) */
+	else if (!own || s->len[16] <= 2) /* no pairs of its own ("{}" or none) */
 		*out = set->kv;
 	else {
 		strbuf_reset(&p->params);
 		strbuf_add(&p->params, set->kv, strlen(set->kv) - 1);
 		strbuf_addch(&p->params, ',');
-		strbuf_addstr(&p->params, own + 1);
+		strbuf_add(&p->params, own + 1, s->len[16] - 1);
 		*out = p->params.buf;
 	}
 	return 0;
 }
 
-/* The store's uuid text (8-4-4-4-12 hex digits) as the 32 hex digits the
- * local database shows, in place; NULL stays NULL. */
-static const char *key_hex(char *s)
+/* The store's uuid (16 bytes) as the 32 hex digits the local database
+ * shows; NULL stays NULL. */
+static const char *key_hex(struct stream *s, int i)
 {
-	char *r, *w;
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s->f[i];
+	int k;
 
-	if (!s)
+	if (!u || s->len[i] != 16)
 		return NULL;
-	for (r = w = s; *r; r++)
-		if (*r != '-')
-			*w++ = *r;
-	*w = '\0';
-	return s;
+	for (k = 0; k < 16; k++) {
+		s->key[2 * k] = hex[u[k] >> 4];
+		s->key[2 * k + 1] = hex[u[k] & 15];
+	}
+	s->key[32] = '\0';
+	return s->key;
 }
 
 /*
@@ -521,7 +628,8 @@ static int add_run(struct pull *p, struct strbuf *err)
 	int64_t sys_id = 0, bench_id = 0, run_id = 0, src = s->src, seq = s->seq;
 	int rc;
 
-	if (s->nf != 19 || parse_i64(s->f[3], &sys_id) < 0 || parse_i64(s->f[4], &bench_id) < 0 ||
+	if (s->nf != 19 || f_int(s, 3, &sys_id) < 0 || f_int(s, 4, &bench_id) < 0 ||
+	    (s->f[18] && s->len[18] != 16) ||
 	    !(y = find_system(p, sys_id)) || !(b = find_bench(p, bench_id)) ||
 	    parse_status(s->f[8], &r.status) < 0)
 		return ab_fail(err, AB_EIO, "a run row the store should not send (source %lld, "
@@ -529,7 +637,7 @@ static int add_run(struct pull *p, struct strbuf *err)
 	rc = collect_metrics(p, src, seq, err);
 	if (rc < 0)
 		return rc;
-	r.line = field_long(s->f[2]);
+	r.line = f_long(s, 2);
 	r.system = y->sys;
 	r.suite = b->suite;
 	r.benchmark = b->name;
@@ -539,19 +647,19 @@ static int add_run(struct pull *p, struct strbuf *err)
 	r.job_id = s->f[5];
 	r.started = s->f[6];
 	r.finished = s->f[7];
-	r.nodes = field_long(s->f[9]);
-	r.devices = field_long(s->f[10]);
-	r.global_batch = field_long(s->f[11]);
-	r.local_batch = field_long(s->f[12]);
+	r.nodes = f_long(s, 9);
+	r.devices = f_long(s, 10);
+	r.global_batch = f_long(s, 11);
+	r.local_batch = f_long(s, 12);
 	r.precision = s->f[13];
 	r.framework = s->f[14];
 	/* params as the text the store holds (the local compact JSON): the
 	 * sink takes it as it is, no parse and re-dump */
-	rc = run_params(p, s->f[15], s->f[16], &r.params_json, err);
+	rc = run_params(p, s, &r.params_json, err);
 	if (rc < 0)
 		return rc;
 	r.excluded_reason = s->f[17];
-	r.dedupe_key = key_hex(s->f[18]);
+	r.dedupe_key = key_hex(s, 18);
 	r.metrics = p->metrics;
 	r.nmetrics = p->nmetrics;
 	r.metrics_meta_json = p->meta;
@@ -748,9 +856,9 @@ static int start_streams(struct pull *p, int all, struct strbuf *err)
 				    " FROM accelbench.run_source x JOIN accelbench.run r"
 				    " ON r.id = x.run_id WHERE ");
 		selection(p, "x.source_id", all, &sql);
-		strbuf_addstr(&sql, " ORDER BY 1, 2) TO STDOUT");
+		strbuf_addstr(&sql, " ORDER BY 1, 2) TO STDOUT (FORMAT binary)");
 	} else {
-		strbuf_addstr(&sql, " ORDER BY r.source_id, r.seq) TO STDOUT");
+		strbuf_addstr(&sql, " ORDER BY r.source_id, r.seq) TO STDOUT (FORMAT binary)");
 	}
 	if (!PQsendQuery(p->st[0].conn, sql.buf)) {
 		rc = conn_fail(p->st[0].conn, err, what[0]);
@@ -766,9 +874,9 @@ static int start_streams(struct pull *p, int all, struct strbuf *err)
 				    " FROM accelbench.run_source x JOIN accelbench.metric_data m"
 				    " ON m.run_id = x.run_id WHERE ");
 		selection(p, "x.source_id", all, &sql);
-		strbuf_addstr(&sql, " ORDER BY 1, 2) TO STDOUT");
+		strbuf_addstr(&sql, " ORDER BY 1, 2) TO STDOUT (FORMAT binary)");
 	} else {
-		strbuf_addstr(&sql, " ORDER BY r.source_id, r.seq) TO STDOUT");
+		strbuf_addstr(&sql, " ORDER BY r.source_id, r.seq) TO STDOUT (FORMAT binary)");
 	}
 	if (!PQsendQuery(p->st[1].conn, sql.buf)) {
 		rc = conn_fail(p->st[1].conn, err, what[1]);
@@ -785,13 +893,13 @@ static int start_streams(struct pull *p, int all, struct strbuf *err)
 				    " p.watts FROM accelbench.run_source x"
 				    " JOIN accelbench.power_sample p ON p.run_id = x.run_id WHERE ");
 		selection(p, "x.source_id", all, &sql);
-		strbuf_addstr(&sql, ") q ORDER BY source_id, seq, i) TO STDOUT");
+		strbuf_addstr(&sql, ") q ORDER BY source_id, seq, i) TO STDOUT (FORMAT binary)");
 	} else {
 		strbuf_addstr(&sql, "COPY (SELECT r.source_id, r.seq, p.device, p.t, p.watts"
 				    " FROM accelbench.run r JOIN accelbench.power_sample p"
 				    " ON p.run_id = r.id WHERE ");
 		selection(p, "r.source_id", all, &sql);
-		strbuf_addstr(&sql, " ORDER BY r.source_id, r.seq, p.i) TO STDOUT");
+		strbuf_addstr(&sql, " ORDER BY r.source_id, r.seq, p.i) TO STDOUT (FORMAT binary)");
 	}
 	if (!PQsendQuery(p->st[2].conn, sql.buf)) {
 		rc = conn_fail(p->st[2].conn, err, what[2]);
