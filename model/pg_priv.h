@@ -86,6 +86,8 @@ struct pg_local_source {
 };
 
 int pg_local_open(struct pg_local **out, struct db *db, struct strbuf *err);
+/* pull: fewer WAL checkpoints while on (see pg_local.c) */
+int pg_local_pull_mode(struct pg_local *l, int on, struct strbuf *err);
 void pg_local_free(struct pg_local *l);
 
 /* push: one read transaction around everything read */

@@ -86,7 +86,6 @@ struct pull {
 	size_t nsets;
 	struct pkind *kinds;       /* the store's metric kinds, by id */
 	size_t nkinds;
-	struct strbuf params;      /* a run's params put together */
 	struct stream st[3];
 	struct ingest_metric *metrics; /* names and units: the kinds' */
 	const char **meta;         /* parallel to metrics: meta as JSON text or NULL */
@@ -571,28 +570,19 @@ static int add_power(struct pull *p, int64_t src, int64_t seq, int64_t run_id, s
 	return 0;
 }
 
-/* A run's params as the local view run shows them: the shared set's
- * pairs, then the run's own (either may be missing). */
-static int run_params(struct pull *p, const struct stream *s, const char **out,
+/* A run's params as the store keeps them: its param set's pairs (shared
+ * with other runs) and its own, handed to the sink as they are. */
+static int run_params(struct pull *p, const struct stream *s, struct ingest_run *r,
 		      struct strbuf *err)
 {
-	const char *own = s->f[16];
 	const struct pset *set = NULL;
 	int64_t id;
 
 	if (s->f[15] && (f_int(s, 15, &id) < 0 || !(set = find_set(p, id))))
 		return ab_fail(err, AB_EIO, "a run names a param set the store lacks");
-	if (!set)
-		*out = own && *own ? own : NULL;
-	else if (!own || s->len[16] <= 2) /* no pairs of its own ("{}" or none) */
-		*out = set->kv;
-	else {
-		strbuf_reset(&p->params);
-		strbuf_add(&p->params, set->kv, strlen(set->kv) - 1);
-		strbuf_addch(&p->params, ',');
-		strbuf_add(&p->params, own + 1, s->len[16] - 1);
-		*out = p->params.buf;
-	}
+	r->params_presplit = 1;
+	r->params_shared = set ? set->kv : NULL;
+	r->params_own = s->f[16];
 	return 0;
 }
 
@@ -653,9 +643,9 @@ static int add_run(struct pull *p, struct strbuf *err)
 	r.local_batch = f_long(s, 12);
 	r.precision = s->f[13];
 	r.framework = s->f[14];
-	/* params as the text the store holds (the local compact JSON): the
-	 * sink takes it as it is, no parse and re-dump */
-	rc = run_params(p, s, &r.params_json, err);
+	/* params as the store holds them (the local compact JSON, split as
+	 * the pushing database split it): the sink takes them as they are */
+	rc = run_params(p, s, &r, err);
 	if (rc < 0)
 		return rc;
 	r.excluded_reason = s->f[17];
@@ -964,7 +954,6 @@ static void pull_release(struct pull *p)
 		free(p->kinds[i].meta);
 	}
 	free(p->kinds);
-	strbuf_release(&p->params);
 	for (i = 0; i < p->nbench; i++) {
 		free(p->bench[i].suite);
 		free(p->bench[i].name);
@@ -1004,6 +993,9 @@ int pg_pull(struct pg *pg, struct db *db, const struct pg_filter *f,
 	if (rc < 0)
 		return rc;
 	p.sink = pg_local_sink(p.local);
+	rc = pg_local_pull_mode(p.local, 1, err);
+	if (rc < 0)
+		goto out;
 	rc = pg_exec(pg, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY;"
 			 " SET LOCAL work_mem = '256MB'; SET LOCAL jit = off",
 		     err);
@@ -1027,6 +1019,7 @@ int pg_pull(struct pg *pg, struct db *db, const struct pg_filter *f,
 	}
 out:
 	progress(&p, 1);
+	pg_local_pull_mode(p.local, 0, NULL);
 	pull_release(&p);
 	if (PQstatus(pg->conn) == CONNECTION_OK && PQtransactionStatus(pg->conn) != PQTRANS_IDLE) {
 		/* a COPY left unfinished: a fresh connection state is simplest */
