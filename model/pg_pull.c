@@ -814,7 +814,8 @@ static int start_streams(struct pull *p, int all, struct strbuf *err)
 		}
 		strbuf_reset(&sql);
 		strbuf_addstr(&sql, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY;"
-				    " SET LOCAL work_mem = '256MB'; SET LOCAL jit = off;");
+				    " SET LOCAL work_mem = '256MB'; SET LOCAL jit = off;"
+				    " SET LOCAL max_parallel_workers_per_gather = 0;");
 		if (!prov)
 			strbuf_addstr(&sql, " SET LOCAL enable_sort = off;");
 		strbuf_addstr(&sql, " SET TRANSACTION SNAPSHOT ");
@@ -997,7 +998,8 @@ int pg_pull(struct pg *pg, struct db *db, const struct pg_filter *f,
 	if (rc < 0)
 		goto out;
 	rc = pg_exec(pg, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY;"
-			 " SET LOCAL work_mem = '256MB'; SET LOCAL jit = off",
+			 " SET LOCAL work_mem = '256MB'; SET LOCAL jit = off;"
+			 " SET LOCAL max_parallel_workers_per_gather = 0",
 		     err);
 	if (rc < 0)
 		goto out;
