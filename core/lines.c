@@ -66,10 +66,15 @@ int lines_next(struct lines *lr, struct strbuf *err)
 			}
 		}
 		start = lr->blk_pos;
-		for (i = start; i < lr->blk_len; i++) {
-			unsigned char c = lr->blk[i];
-			if (c == '\n' || (use_cr && c == '\r'))
-				break;
+		if (!use_cr) {
+			const unsigned char *nl = memchr(lr->blk + start, '\n', lr->blk_len - start);
+			i = nl ? (size_t)(nl - lr->blk) : lr->blk_len;
+		} else {
+			for (i = start; i < lr->blk_len; i++) {
+				unsigned char c = lr->blk[i];
+				if (c == '\n' || c == '\r')
+					break;
+			}
 		}
 		got_any = 1;
 		if (!too_long) {

@@ -76,7 +76,7 @@ char *strbuf_detach(struct strbuf *sb, size_t *len)
 	return res;
 }
 
-void strbuf_grow(struct strbuf *sb, size_t extra)
+void strbuf_grow_slow(struct strbuf *sb, size_t extra)
 {
 	size_t need;
 
@@ -96,25 +96,6 @@ void strbuf_grow(struct strbuf *sb, size_t extra)
 		sb->buf[0] = '\0';
 }
 
-void strbuf_setlen(struct strbuf *sb, size_t len)
-{
-	if (!sb->alloc) {
-		if (len == 0)
-			return;
-		strbuf_grow(sb, len);
-	}
-	sb->len = len;
-	sb->buf[len] = '\0';
-}
-
-void strbuf_add(struct strbuf *sb, const void *data, size_t len)
-{
-	strbuf_grow(sb, len);
-	if (len)
-		memcpy(sb->buf + sb->len, data, len);
-	strbuf_setlen(sb, sb->len + len);
-}
-
 void strbuf_addstr(struct strbuf *sb, const char *s)
 {
 	strbuf_add(sb, s, strlen(s));
@@ -124,13 +105,6 @@ void strbuf_setstr(struct strbuf *sb, const char *s)
 {
 	strbuf_reset(sb);
 	strbuf_addstr(sb, s);
-}
-
-void strbuf_addch(struct strbuf *sb, int c)
-{
-	strbuf_grow(sb, 1);
-	sb->buf[sb->len++] = (char)c;
-	sb->buf[sb->len] = '\0';
 }
 
 void strbuf_addchars(struct strbuf *sb, int c, size_t n)

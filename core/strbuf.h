@@ -23,13 +23,46 @@ extern char strbuf_slopbuf[];
 void strbuf_init(struct strbuf *sb, size_t hint);
 void strbuf_release(struct strbuf *sb);
 char *strbuf_detach(struct strbuf *sb, size_t *len);
-void strbuf_grow(struct strbuf *sb, size_t extra);
-void strbuf_setlen(struct strbuf *sb, size_t len);
+/* Room for extra more bytes (and the NUL).  The common cases are inline:
+ * parsers call these per field; the call was a tenth of an ingest. */
+void strbuf_grow_slow(struct strbuf *sb, size_t extra);
+static inline void strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	/* len + extra + 1 <= alloc, without overflow (alloc > len when not 0) */
+	if (!sb->alloc || extra >= sb->alloc - sb->len)
+		strbuf_grow_slow(sb, extra);
+}
+
+static inline void strbuf_setlen(struct strbuf *sb, size_t len)
+{
+	if (!sb->alloc) {
+		if (len == 0)
+			return;
+		strbuf_grow(sb, len);
+	}
+	sb->len = len;
+	sb->buf[len] = '\0';
+}
+
 static inline void strbuf_reset(struct strbuf *sb) { strbuf_setlen(sb, 0); }
 
-void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+static inline void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	strbuf_grow(sb, len);
+	if (len)
+		memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
 void strbuf_addstr(struct strbuf *sb, const char *s);
-void strbuf_addch(struct strbuf *sb, int c);
+
+static inline void strbuf_addch(struct strbuf *sb, int c)
+{
+	strbuf_grow(sb, 1);
+	sb->buf[sb->len++] = (char)c;
+	sb->buf[sb->len] = '\0';
+}
 void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) AB_PRINTF(2, 3);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);

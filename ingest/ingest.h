@@ -128,6 +128,13 @@ struct ingest_sink {
 	 * the writing thread stores earlier runs; so the writer, the slower
 	 * side, has less to do.  Same result as run() without it. */
 	void (*prepare)(void *self, const struct ingest_run *run, struct strbuf *out);
+	/* Optional: run() for n runs in a row (the same result as n calls;
+	 * the ingest pipeline's writer has them at hand).  ids[i] and rcs[i]
+	 * (0 added, 1 duplicate) are run()'s for runs[i]; the runs must stay
+	 * valid until it returns.  On an error, rcs[] of the failed run and
+	 * those after it are -1. */
+	int (*run_many)(void *self, const struct ingest_run *const runs[], size_t n, int64_t ids[],
+			int rcs[], struct strbuf *err);
 };
 
 /* A sink that only counts (for --dry-run and tests). */

@@ -30,15 +30,36 @@ static void add_u4(struct strbuf *o, unsigned cp)
 	strbuf_add(o, b, 6);
 }
 
+/* Past the bytes JSON writes as they are (printable ASCII but '"' and
+ * '\\'), eight at a time while none of the eight needs escaping. */
+static const unsigned char *plain_run(const unsigned char *q, const unsigned char *end)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+
+	while (end - q >= 8) {
+		uint64_t w, quote, bslash;
+
+		memcpy(&w, q, 8);
+		quote = w ^ (ones * '"');
+		bslash = w ^ (ones * '\\');
+		/* any byte >= 0x80, < 0x20, == '"' or == '\\' (exact for "any") */
+		if ((w | ((w - ones * 0x20) & ~w) | ((quote - ones) & ~quote) |
+		     ((bslash - ones) & ~bslash)) & highs)
+			break;
+		q += 8;
+	}
+	while (q < end && *q >= 0x20 && *q < 0x80 && *q != '"' && *q != '\\')
+		q++;
+	return q;
+}
+
 void jtext_str(struct strbuf *o, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + n;
 
-	const unsigned char *q = p;
-
 	/* the common case: printable ASCII without '"' or '\\', written at once */
-	while (q < end && *q >= 0x20 && *q < 0x80 && *q != '"' && *q != '\\')
-		q++;
+	const unsigned char *q = plain_run(p, end);
+
 	strbuf_grow(o, n + 2);
 	if (q == end) {
 		char *d = o->buf + o->len;
@@ -55,8 +76,7 @@ void jtext_str(struct strbuf *o, const char *s, size_t n)
 		size_t k, len;
 
 		/* the common case: printable ASCII without '"' or '\\' */
-		while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
-			p++;
+		p = plain_run(p, end);
 		if (p > run)
 			strbuf_add(o, run, (size_t)(p - run));
 		if (p >= end)

@@ -25,6 +25,7 @@
 #define QUEUE_CAP 512
 #define POWER_BATCH 512 /* power samples per queued record */
 #define POWER_DEVICES 16 /* distinct device names per queued record */
+#define RUN_MANY 64      /* runs handed to the sink's run_many() at once */
 
 /* Power samples, packed many to a record: one allocation and one queue
  * operation per sample were most of what the parser spent on them. */
@@ -62,6 +63,11 @@ struct ingest_pipe {
 	struct qrec *pending;             /* parser side: power samples not queued yet */
 	struct ingest_jtext jt;           /* parser side: JSON text of params and metas */
 	struct strbuf prep;               /* parser side: the sink's prepare() of a run */
+	size_t *lens;                     /* parser side: pack_run's string lengths */
+	size_t caplens;
+	const char **meta;                /* parser side: pack_run's metric meta texts, */
+	char **owned;                     /* and those it dumped (freed after packing) */
+	size_t capmeta;
 	struct ingest_outcome *out;       /* outcomes, file order */
 	size_t nout, capout, firstout;
 };
@@ -71,6 +77,10 @@ struct ingest_pipe {
 struct packer {
 	char *p;     /* NULL: measuring */
 	size_t need;
+	/* optional: the lengths of pk()'s strings, measured in the measuring
+	 * pass and read back in the copying pass (the same strings in the
+	 * same order) */
+	size_t **lens, *caplens, nl;
 };
 
 /* n bytes (the sink's prepared run), copied as they are */
@@ -91,7 +101,22 @@ static const void *pkb(struct packer *k, const void *s, size_t n)
 /* a NUL-terminated string, copied with its NUL */
 static const char *pk(struct packer *k, const char *s)
 {
-	return s ? pkb(k, s, strlen(s) + 1) : NULL;
+	size_t n;
+
+	if (!s)
+		return NULL;
+	if (!k->lens) {
+		n = strlen(s);
+	} else if (!k->p) {
+		if (k->nl == *k->caplens) {
+			*k->caplens = *k->caplens ? 2 * *k->caplens : 64;
+			*k->lens = ab_realloc(*k->lens, *k->caplens * sizeof(**k->lens));
+		}
+		n = (*k->lens)[k->nl++] = strlen(s);
+	} else {
+		n = (*k->lens)[k->nl++];
+	}
+	return pkb(k, s, n + 1);
 }
 
 static char *dump(struct ingest_pipe *p, json_t *j)
@@ -128,10 +153,10 @@ static struct qrec *pack_run(struct ingest_pipe *p, const struct ingest_run *r)
 	 * params then travel only inside what it prepared */
 	int prepared = p->sink->prepare != NULL;
 	char *params = r->params_json || prepared ? NULL : dump(p, r->params);
-	char **meta = ab_calloc(r->nmetrics ? r->nmetrics : 1, sizeof(*meta));
 	char *sysmeta = r->system.meta_json ? NULL : dump(p, r->system.meta);
 	size_t extra = r->nmetrics * (sizeof(struct ingest_metric) + sizeof(char *));
-	struct packer k = { NULL, 0 };
+	struct packer k = { NULL, 0, NULL, NULL, 0 };
+	const char **meta;
 	struct ingest_metric *m;
 	const char **mj;
 	struct qrec *q;
@@ -142,10 +167,22 @@ static struct qrec *pack_run(struct ingest_pipe *p, const struct ingest_run *r)
 		strbuf_reset(&p->prep);
 		p->sink->prepare(p->sink->self, r, &p->prep);
 	}
-	for (i = 0; i < r->nmetrics; i++)
-		meta[i] = r->metrics_meta_json && r->metrics_meta_json[i] ?
-				  ab_strdup(r->metrics_meta_json[i]) :
-				  dump(p, r->metrics[i].meta);
+	if (r->nmetrics > p->capmeta) {
+		p->capmeta = r->nmetrics;
+		p->meta = ab_realloc(p->meta, p->capmeta * sizeof(*p->meta));
+		p->owned = ab_realloc(p->owned, p->capmeta * sizeof(*p->owned));
+	}
+	meta = p->meta;
+	/* metric meta as JSON text: packed as the parser gave it, else dumped */
+	for (i = 0; i < r->nmetrics; i++) {
+		p->owned[i] = r->metrics_meta_json && r->metrics_meta_json[i] ?
+				      NULL :
+				      dump(p, r->metrics[i].meta);
+		meta[i] = p->owned[i] ? p->owned[i] :
+			  r->metrics_meta_json ? r->metrics_meta_json[i] : NULL;
+	}
+	k.lens = &p->lens;
+	k.caplens = &p->caplens;
 	/* struct ingest_metric and pointers are aligned like the struct */
 	extra = (extra + 15) & ~(size_t)15;
 	q = NULL;
@@ -160,6 +197,7 @@ static struct qrec *pack_run(struct ingest_pipe *p, const struct ingest_run *r)
 			m = (struct ingest_metric *)(void *)(q + 1);
 			mj = (const char **)(void *)(m + r->nmetrics);
 			k.p = (char *)(q + 1) + extra;
+			k.nl = 0;
 			d = &q->run;
 		} else {
 			d = &tmp;
@@ -199,8 +237,7 @@ static struct qrec *pack_run(struct ingest_pipe *p, const struct ingest_run *r)
 		d->metrics_meta_json = pass == 1 ? mj : NULL;
 	}
 	for (i = 0; i < r->nmetrics; i++)
-		free(meta[i]);
-	free(meta);
+		free(p->owned[i]);
 	free(params);
 	free(sysmeta);
 	q->kind = Q_RUN;
@@ -331,6 +368,39 @@ static void *writer_main(void *arg)
 				o.replaced = 1;
 			break;
 		case Q_RUN:
+			if (!skip && !bad && s->run_many) {
+				/* this run and the runs queued right after it, at once */
+				struct qrec *more[RUN_MANY];
+				const struct ingest_run *runs[RUN_MANY];
+				int64_t rids[RUN_MANY];
+				int rcs[RUN_MANY];
+				size_t nr = 1, i;
+
+				runs[0] = &q->run;
+				while (nr < RUN_MANY && batch && batch->kind == Q_RUN) {
+					more[nr] = batch;
+					runs[nr++] = &batch->run;
+					batch = batch->next;
+				}
+				if (s->run_many(s->self, runs, nr, rids, rcs, &err) < 0)
+					bad = 1;
+				for (i = 0; i < nr; i++) {
+					if (rcs[i] == 0) {
+						o.runs++;
+						o.metrics += (long)runs[i]->nmetrics;
+					} else if (rcs[i] == 1) {
+						o.duplicates++;
+					}
+					if (nids == capids) {
+						capids = capids ? 2 * capids : 1024;
+						ids = ab_realloc(ids, capids * sizeof(*ids));
+					}
+					ids[nids++] = rcs[i] == 0 ? rids[i] : 0;
+					if (i)
+						qrec_free(more[i]);
+				}
+				break;
+			}
 			if (!skip && !bad) {
 				rc = s->run(s->self, &q->run, &id, &err);
 				if (rc < 0) {
@@ -473,7 +543,7 @@ static int q_power(void *self, int64_t run_id, const char *device, double t, dou
 static int q_system(void *self, const struct ingest_system *sys, struct strbuf *err)
 {
 	struct ingest_pipe *p = self;
-	struct packer k = { NULL, 0 };
+	struct packer k = { NULL, 0, NULL, NULL, 0 };
 	int rc = flush_power(p, err);
 
 	if (rc < 0)
@@ -535,7 +605,7 @@ struct ingest_sink *ingest_pipe_sink(struct ingest_pipe *p)
 
 int ingest_pipe_begin(struct ingest_pipe *p, const struct ingest_source *src, struct strbuf *err)
 {
-	struct packer k = { NULL, 0 };
+	struct packer k = { NULL, 0, NULL, NULL, 0 };
 	struct ingest_source tmp;
 	struct qrec *q = NULL; /* set by pass 1; gcc -O2 with ASan cannot tell */
 	int pass;
@@ -607,6 +677,9 @@ void ingest_pipe_finish(struct ingest_pipe *p)
 		free(p->out[i].err);
 	free(p->out);
 	strbuf_release(&p->prep);
+	free(p->lens);
+	free(p->meta);
+	free(p->owned);
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->more);
 	pthread_cond_destroy(&p->room);

@@ -99,6 +99,11 @@ struct rfm_emit_buf {
 	struct ingest_metric *m;
 	const char **mj;
 	size_t *moff, cap;
+	/* rfm_lower_is_better() of the case before (a test's cases come
+	 * together): its name and unit ("\n" between), -1 when none yet */
+	struct strbuf lib_key;
+	size_t lib_nn;
+	int lib;
 };
 
 static void eb_free(struct rfm_emit_buf *eb)
@@ -109,6 +114,7 @@ static void eb_free(struct rfm_emit_buf *eb)
 		return;
 	for (i = 0; i < EB_N; i++)
 		strbuf_release(&eb->sb[i]);
+	strbuf_release(&eb->lib_key);
 	free(eb->m);
 	free(eb->mj);
 	free(eb->moff);
@@ -124,6 +130,8 @@ static struct rfm_emit_buf *eb_get(struct rfm_case *c)
 		eb = c->eb = ab_calloc(1, sizeof(*eb));
 		for (i = 0; i < EB_N; i++)
 			strbuf_init(&eb->sb[i], 0);
+		strbuf_init(&eb->lib_key, 0);
+		eb->lib = -1;
 	}
 	for (i = 0; i < EB_N; i++)
 		strbuf_reset(&eb->sb[i]);
@@ -822,6 +830,29 @@ static void kv_set_buf(struct jtext_obj *kv, const char *key, const struct strbu
 	jtext_obj_set_str(kv, key, sb->buf, sb->len);
 }
 
+/* rfm_lower_is_better(), a pure function, remembered for the case before */
+static int lower_is_better(struct rfm_emit_buf *eb, const char *name, const char *unit)
+{
+	size_t nn = name ? strlen(name) : 0, nu = unit ? strlen(unit) : 0;
+
+	/* a tag byte before each says whether it is NULL ('\x01') */
+	if (eb->lib >= 0 && eb->lib_nn == nn && eb->lib_key.len == nn + nu + 3 &&
+	    eb->lib_key.buf[0] == (name ? 'n' : '\x01') && eb->lib_key.buf[nn + 1] == '\n' &&
+	    eb->lib_key.buf[nn + 2] == (unit ? 'u' : '\x01') &&
+	    !memcmp(eb->lib_key.buf + 1, name ? name : "", nn) &&
+	    !memcmp(eb->lib_key.buf + nn + 3, unit ? unit : "", nu))
+		return eb->lib;
+	strbuf_reset(&eb->lib_key);
+	strbuf_addch(&eb->lib_key, name ? 'n' : '\x01');
+	strbuf_add(&eb->lib_key, name ? name : "", nn);
+	strbuf_addch(&eb->lib_key, '\n');
+	strbuf_addch(&eb->lib_key, unit ? 'u' : '\x01');
+	strbuf_add(&eb->lib_key, unit ? unit : "", nu);
+	eb->lib_nn = nn;
+	eb->lib = rfm_lower_is_better(name, unit);
+	return eb->lib;
+}
+
 int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *sk,
 		  struct strbuf *err)
 {
@@ -1027,7 +1058,7 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 	run.benchmark = cls->buf;
 	run.bench_metric = c->nperf ? c->perf[0].name : "";
 	run.bench_unit = c->nperf && c->perf[0].unit ? c->perf[0].unit : "";
-	run.lower_is_better = c->nperf && rfm_lower_is_better(c->perf[0].name, c->perf[0].unit);
+	run.lower_is_better = c->nperf && lower_is_better(eb, c->perf[0].name, c->perf[0].unit);
 	run.job_id = c->jobid.len ? c->jobid.buf : NULL;
 	run.started = started->len ? started->buf : NULL;
 	run.finished = finished->len ? finished->buf : NULL;

@@ -385,15 +385,18 @@ static int num_shape_ok(const char *s, size_t len)
 		len--;
 	if (!len)
 		return 1;
-	if (word_ci(s, len, "nan") || word_ci(s, len, "null") || word_ci(s, len, "none") ||
-	    word_ci(s, len, "-nan"))
-		return 1;
-	if (*s == '+' || *s == '-') {
-		if (word_ci(s + 1, len - 1, "inf") || word_ci(s + 1, len - 1, "infinity"))
+	/* the words all start with a letter or a sign: a digit or '.' skips them */
+	if (!isdigit((unsigned char)*s) && *s != '.') {
+		if (word_ci(s, len, "nan") || word_ci(s, len, "null") || word_ci(s, len, "none") ||
+		    word_ci(s, len, "-nan"))
 			return 1;
-		i = 1;
-	} else if (word_ci(s, len, "inf") || word_ci(s, len, "infinity")) {
-		return 1;
+		if (*s == '+' || *s == '-') {
+			if (word_ci(s + 1, len - 1, "inf") || word_ci(s + 1, len - 1, "infinity"))
+				return 1;
+			i = 1;
+		} else if (word_ci(s, len, "inf") || word_ci(s, len, "infinity")) {
+			return 1;
+		}
 	}
 	if (len >= 128)
 		return 0;

@@ -45,6 +45,8 @@ struct col_cache {
 	struct strbuf raw, text;
 	int set;            /* 0: the value says nothing (null, None, empty) */
 	int valid;
+	const char *name;   /* the column's name, and its length */
+	size_t name_len;
 };
 
 struct perflog {
@@ -159,7 +161,14 @@ static int utf8_ok(const unsigned char *s, size_t len)
 		uint32_t cp;
 
 		if (c < 0x80) {
-			i++;
+			uint64_t w;
+
+			/* ASCII, eight bytes at a time (most lines are all ASCII) */
+			for (i++; i + 8 <= len; i += 8) {
+				memcpy(&w, s + i, 8);
+				if (w & 0x8080808080808080ull)
+					break;
+			}
 			continue;
 		}
 		if (c >= 0xC2 && c <= 0xDF) {
@@ -323,6 +332,8 @@ static void other_param(struct perflog *pl, struct rfm_case *c, size_t i, const 
 			strbuf_init(&pl->cc[k].raw, 0);
 			strbuf_init(&pl->cc[k].text, 0);
 			pl->cc[k].set = pl->cc[k].valid = 0;
+			pl->cc[k].name = NULL;
+			pl->cc[k].name_len = 0;
 		}
 		pl->ncc = pl->lay.n;
 	}
@@ -336,9 +347,13 @@ static void other_param(struct perflog *pl, struct rfm_case *c, size_t i, const 
 	}
 	if (!cc->set)
 		return;
+	if (cc->name != pl->lay.col[i].name) {
+		cc->name = pl->lay.col[i].name;
+		cc->name_len = strlen(cc->name);
+	}
 	mark = c->kv.vals.len;
 	strbuf_addbuf(&c->kv.vals, &cc->text);
-	jtext_obj_put(&c->kv, pl->lay.col[i].name, strlen(pl->lay.col[i].name), mark);
+	jtext_obj_put(&c->kv, cc->name, cc->name_len, mark);
 }
 
 /*

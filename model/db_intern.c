@@ -103,6 +103,22 @@ static void put(struct db_intern *c, uint64_t h, const char *key, size_t len, in
 	g->n++;
 }
 
+void db_intern_prefetch(const struct db_intern *c, uint64_t h)
+{
+#if defined(__GNUC__)
+	size_t i = home(h);
+
+	/* the probes a miss makes start at the home slots of both generations */
+	if (c->gen[0].slot)
+		__builtin_prefetch(&c->gen[0].slot[i]);
+	if (c->gen[1].slot)
+		__builtin_prefetch(&c->gen[1].slot[i]);
+#else
+	(void)c;
+	(void)h;
+#endif
+}
+
 int64_t db_intern_get(struct db_intern *c, uint64_t h, const char *key, size_t len)
 {
 	struct db_intern_slot *s = find(&c->gen[c->young], h, key, len);

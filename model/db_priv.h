@@ -32,6 +32,8 @@ void db_intern_init(struct db_intern *c);
 void db_intern_clear(struct db_intern *c);
 void db_intern_release(struct db_intern *c);
 int64_t db_intern_get(struct db_intern *c, uint64_t h, const char *key, size_t len);
+/* A hint only: h will be looked up soon (its slots are fetched meanwhile). */
+void db_intern_prefetch(const struct db_intern *c, uint64_t h);
 void db_intern_set(struct db_intern *c, uint64_t h, const char *key, size_t len, int64_t id);
 
 /* sink.c: power samples are stored DB_POWER_BATCH at a time */
@@ -49,8 +51,25 @@ struct db_metric_row {
 	double value;
 };
 
+/* sink.c: runs the caches could resolve, waiting to be inserted
+ * DB_RUN_BATCH to a statement (run_many) */
+#define DB_RUN_BATCH 16
+struct db_run_row {
+	const struct ingest_run *r;
+	const char *own;           /* its own params text, own_len bytes */
+	uint32_t own_len;
+	unsigned char has_key;
+	unsigned char key[16];     /* its dedupe key, hashed */
+	int64_t sys_id, b_id, set_id;
+	long seq;
+	size_t at;                 /* its index in run_many's runs */
+	size_t kinds, nrows;       /* its metric kinds in pend_kind[kinds..], rows stored */
+};
+
 struct db_pair_pos {
 	size_t off, len;
+	uint64_t h;       /* db_hash64 of the pair; 0 and unused when as the run before's */
+	int same;         /* the same pair as the run before's at this place */
 };
 
 /* sink.c: the state of prepare(), the part of storing a run that needs no
@@ -76,6 +95,12 @@ struct db_sink_state {
 	int64_t source_id;
 	long seq;
 	sqlite3_stmt *st[32];
+	int cache_only;            /* lookups the caches cannot answer return SINK_NEEDS_DB */
+	struct db_run_row pend[DB_RUN_BATCH];
+	size_t npend, pend_rows;   /* runs waiting, their metric rows */
+	int64_t *pend_kind;        /* metric kind of each metric of the waiting runs (0: none) */
+	size_t nkind, cap_kind;
+	sqlite3_stmt *st_runs[DB_RUN_BATCH + 1]; /* INSERT of n runs */
 	/* small caches valid inside one transaction */
 	struct strbuf last_system;
 	int64_t last_system_id;

@@ -10,6 +10,9 @@
 #include <math.h>
 #include <time.h>
 
+/* cache_only: a lookup the caches cannot answer */
+#define SINK_NEEDS_DB 3
+
 enum {
 	ST_FIND_SOURCE,
 	ST_ADD_SOURCE,
@@ -136,8 +139,12 @@ static int stmt(struct db_sink_state *s, int which, sqlite3_stmt **out, struct s
 		struct strbuf sql = STRBUF_INIT;
 		int power = which == ST_ADD_POWER_BATCH, i, rc;
 
-		strbuf_addstr(&sql, power ? "INSERT INTO power_data(run_id, i, device_id, t, watts) VALUES"
-					  : "INSERT INTO metric_data(run_id, kind_id, value) VALUES");
+		/* OR FAIL: no statement journal (a copy of every page the statement
+		 * touches, kept to undo it); a failed row fails the source anyway,
+		 * and its transaction is rolled back */
+		strbuf_addstr(&sql, power ? "INSERT OR FAIL INTO power_data(run_id, i, device_id, t, watts)"
+					    " VALUES"
+					  : "INSERT OR FAIL INTO metric_data(run_id, kind_id, value) VALUES");
 		for (i = 0; i < (power ? DB_POWER_BATCH : DB_METRIC_BATCH); i++)
 			strbuf_addstr(&sql, power ? (i ? ",(?,?,?,?,?)" : "(?,?,?,?,?)")
 						  : (i ? ",(?,?,?)" : "(?,?,?)"));
@@ -340,11 +347,14 @@ static int system_id(struct db_sink_state *s, const struct ingest_system *sys, i
 	int rc;
 
 	if (!sys->name || !*sys->name)
-		return ab_fail(err, AB_EDATA, "run without a system name");
+		return s->cache_only ? SINK_NEEDS_DB :
+				       ab_fail(err, AB_EDATA, "run without a system name");
 	if (s->last_system.len && !strcmp(s->last_system.buf, sys->name)) {
 		*id = s->last_system_id;
 		return 0;
 	}
+	if (s->cache_only)
+		return SINK_NEEDS_DB;
 	/* the accelerator the tool named, else the system's name, else (for a
 	 * CPU-only system whose accelerator is "N/A") its host CPU */
 	if (!vendor && (db_normalize_accelerator(accel, &acc) == 0 ||
@@ -386,13 +396,17 @@ static int bench_id(struct db_sink_state *s, const struct ingest_run *r, int64_t
 	int rc;
 
 	if (!r->suite || !r->benchmark || !r->bench_metric || !r->bench_unit)
-		return ab_fail(err, AB_EINTERNAL, "run without suite, benchmark or headline metric");
+		return s->cache_only ? SINK_NEEDS_DB :
+				       ab_fail(err, AB_EINTERNAL,
+					       "run without suite, benchmark or headline metric");
 	if (s->last_bench.len && !strncmp(s->last_bench.buf, r->suite, strlen(r->suite)) &&
 	    s->last_bench.buf[strlen(r->suite)] == '\n' &&
 	    !strcmp(s->last_bench.buf + strlen(r->suite) + 1, r->benchmark)) {
 		*id = s->last_bench_id;
 		return 0;
 	}
+	if (s->cache_only)
+		return SINK_NEEDS_DB;
 	rc = stmt(s, ST_UPSERT_BENCH, &st, err);
 	if (rc < 0)
 		return rc;
@@ -430,6 +444,8 @@ static int intern_id(struct db_sink_state *s, struct db_intern *cache, const cha
 		*id = 0;
 		return 0;
 	}
+	if (s->cache_only)
+		return SINK_NEEDS_DB;
 	rc = stmt(s, find, &st, err);
 	if (rc < 0)
 		return rc;
@@ -545,16 +561,18 @@ static size_t pair_end(const char *json, size_t i, size_t n)
  */
 static int params_split(struct db_sink_prep *p, const char *json, size_t n)
 {
-	size_t i, start, np = 0;
+	size_t i, start, np = 0, k;
 
 	strbuf_setstr(&p->own, "{");
 	strbuf_setstr(&p->shared, "{");
 	if (n < 2 || json[0] != '{' || json[n - 1] != '}')
 		return -1;
+	/* first the pairs, and where the cache will look for those that are
+	 * not as in the run before (the lookups' cache misses overlap) */
 	for (start = 1; start < n - 1; start = i + 1) {
+		struct db_pair_pos *cp;
 		const char *kv;
 		size_t len;
-		uint64_t h;
 
 		i = pair_end(json, start, n);
 		kv = json + start;
@@ -564,23 +582,30 @@ static int params_split(struct db_sink_prep *p, const char *json, size_t n)
 			p->cur_pair = ab_realloc(p->cur_pair, p->cap_pairs * sizeof(*p->cur_pair));
 			p->prev_pair = ab_realloc(p->prev_pair, p->cap_pairs * sizeof(*p->prev_pair));
 		}
-		p->cur_pair[np].off = start;
-		p->cur_pair[np].len = len;
-		if (np < p->nprev && p->prev_pair[np].len == len &&
-		    !memcmp(p->prev.buf + p->prev_pair[np].off, kv, len)) {
-			/* as in the run before (a test's runs come together): met
-			 * before, no need to ask the cache */
-			add_pair(&p->shared, kv, len);
-		} else {
-			h = (uint64_t)db_hash64(kv, len);
-			if (db_intern_get(&p->pairs, h, kv, len)) {
-				add_pair(&p->shared, kv, len);
-			} else {
-				db_intern_set(&p->pairs, h, kv, len, DB_INTERN_SEEN);
-				add_pair(&p->own, kv, len);
-			}
+		cp = &p->cur_pair[np];
+		cp->off = start;
+		cp->len = len;
+		/* as in the run before (a test's runs come together): met
+		 * before, no need to ask the cache */
+		cp->same = np < p->nprev && p->prev_pair[np].len == len &&
+			   !memcmp(p->prev.buf + p->prev_pair[np].off, kv, len);
+		cp->h = 0;
+		if (!cp->same) {
+			cp->h = (uint64_t)db_hash64(kv, len);
+			db_intern_prefetch(&p->pairs, cp->h);
 		}
 		np++;
+	}
+	for (k = 0; k < np; k++) {
+		const struct db_pair_pos *cp = &p->cur_pair[k];
+		const char *kv = json + cp->off;
+
+		if (cp->same || db_intern_get(&p->pairs, cp->h, kv, cp->len)) {
+			add_pair(&p->shared, kv, cp->len);
+		} else {
+			db_intern_set(&p->pairs, cp->h, kv, cp->len, DB_INTERN_SEEN);
+			add_pair(&p->own, kv, cp->len);
+		}
 	}
 	{	/* this run's pairs are the next run's "before" */
 		struct db_pair_pos *t = p->prev_pair;
@@ -621,7 +646,7 @@ static int params_set(struct db_sink_state *s, const char *text, size_t len, int
 	}
 	rc = intern_id(s, &s->sets, t.text, t.len, ST_FIND_SET, ST_ADD_SET, bind_set, &t, 0, set_id,
 		       err);
-	if (rc < 0)
+	if (rc != 0)
 		return rc;
 	s->prev_set_id = *set_id;
 	strbuf_reset(&s->prev_shared);
@@ -909,111 +934,195 @@ static void sink_prepare(void *self, const struct ingest_run *r, struct strbuf *
 		strbuf_add(out, vr->excluded_reason, h.reason_len);
 }
 
+/* Bind text that stays put until the statement has run (no copy), NULL
+ * when s is NULL. */
+static void bind_static(sqlite3_stmt *st, int idx, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, idx, s, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, idx);
+}
+
+/*
+ * Everything of run *rp up to its INSERT: the ids of its system, benchmark
+ * and param set, its seq, its own params and key, into row.  An impossible
+ * value makes *rp point to a copy marked invalid (in vr).  With
+ * s->cache_only, a run the caches cannot resolve (or that would fail)
+ * returns SINK_NEEDS_DB having changed only what resolving it through
+ * run() would change the same way (cache hits): run() then does it all.
+ */
+static int run_resolve(struct db_sink_state *s, const struct ingest_run **rp,
+		       struct validate_run *vr, struct db_run_row *row, struct strbuf *err)
+{
+	const struct ingest_run *r = *rp;
+	struct prep_head h;
+	const char *prep, *shared;
+	size_t i;
+	int rc;
+
+	if (r->prepared && r->prepared_len >= sizeof(h)) {
+		prep = r->prepared;
+	} else { /* nobody prepared it: do it here */
+		if (s->cache_only)
+			return SINK_NEEDS_DB;
+		strbuf_reset(&s->prep.buf);
+		sink_prepare(s, r, &s->prep.buf);
+		prep = s->prep.buf.buf;
+	}
+	memcpy(&h, prep, sizeof(h));
+	row->own = prep + sizeof(h);
+	row->own_len = h.own_len;
+	shared = row->own + h.own_len;
+	row->has_key = h.has_key;
+	memcpy(row->key, h.key, sizeof(row->key));
+	if (h.invalid) { /* prepare() found an impossible value */
+		if (s->cache_only)
+			return SINK_NEEDS_DB;
+		vr->run = *r;
+		vr->run.status = RUN_INVALID;
+		strbuf_reset(&s->reason);
+		strbuf_add(&s->reason, shared + h.shared_len, h.reason_len);
+		vr->run.excluded_reason = s->reason.buf;
+		r = *rp = &vr->run;
+	}
+	rc = system_id(s, &r->system, &row->sys_id, err);
+	if (rc != 0)
+		return rc;
+	rc = bench_id(s, r, &row->b_id, err);
+	if (rc != 0)
+		return rc;
+	/* a metric named twice is the parser's bug: say so before writing */
+	for (i = 0; i < r->nmetrics; i++) {
+		size_t j;
+		if (!r->metrics[i].name)
+			return s->cache_only ? SINK_NEEDS_DB :
+					       ab_fail(err, AB_EINTERNAL, "metric without a name");
+		for (j = 0; j < i; j++)
+			if (!strcmp(r->metrics[i].name, r->metrics[j].name))
+				return s->cache_only ? SINK_NEEDS_DB :
+					ab_fail(err, AB_EINTERNAL, "metric '%s' given twice for one run",
+						r->metrics[i].name);
+	}
+	s->interned_new = 0;
+	if (h.status == PREP_NOT_ENCODED)
+		return s->cache_only ? SINK_NEEDS_DB :
+				       ab_fail(err, AB_EINTERNAL, "cannot encode params");
+	if (h.status == PREP_NOT_OBJECT)
+		return s->cache_only ? SINK_NEEDS_DB :
+				       ab_fail(err, AB_EINTERNAL, "params is not a JSON object");
+	row->set_id = 0;
+	rc = params_set(s, shared, h.shared_len, &row->set_id, err);
+	if (rc != 0)
+		return rc;
+	row->r = r;
+	return 0;
+}
+
+static void bind_run(sqlite3_stmt *st, int at, struct db_sink_state *s,
+		     const struct db_run_row *row)
+{
+	const struct ingest_run *r = row->r;
+
+	sqlite3_bind_int64(st, at + 1, s->source_id);
+	sqlite3_bind_int64(st, at + 2, row->seq);
+	db_bind_pos(st, at + 3, r->line);
+	sqlite3_bind_int64(st, at + 4, row->sys_id);
+	sqlite3_bind_int64(st, at + 5, row->b_id);
+	bind_static(st, at + 6, r->job_id);
+	bind_static(st, at + 7, r->started);
+	bind_static(st, at + 8, r->finished);
+	sqlite3_bind_int(st, at + 9, r->status <= RUN_INVALID ? (int)r->status : (int)RUN_INVALID);
+	db_bind_pos(st, at + 10, r->nodes);
+	db_bind_pos(st, at + 11, r->devices);
+	db_bind_pos(st, at + 12, r->global_batch);
+	db_bind_pos(st, at + 13, r->local_batch);
+	bind_static(st, at + 14, r->precision);
+	bind_static(st, at + 15, r->framework);
+	if (row->set_id > 0)
+		sqlite3_bind_int64(st, at + 16, row->set_id);
+	else
+		sqlite3_bind_null(st, at + 16);
+	if (row->own_len)
+		sqlite3_bind_text(st, at + 17, row->own, (int)row->own_len, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, at + 17);
+	bind_static(st, at + 18, r->excluded_reason);
+	if (row->has_key)
+		sqlite3_bind_blob(st, at + 19, row->key, 16, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, at + 19);
+}
+
+/* The INSERT of one resolved run, another key for another measurement
+ * under the same key (dedupe_variant): 0 stored (*run_id), 1 a duplicate. */
+static int run_insert(struct db_sink_state *s, struct db_run_row *row, int64_t *run_id,
+		      struct strbuf *err)
+{
+	const char *shared = row->own + row->own_len;
+	struct prep_head h;
+	sqlite3_stmt *st;
+	int rc;
+
+	*run_id = 0;
+	memcpy(&h, row->own - sizeof(h), sizeof(h));
+	rc = stmt(s, ST_ADD_RUN, &st, err);
+	if (rc < 0)
+		return rc;
+	bind_run(st, 0, s, row);
+	rc = step(s, st, NULL, err, "cannot add run");
+	if (rc < 0)
+		return rc;
+	if (sqlite3_changes(s->db->sql) == 0) { /* dedupe_key conflict: stored before */
+		rc = dedupe_variant(s, row->r, row->key, err);
+		if (rc == 1) { /* a duplicate: no set made for it alone stays */
+			rc = drop_new_set(s, row->set_id, shared, h.shared_len, err);
+			return rc < 0 ? rc : 1;
+		}
+		if (rc < 0)
+			return rc;
+		sqlite3_reset(st);
+		sqlite3_bind_blob(st, 19, row->key, 16, SQLITE_STATIC);
+		rc = step(s, st, NULL, err, "cannot add run");
+		if (rc < 0)
+			return rc;
+		if (sqlite3_changes(s->db->sql) == 0) { /* this measurement is stored too */
+			rc = drop_new_set(s, row->set_id, shared, h.shared_len, err);
+			return rc < 0 ? rc : 1;
+		}
+	}
+	*run_id = sqlite3_last_insert_rowid(s->db->sql);
+	return 0;
+}
+
+/* Buffer one metric row; DB_METRIC_BATCH of them are stored at once. */
+static int add_metric_row(struct db_sink_state *s, int64_t run_id, int64_t kind_id, double value,
+			  struct strbuf *err)
+{
+	s->mt[s->nmt].run_id = run_id;
+	s->mt[s->nmt].kind_id = kind_id;
+	s->mt[s->nmt].value = value;
+	return ++s->nmt == DB_METRIC_BATCH ? flush_metrics(s, err) : 0;
+}
+
 static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, struct strbuf *err)
 {
 	struct db_sink_state *s = self;
 	struct validate_run vr;
-	int64_t sys_id, b_id, set_id = 0;
-	sqlite3_stmt *st;
-	struct prep_head h;
-	const char *prep, *own, *shared;
-	unsigned char key[16];
+	struct db_run_row row;
 	size_t i;
 	int rc;
 
 	*run_id = 0;
 	if (!s->in_txn)
 		return ab_fail(err, AB_EINTERNAL, "run outside a source transaction");
-	if (r->prepared && r->prepared_len >= sizeof(h)) {
-		prep = r->prepared;
-	} else { /* nobody prepared it: do it here */
-		strbuf_reset(&s->prep.buf);
-		sink_prepare(s, r, &s->prep.buf);
-		prep = s->prep.buf.buf;
-	}
-	memcpy(&h, prep, sizeof(h));
-	own = prep + sizeof(h);
-	shared = own + h.own_len;
-	memcpy(key, h.key, sizeof(key));
-	if (h.invalid) { /* prepare() found an impossible value */
-		vr.run = *r;
-		vr.run.status = RUN_INVALID;
-		strbuf_reset(&s->reason);
-		strbuf_add(&s->reason, shared + h.shared_len, h.reason_len);
-		vr.run.excluded_reason = s->reason.buf;
-		r = &vr.run;
-	}
-	rc = system_id(s, &r->system, &sys_id, err);
+	rc = run_resolve(s, &r, &vr, &row, err);
 	if (rc < 0)
 		return rc;
-	rc = bench_id(s, r, &b_id, err);
-	if (rc < 0)
+	row.seq = ++s->seq;
+	rc = run_insert(s, &row, run_id, err);
+	if (rc != 0)
 		return rc;
-	/* a metric named twice is the parser's bug: say so before writing */
-	for (i = 0; i < r->nmetrics; i++) {
-		size_t j;
-		if (!r->metrics[i].name)
-			return ab_fail(err, AB_EINTERNAL, "metric without a name");
-		for (j = 0; j < i; j++)
-			if (!strcmp(r->metrics[i].name, r->metrics[j].name))
-				return ab_fail(err, AB_EINTERNAL, "metric '%s' given twice for one run",
-					       r->metrics[i].name);
-	}
-	s->interned_new = 0;
-	if (h.status == PREP_NOT_ENCODED)
-		return ab_fail(err, AB_EINTERNAL, "cannot encode params");
-	if (h.status == PREP_NOT_OBJECT)
-		return ab_fail(err, AB_EINTERNAL, "params is not a JSON object");
-	rc = params_set(s, shared, h.shared_len, &set_id, err);
-	if (rc < 0)
-		return rc;
-	rc = stmt(s, ST_ADD_RUN, &st, err);
-	if (rc < 0)
-		return rc;
-	sqlite3_bind_int64(st, 1, s->source_id);
-	sqlite3_bind_int64(st, 2, ++s->seq);
-	db_bind_pos(st, 3, r->line);
-	sqlite3_bind_int64(st, 4, sys_id);
-	sqlite3_bind_int64(st, 5, b_id);
-	db_bind_text(st, 6, r->job_id);
-	db_bind_text(st, 7, r->started);
-	db_bind_text(st, 8, r->finished);
-	sqlite3_bind_int(st, 9, r->status <= RUN_INVALID ? (int)r->status : (int)RUN_INVALID);
-	db_bind_pos(st, 10, r->nodes);
-	db_bind_pos(st, 11, r->devices);
-	db_bind_pos(st, 12, r->global_batch);
-	db_bind_pos(st, 13, r->local_batch);
-	db_bind_text(st, 14, r->precision);
-	db_bind_text(st, 15, r->framework);
-	if (set_id > 0)
-		sqlite3_bind_int64(st, 16, set_id);
-	if (h.own_len)
-		sqlite3_bind_text(st, 17, own, (int)h.own_len, SQLITE_STATIC);
-	db_bind_text(st, 18, r->excluded_reason);
-	if (h.has_key)
-		sqlite3_bind_blob(st, 19, key, 16, SQLITE_TRANSIENT);
-	rc = step(s, st, NULL, err, "cannot add run");
-	if (rc < 0)
-		return rc;
-	if (sqlite3_changes(s->db->sql) == 0) { /* dedupe_key conflict: stored before */
-		rc = dedupe_variant(s, r, key, err);
-		if (rc == 1) { /* a duplicate: no set made for it alone stays */
-			rc = drop_new_set(s, set_id, shared, h.shared_len, err);
-			return rc < 0 ? rc : 1;
-		}
-		if (rc < 0)
-			return rc;
-		sqlite3_reset(st);
-		sqlite3_bind_blob(st, 19, key, 16, SQLITE_TRANSIENT);
-		rc = step(s, st, NULL, err, "cannot add run");
-		if (rc < 0)
-			return rc;
-		if (sqlite3_changes(s->db->sql) == 0) { /* this measurement is stored too */
-			rc = drop_new_set(s, set_id, shared, h.shared_len, err);
-			return rc < 0 ? rc : 1;
-		}
-	}
-	*run_id = sqlite3_last_insert_rowid(s->db->sql);
 	for (i = 0; i < r->nmetrics; i++) {
 		const struct ingest_metric *m = &r->metrics[i];
 		int64_t kid;
@@ -1023,16 +1132,190 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 		rc = kind_id(s, i, m, r->metrics_meta_json ? r->metrics_meta_json[i] : NULL, &kid, err);
 		if (rc < 0)
 			return rc;
-		s->mt[s->nmt].run_id = *run_id;
-		s->mt[s->nmt].kind_id = kid;
-		s->mt[s->nmt].value = m->value;
-		if (++s->nmt == DB_METRIC_BATCH) {
-			rc = flush_metrics(s, err);
+		rc = add_metric_row(s, *run_id, kid, m->value, err);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* INSERT OR FAIL INTO run_data ... VALUES (...) n times: a run stored
+ * before stops the statement there, the runs before it stay stored.  (OR
+ * FAIL, unlike the default ABORT, needs no statement journal: no copy of
+ * every page the statement touches.) */
+static int runs_stmt(struct db_sink_state *s, size_t n, sqlite3_stmt **out, struct strbuf *err)
+{
+	if (!s->st_runs[n]) {
+		const char *one = sink_sql[ST_ADD_RUN];
+		struct strbuf sql = STRBUF_INIT;
+		const char *values = strstr(one, " VALUES (");
+		size_t i;
+		int rc;
+
+		/* "INSERT" "INTO run_data(...)" */
+		strbuf_addstr(&sql, "INSERT OR FAIL");
+		strbuf_add(&sql, one + 6, (size_t)(values - one - 6));
+		strbuf_addstr(&sql, " VALUES ");
+		for (i = 0; i < n; i++)
+			strbuf_addstr(&sql, i ? ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+					      : "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+		rc = db_prepare(s->db, &s->st_runs[n], sql.buf, err);
+		strbuf_release(&sql);
+		if (rc < 0)
+			return rc;
+	}
+	sqlite3_reset(s->st_runs[n]);
+	*out = s->st_runs[n];
+	return 0;
+}
+
+/*
+ * Store the waiting runs: one statement for all of them, then their metric
+ * rows, in the order run() would have written everything (the waiting
+ * runs are flushed before the metric buffer would fill, so the metric
+ * rows land exactly where run() puts them).  When the statement stops at
+ * a run (one stored before: a duplicate or another measurement; it checks
+ * before it writes, so that run changed nothing), the runs before it are
+ * stored, and it and the rest go one by one through run()'s INSERT.
+ */
+static int pend_flush(struct db_sink_state *s, int64_t ids[], int rcs[], struct strbuf *err)
+{
+	size_t n = s->npend, stored = 0, i, k;
+	sqlite3_stmt *st;
+	int rc = 0;
+	int64_t first = 0;
+
+	s->npend = 0;
+	s->pend_rows = 0;
+	s->nkind = 0;
+	if (!n)
+		return 0;
+	if (n >= 2) {
+		rc = runs_stmt(s, n, &st, err);
+		if (rc < 0)
+			return rc;
+		for (i = 0; i < n; i++)
+			bind_run(st, (int)(19 * i), s, &s->pend[i]);
+		rc = sqlite3_step(st);
+		if (rc != SQLITE_DONE && (rc & 0xff) != SQLITE_CONSTRAINT) {
+			rc = db_fail(s->db, err, "cannot add run");
+			sqlite3_reset(st);
+			for (i = 0; i < n; i++)
+				rcs[s->pend[i].at] = -1;
+			return rc;
+		}
+		stored = (size_t)sqlite3_changes(s->db->sql);
+		if (stored > n)
+			stored = 0;
+		/* new rowids are max + 1, one after the other */
+		if (stored)
+			first = sqlite3_last_insert_rowid(s->db->sql) - (int64_t)stored + 1;
+		sqlite3_reset(st);
+		rc = 0;
+	}
+	for (i = 0; i < n; i++) {
+		struct db_run_row *row = &s->pend[i];
+		const struct ingest_run *r = row->r;
+		int64_t id = first + (int64_t)i;
+
+		if (i >= stored) {
+			s->interned_new = 0; /* the set came from the cache */
+			rc = run_insert(s, row, &id, err);
+			if (rc < 0) {
+				for (k = i; k < n; k++)
+					rcs[s->pend[k].at] = -1;
+				return rc;
+			}
+			rcs[row->at] = rc;
+			ids[row->at] = id;
+			if (rc == 1)
+				continue;
+		} else {
+			rcs[row->at] = 0;
+			ids[row->at] = id;
+		}
+		for (k = 0; k < r->nmetrics; k++) {
+			if (!isfinite(r->metrics[k].value))
+				continue;
+			rc = add_metric_row(s, id, s->pend_kind[row->kinds + k], r->metrics[k].value,
+					    err);
 			if (rc < 0)
 				return rc;
 		}
 	}
 	return 0;
+}
+
+/* run() for runs in a row: those the caches resolve wait and are stored
+ * DB_RUN_BATCH to a statement; any other goes through run() itself, after
+ * the waiting ones. */
+static int sink_run_many(void *self, const struct ingest_run *const runs[], size_t n,
+			 int64_t ids[], int rcs[], struct strbuf *err)
+{
+	struct db_sink_state *s = self;
+	size_t i, k;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		ids[i] = 0;
+		rcs[i] = -1;
+	}
+	if (!s->in_txn)
+		return ab_fail(err, AB_EINTERNAL, "run outside a source transaction");
+	for (i = 0; i < n; i++) {
+		struct db_run_row *row = &s->pend[s->npend];
+		const struct ingest_run *r = runs[i];
+		size_t rows = 0;
+
+		s->cache_only = 1;
+		rc = run_resolve(s, &r, NULL, row, err);
+		if (rc == 0) {
+			if (s->nkind + r->nmetrics > s->cap_kind) {
+				s->cap_kind = 2 * (s->nkind + r->nmetrics) + 16;
+				s->pend_kind = ab_realloc(s->pend_kind,
+							  s->cap_kind * sizeof(*s->pend_kind));
+			}
+			row->kinds = s->nkind;
+			for (k = 0; k < r->nmetrics && rc == 0; k++) {
+				const struct ingest_metric *m = &r->metrics[k];
+
+				s->pend_kind[row->kinds + k] = 0;
+				if (!isfinite(m->value))
+					continue;
+				rc = kind_id(s, k, m,
+					     r->metrics_meta_json ? r->metrics_meta_json[k] : NULL,
+					     &s->pend_kind[row->kinds + k], err);
+				rows++;
+			}
+		}
+		s->cache_only = 0;
+		if (rc == 0) { /* resolved: it waits */
+			row->seq = ++s->seq;
+			row->at = i;
+			row->nrows = rows;
+			s->nkind += r->nmetrics;
+			s->npend++;
+			s->pend_rows += rows;
+			if (s->npend == DB_RUN_BATCH ||
+			    s->nmt + s->pend_rows >= DB_METRIC_BATCH) {
+				rc = pend_flush(s, ids, rcs, err);
+				if (rc < 0)
+					return rc;
+			}
+			continue;
+		}
+		if (rc < 0)
+			return rc;
+		/* the database is needed: the waiting runs first, then this one */
+		rc = pend_flush(s, ids, rcs, err);
+		if (rc < 0)
+			return rc;
+		rc = sink_run(s, runs[i], &ids[i], err);
+		if (rc < 0)
+			return rc;
+		rcs[i] = rc;
+	}
+	return pend_flush(s, ids, rcs, err);
 }
 
 static int sink_system(void *self, const struct ingest_system *sys, struct strbuf *err)
@@ -1226,6 +1509,7 @@ void db_sink_init(struct db *db)
 	s->sink.end = sink_end;
 	s->sink.known = sink_known;
 	s->sink.prepare = sink_prepare;
+	s->sink.run_many = sink_run_many;
 }
 
 void db_sink_release(struct db *db)
@@ -1237,6 +1521,9 @@ void db_sink_release(struct db *db)
 		db_exec(db, "ROLLBACK", NULL);
 	for (i = 0; i < AB_ARRAY_SIZE(s->st); i++)
 		sqlite3_finalize(s->st[i]);
+	for (i = 0; i < AB_ARRAY_SIZE(s->st_runs); i++)
+		sqlite3_finalize(s->st_runs[i]);
+	free(s->pend_kind);
 	sqlite3_finalize(s->ro_find);
 	sqlite3_close(s->ro);
 	strbuf_release(&s->last_system);

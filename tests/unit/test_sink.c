@@ -5,7 +5,8 @@
  * the run it came from; a duplicate run leaves no param set behind, and
  * interned ids cached by one connection are not reused after another
  * connection removed their rows; a run prepared beforehand (the ingest
- * pipeline's way) is stored as one the sink prepares itself.
+ * pipeline's way) is stored as one the sink prepares itself; run_many()
+ * gives what run() one by one gives, to the byte.
  */
 #include "unit.h"
 
@@ -33,6 +34,20 @@ static void drop_tmp(struct db *db, const char *path)
 	struct strbuf p = STRBUF_INIT;
 
 	db_free(db);
+	unlink(path);
+	strbuf_addf(&p, "%s-wal", path);
+	unlink(p.buf);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s-shm", path);
+	unlink(p.buf);
+	strbuf_release(&p);
+}
+
+/* The database file and its -wal and -shm, after db_free. */
+static void drop_tmp_files(const char *path)
+{
+	struct strbuf p = STRBUF_INIT;
+
 	unlink(path);
 	strbuf_addf(&p, "%s-wal", path);
 	unlink(p.buf);
@@ -294,6 +309,121 @@ static void test_prepared_same_as_direct(void **state)
 	strbuf_release(&err);
 }
 
+/* The bytes of a file (the whole database after db_free). */
+static void slurp(const char *path, struct strbuf *out)
+{
+	FILE *f = fopen(path, "rb");
+	char buf[8192];
+	size_t n;
+
+	assert_non_null(f);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_add(out, buf, n);
+	fclose(f);
+}
+
+/*
+ * run_many() (what the pipeline's writer calls) against run() one by one:
+ * the same return values and ids and the same database, byte for byte,
+ * across multi-row statements, the metric buffer's flushes, a duplicate
+ * of a stored run, another measurement under a stored key, two runs with
+ * one key in the same statement, an invalid run, a run without a key and
+ * a metric kind met for the first time in the middle.
+ */
+static void test_run_many_same_as_run(void **state)
+{
+	enum { N = 400 };
+	struct strbuf bytes[2] = { STRBUF_INIT, STRBUF_INIT }, err = STRBUF_INIT;
+	struct strbuf prep[N];
+	int64_t ids[2][N];
+	int rcs[2][N], way;
+	char keys[N][16];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < N; i++)
+		strbuf_init(&prep[i], 0);
+	for (way = 0; way < 2; way++) {
+		char path[] = "/tmp/ab-test-sink-XXXXXX";
+		struct db *db = open_tmp(path);
+		struct ingest_sink *s = db_ingest_sink(db);
+		struct ingest_source src = { "b.txt", "00bb", "unit", 1, 0, NULL };
+		static struct ingest_metric m[N][3];
+		static struct ingest_run r[N];
+		const struct ingest_run *rp[N];
+		json_t *params = json_pack("{s:s, s:i}", "host", "n1", "n", 3);
+
+		assert_non_null(s->run_many);
+		assert_int_equal(s->begin(s->self, &src, &err), 0);
+		for (i = 0; i < N; i++) {
+			snprintf(keys[i], sizeof(keys[i]), "k|%zu", i);
+			fill_run(&r[i], m[i], params, keys[i]);
+			m[i][0].value = 10.0 + (double)i;
+			m[i][1] = (struct ingest_metric){ "latency", 0.5 * (double)i, "s", NULL };
+			m[i][2] = (struct ingest_metric){ "energy", 3.0 * (double)i, "J", NULL };
+			/* two or three metrics: the metric buffer fills in mid statement */
+			r[i].nmetrics = i % 5 ? 3 : 2;
+			r[i].line = (long)i + 1;
+			if (i == 20) { /* run 5 again: a duplicate */
+				r[i].dedupe_key = keys[5];
+				m[i][0].value = 15.0;
+				m[i][1].value = 2.5;
+				r[i].nmetrics = 2;
+			}
+			if (i == 21) /* run 6's key, another measurement */
+				r[i].dedupe_key = keys[6];
+			if (i == 23) { /* run 22 again, in the same statement */
+				r[i].dedupe_key = keys[22];
+				m[i][0].value = 32.0;
+				m[i][1].value = 11.0;
+				m[i][2].value = 66.0;
+			}
+			if (i == 12)
+				m[i][0].value = -1; /* an impossible throughput: invalid */
+			if (i == 30)
+				r[i].dedupe_key = NULL;
+			if (i == 33) /* a kind met for the first time */
+				m[i][1].unit = "ms";
+			json_object_set_new(params, "host", json_string(i % 3 ? "n2" : "n1"));
+			strbuf_reset(&prep[i]);
+			s->prepare(s->self, &r[i], &prep[i]);
+			r[i].prepared = prep[i].buf;
+			r[i].prepared_len = prep[i].len;
+			r[i].params = NULL;
+			rp[i] = &r[i];
+		}
+		if (way == 0) {
+			for (i = 0; i < N; i++)
+				rcs[0][i] = s->run(s->self, &r[i], &ids[0][i], &err);
+		} else {
+			assert_int_equal(s->run_many(s->self, rp, 17, ids[1], rcs[1], &err), 0);
+			assert_int_equal(s->run_many(s->self, rp + 17, N - 17, ids[1] + 17,
+						     rcs[1] + 17, &err), 0);
+		}
+		assert_int_equal(s->end(s->self, 1, &err), 0);
+		json_decref(params);
+		db_free(db);
+		slurp(path, &bytes[way]);
+		drop_tmp_files(path);
+	}
+	for (i = 0; i < N; i++) {
+		assert_int_equal(rcs[1][i], rcs[0][i]);
+		assert_true(ids[1][i] == ids[0][i]);
+	}
+	/* what the test is about happened */
+	assert_int_equal(rcs[0][20], 1);
+	assert_int_equal(rcs[0][21], 0);
+	assert_int_equal(rcs[0][23], 1);
+	assert_true(ids[0][N - 1] > N - 5);
+	assert_true(bytes[0].len > 0);
+	assert_true(bytes[0].len == bytes[1].len && !memcmp(bytes[0].buf, bytes[1].buf, bytes[0].len));
+	for (i = 0; i < N; i++)
+		strbuf_release(&prep[i]);
+	strbuf_release(&bytes[0]);
+	strbuf_release(&bytes[1]);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_duplicate_leaves_no_set),
 		cmocka_unit_test(test_stale_cache_after_rm_elsewhere),
 		cmocka_unit_test(test_prepared_same_as_direct),
+		cmocka_unit_test(test_run_many_same_as_run),
 	};
 	return cmocka_run_group_tests_name("sink", tests, NULL, NULL);
 }
