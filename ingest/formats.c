@@ -21,6 +21,7 @@ extern const struct ingest_format ingest_fmt_mlperf_training;
 extern const struct ingest_format ingest_fmt_mlperf_inference;
 extern const struct ingest_format ingest_fmt_mlperf_inference_summary;
 extern const struct ingest_format ingest_fmt_mlperf_companion;
+int mlperf_companion_by_path(const char *path);
 /* MLPERF-FORMATS */
 /* reframe_perflog.c, reframe_report.c, reframe_db.c */
 extern const struct ingest_format ingest_fmt_reframe_perflog;
@@ -84,6 +85,11 @@ const struct ingest_format *ingest_detect(const char *path, const unsigned char 
 		}
 	}
 	return best;
+}
+
+int ingest_maybe_companion(const char *path)
+{
+	return mlperf_companion_by_path(path);
 }
 
 const char *ingest_format_name(size_t i)

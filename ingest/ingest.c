@@ -338,12 +338,14 @@ static void ingest_identity(const char *path, struct strbuf *out)
  * One file, one transaction.  Returns 0 (ingested, skipped, ignored),
  * -AB_EDATA (rejected; err holds the message) or -AB_EIO.
  */
-static int ingest_one(const char *path, int explicit_file, const struct ingest_opts *opts,
-		      struct ingest_sink *sink, struct ingest_totals *totals, unsigned char *head,
-		      const struct sha256 *fresh, struct ingest_prehash *ph, size_t idx,
-		      struct strbuf *err, struct ingest_pipe *pipe, struct ingest_events *evs,
-		      int *inflight)
+static int ingest_one_at(const char *path, int explicit_file, const struct ingest_opts *opts,
+			 struct ingest_sink *sink, struct ingest_totals *totals,
+			 unsigned char *headbuf, const struct sha256 *fresh,
+			 struct ingest_prehash *ph, size_t idx, struct strbuf *err,
+			 struct ingest_pipe *pipe, struct ingest_events *evs, int *inflight,
+			 unsigned char **data)
 {
+	const unsigned char *head = headbuf;
 	struct ingest_file f = { 0 };
 	struct ingest_source src;
 	struct ingest_totals before = *totals;
@@ -353,18 +355,39 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 	size_t head_len;
 	uint64_t size;
 	FILE *fp;
-	int rc, score = 0;
+	int rc, pre, score = 0;
 
 	totals->files_seen++;
-	fp = ab_fopen_input(path, err); /* never blocks on a FIFO or reads a device */
-	if (!fp) {
-		rc = -AB_EDATA;
-		goto rejected;
+	pre = ingest_prehash_get(ph, idx, hex, &size, data);
+	/* read whole with its digest: parsers read those bytes, the file is
+	 * not opened again (an empty one is: a memory stream needs a byte) */
+	fp = pre == 0 && *data && size ? fmemopen(*data, (size_t)size, "rb") : NULL;
+	if (fp) {
+		head = *data;
+		head_len = size < INGEST_HEAD_MAX ? (size_t)size : INGEST_HEAD_MAX;
+		rc = 0;
+	} else {
+		fp = ab_fopen_input(path, err); /* never blocks on a FIFO or reads a device */
+		if (!fp) {
+			rc = -AB_EDATA;
+			goto rejected;
+		}
+		if (pre == 0 && *data) {
+			head = *data;
+			head_len = size < INGEST_HEAD_MAX ? (size_t)size : INGEST_HEAD_MAX;
+			rc = 0;
+		} else if (pre == 0) {
+			rc = read_head(fp, path, headbuf, &head_len, err);
+		} else if (pre == 1) {
+			/* not hashed ahead (a likely companion): detection first,
+			 * the digest only if the file is stored after all */
+			struct stat st;
+			rc = read_head(fp, path, headbuf, &head_len, err);
+			size = rc == 0 && fstat(fileno(fp), &st) == 0 ? (uint64_t)st.st_size : 0;
+		} else {
+			rc = hash_file(fp, path, fresh, hex, headbuf, &head_len, &size, err);
+		}
 	}
-	if (ingest_prehash_get(ph, idx, hex, &size) == 0)
-		rc = read_head(fp, path, head, &head_len, err);
-	else
-		rc = hash_file(fp, path, fresh, hex, head, &head_len, &size, err);
 	if (rc < 0) {
 		fclose(fp);
 		goto rejected;
@@ -381,6 +404,13 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 		if (explicit_file && opts->perflog_format && *opts->perflog_format &&
 		    (!fmt || strncmp(fmt->name, "reframe-", 8)))
 			fmt = ingest_format_find("reframe-perflog");
+	}
+	if (pre == 1 && !(fmt && (fmt->flags & FMT_COMPANION) && !explicit_file && !opts->format)) {
+		rc = hash_file(fp, path, fresh, hex, headbuf, &head_len, &size, err);
+		if (rc < 0) {
+			fclose(fp);
+			goto rejected;
+		}
 	}
 	if (!fmt) {
 		fclose(fp);
@@ -443,6 +473,7 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 	f.path = path;
 	f.fp = fp;
 	f.size = size;
+	f.data = *data;
 	f.head = head;
 	f.head_len = head_len;
 	f.opts = opts;
@@ -505,6 +536,20 @@ rejected_noclose:
 	emit(opts, evs, INGEST_EV_REJECTED, path, err->buf, totals);
 	strbuf_release(&msg);
 	return -AB_EDATA;
+}
+
+static int ingest_one(const char *path, int explicit_file, const struct ingest_opts *opts,
+		      struct ingest_sink *sink, struct ingest_totals *totals, unsigned char *head,
+		      const struct sha256 *fresh, struct ingest_prehash *ph, size_t idx,
+		      struct strbuf *err, struct ingest_pipe *pipe, struct ingest_events *evs,
+		      int *inflight)
+{
+	unsigned char *data = NULL;
+	int rc = ingest_one_at(path, explicit_file, opts, sink, totals, head, fresh, ph, idx, err,
+			       pipe, evs, inflight, &data);
+
+	free(data);
+	return rc;
 }
 
 /*
@@ -571,9 +616,9 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 	struct ingest_prehash *ph = NULL;
 	const char *prev = NULL;
 	struct sha256 fresh;
-	char *explicit_flags;
+	char *explicit_flags, *skip = NULL;
 	size_t i;
-	int rc = 0, any_rejected = 0;
+	int rc = 0, any_rejected = 0, held = 0;
 
 	memset(totals, 0, sizeof(*totals));
 	explicit_flags = NULL;
@@ -605,7 +650,15 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 			totals->bytes_total += (uint64_t)st.st_size;
 	}
 	sha256_init(&fresh);
-	ph = ingest_prehash_new(files.v, files.n, &fresh);
+	/* likely companions (walked, no --format) are not hashed ahead */
+	skip = ab_calloc(files.n ? files.n : 1, 1);
+	for (i = 0; i < files.n; i++)
+		skip[i] = !explicit_flags[i] && !opts->format && ingest_maybe_companion(files.v[i]);
+	ph = ingest_prehash_new(files.v, files.n, &fresh, skip);
+	if (sink->hold) {
+		sink->hold(sink->self, 1);
+		held = 1;
+	}
 	pipe = maybe_pipe(opts, sink);
 	for (i = 0; i < files.n; i++) {
 		struct strbuf ferr = STRBUF_INIT;
@@ -676,8 +729,11 @@ out:
 		report_outcome(pipe, prev, opts, totals, &e2);
 		strbuf_release(&e2);
 	}
-	ingest_pipe_finish(pipe);
+	ingest_pipe_finish(pipe); /* the writer is done with the sink */
+	if (held)
+		sink->hold(sink->self, 0);
 	ingest_prehash_free(ph);
+	free(skip);
 	for (i = 0; i < evs.n; i++) { /* not flushed: a write error ended the walk */
 		free(evs.v[i].path);
 		free(evs.v[i].msg);

@@ -135,6 +135,12 @@ struct ingest_sink {
 	 * those after it are -1. */
 	int (*run_many)(void *self, const struct ingest_run *const runs[], size_t n, int64_t ids[],
 			int rcs[], struct strbuf *err);
+	/* Optional: hold(self, 1) before a series of sources, hold(self, 0)
+	 * after the last end(); in between the sink may keep connection
+	 * settings its transactions need (SQLite: foreign key checks off)
+	 * instead of switching them for every source.  Called on the thread
+	 * that owns the sink while no source is open. */
+	void (*hold)(void *self, int on);
 };
 
 /* A sink that only counts (for --dry-run and tests). */

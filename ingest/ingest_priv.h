@@ -21,6 +21,9 @@ struct ingest_file {
 	const char *path;                 /* as walked (relative or absolute) */
 	FILE *fp;                         /* read-only, binary, at offset 0 */
 	uint64_t size;
+	/* the file's size bytes, the ones hashed, when the driver read it
+	 * whole (then a parser may read them instead of fp), else NULL */
+	const unsigned char *data;
 	const unsigned char *head;        /* first head_len bytes */
 	size_t head_len;
 	const struct ingest_opts *opts;
@@ -62,6 +65,10 @@ struct ingest_format {
 /* formats.c: the table of all formats, NULL-terminated. */
 extern const struct ingest_format *const ingest_formats[];
 const struct ingest_format *ingest_format_find(const char *name);
+/* 1 when the path alone says the file is most likely a companion that a
+ * directory walk does not ingest (a training power log): the driver does
+ * not hash it ahead; detection still decides. */
+int ingest_maybe_companion(const char *path);
 const struct ingest_format *ingest_detect(const char *path, const unsigned char *head,
 					  size_t len, int *score);
 

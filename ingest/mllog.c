@@ -8,10 +8,28 @@
 #include "core/compat.h"
 #include "mlperf_priv.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define LINE_SCAN_AVX2 1 /* chosen at run time (cpu_avx2) */
+#endif
+
 /* ---- the reader ------------------------------------------------------ */
 
 #define CHUNK (256u << 10)
 #define NOT_FOUND SIZE_MAX
+
+/* The line scan's 32-byte loop: libgcc asked the CPU once, at start. */
+static int cpu_avx2(void)
+{
+#ifdef LINE_SCAN_AVX2
+	return __builtin_cpu_supports("avx2") != 0;
+#else
+	return 0;
+#endif
+}
 
 void mllog_init(struct mllog_reader *r, FILE *fp, size_t max_record)
 {
@@ -21,7 +39,27 @@ void mllog_init(struct mllog_reader *r, FILE *fp, size_t max_record)
 	r->max_cap = r->max_record + CHUNK;
 	r->cap = 2 * CHUNK < r->max_cap ? 2 * CHUNK : r->max_cap;
 	r->buf = ab_malloc(r->cap);
-	r->nl_at = r->cr_at = NOT_FOUND;
+	r->tok = NOT_FOUND;
+	r->avx2 = cpu_avx2();
+	strbuf_init(&r->key, 64);
+	strbuf_init(&r->why, 64);
+	strbuf_init(&r->tmp, 64);
+}
+
+void mllog_init_mem(struct mllog_reader *r, const unsigned char *data, size_t len,
+		    size_t max_record)
+{
+	memset(r, 0, sizeof(*r));
+	r->max_record = max_record ? max_record : MLLOG_MAX_RECORD;
+	/* read only: with the whole input there and eof set, nothing moves
+	 * bytes (refill, trimming) */
+	r->buf = (unsigned char *)(uintptr_t)data;
+	r->borrowed = 1;
+	r->cap = r->max_cap = r->end = len;
+	r->bytes = len;
+	r->eof = 1;
+	r->tok = NOT_FOUND;
+	r->avx2 = cpu_avx2();
 	strbuf_init(&r->key, 64);
 	strbuf_init(&r->why, 64);
 	strbuf_init(&r->tmp, 64);
@@ -29,43 +67,102 @@ void mllog_init(struct mllog_reader *r, FILE *fp, size_t max_record)
 
 void mllog_release(struct mllog_reader *r)
 {
-	free(r->buf);
+	if (!r->borrowed)
+		free(r->buf);
 	r->buf = NULL;
 	strbuf_release(&r->key);
 	strbuf_release(&r->why);
 	strbuf_release(&r->tmp);
 }
 
-/* Next position of byte c at or after from, with a cache so that a byte
- * absent from the buffer is not searched for again on every line. */
-static size_t find_byte(struct mllog_reader *r, int c, size_t *at, size_t *lim)
+static int is_token_at(const unsigned char *buf, size_t start, size_t end, size_t m)
 {
-	size_t s = r->scan;
-	const unsigned char *p;
-
-	if (*at != NOT_FOUND && *at >= s)
-		return *at;
-	if (*at == NOT_FOUND && *lim > s)
-		s = *lim;
-	if (s >= r->end) {
-		*at = NOT_FOUND;
-		*lim = r->end;
-		return NOT_FOUND;
-	}
-	p = memchr(r->buf + s, c, r->end - s);
-	if (p) {
-		*at = (size_t)(p - r->buf);
-		return *at;
-	}
-	*at = NOT_FOUND;
-	*lim = r->end;
-	return NOT_FOUND;
+	/* the 'M' of ":::MLLOG " at m, all of it in [start, end) */
+	return m >= start + 3 && m + (MLLOG_TOKEN_LEN - 3) <= end && buf[m - 1] == ':' &&
+	       buf[m - 2] == ':' && buf[m - 3] == ':' && buf[m + 1] == 'L' && buf[m + 2] == 'L' &&
+	       buf[m + 3] == 'O' && buf[m + 4] == 'G' && buf[m + 5] == ' ';
 }
 
-static void reset_search(struct mllog_reader *r)
+/*
+ * One pass over the line from r->scan: the end of the line ('\n' or '\r')
+ * and the line's last token (r->tok, the index of its first ':') found
+ * together, 16 bytes at a time where SSE2 is there.  Returns the index of
+ * the line end, or NOT_FOUND with r->scan where to go on after a refill
+ * (the last bytes again: a token may be cut by the buffer's end).
+ */
+#ifdef LINE_SCAN_AVX2
+/* line_scan's loop 32 bytes at a time: the bytes before the next 32 from
+ * r->scan.  Returns the line end, or NOT_FOUND with *at where to go on. */
+__attribute__((target("avx2"))) static size_t line_scan32(struct mllog_reader *r, size_t *at)
 {
-	r->nl_at = r->cr_at = NOT_FOUND;
-	r->nl_lim = r->cr_lim = 0;
+	const unsigned char *b = r->buf;
+	size_t i = *at, end = r->end, start = r->start;
+	const __m256i nl = _mm256_set1_epi8('\n'), cr = _mm256_set1_epi8('\r'),
+		      em = _mm256_set1_epi8('M');
+
+	for (; i + 32 <= end; i += 32) {
+		__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(b + i));
+		uint32_t eol = (uint32_t)_mm256_movemask_epi8(
+			_mm256_or_si256(_mm256_cmpeq_epi8(v, nl), _mm256_cmpeq_epi8(v, cr)));
+		uint32_t ms = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, em));
+
+		if (eol)
+			ms &= (uint32_t)(((uint64_t)1 << __builtin_ctz(eol)) - 1);
+		while (ms) {
+			size_t m = i + (unsigned)__builtin_ctz(ms);
+			if (is_token_at(b, start, end, m))
+				r->tok = m - 3;
+			ms &= ms - 1;
+		}
+		if (eol)
+			return i + (unsigned)__builtin_ctz(eol);
+	}
+	*at = i;
+	return NOT_FOUND;
+}
+#endif
+
+static size_t line_scan(struct mllog_reader *r)
+{
+	const unsigned char *b = r->buf;
+	size_t i = r->scan, end = r->end, start = r->start;
+
+#ifdef LINE_SCAN_AVX2
+	if (r->avx2) {
+		size_t eol = line_scan32(r, &i);
+		if (eol != NOT_FOUND)
+			return eol;
+	}
+#endif
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'), em = _mm_set1_epi8('M');
+
+	for (; i + 16 <= end; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+		unsigned eol = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_cmpeq_epi8(v, nl), _mm_cmpeq_epi8(v, cr)));
+		unsigned ms = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, em));
+
+		if (eol)
+			ms &= (1u << __builtin_ctz(eol)) - 1;
+		while (ms) {
+			size_t m = i + (unsigned)__builtin_ctz(ms);
+			if (is_token_at(b, start, end, m))
+				r->tok = m - 3;
+			ms &= ms - 1;
+		}
+		if (eol)
+			return i + (unsigned)__builtin_ctz(eol);
+	}
+#endif
+	for (; i < end; i++) {
+		if (b[i] == '\n' || b[i] == '\r')
+			return i;
+		if (b[i] == 'M' && is_token_at(b, start, end, i))
+			r->tok = i - 3;
+	}
+	r->scan = end - start > MLLOG_TOKEN_LEN - 1 ? end - (MLLOG_TOKEN_LEN - 1) : start;
+	return NOT_FOUND;
 }
 
 const void *mlperf_memmem(const void *hay, size_t n, const char *needle, size_t m)
@@ -74,6 +171,27 @@ const void *mlperf_memmem(const void *hay, size_t n, const char *needle, size_t 
 
 	if (!m)
 		return hay;
+#ifdef __SSE2__
+	/* detection looks through every file's first 64 KiB: 16 positions at
+	 * a time where the needle's first and last bytes both match */
+	if (m >= 2) {
+		const __m128i f = _mm_set1_epi8(needle[0]), l = _mm_set1_epi8(needle[m - 1]);
+
+		for (; (size_t)(end - p) >= m - 1 + 16; p += 16) {
+			__m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
+			__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + m - 1));
+			unsigned hit = (unsigned)_mm_movemask_epi8(
+				_mm_and_si128(_mm_cmpeq_epi8(a, f), _mm_cmpeq_epi8(b, l)));
+
+			while (hit) {
+				const unsigned char *q = p + __builtin_ctz(hit);
+				if (!memcmp(q + 1, needle + 1, m - 2))
+					return q;
+				hit &= hit - 1;
+			}
+		}
+	}
+#endif
 	while ((size_t)(end - p) >= m) {
 		const unsigned char *q = memchr(p, needle[0], (size_t)(end - p) - m + 1);
 		if (!q)
@@ -127,8 +245,8 @@ static void trim_long_line(struct mllog_reader *r)
 	}
 	r->start = 0;
 	r->end = keep;
-	r->scan = keep;
-	reset_search(r);
+	r->scan = 0; /* the kept bytes are scanned again: a token may be in them */
+	r->tok = NOT_FOUND;
 }
 
 static int refill(struct mllog_reader *r, struct strbuf *err)
@@ -139,8 +257,9 @@ static int refill(struct mllog_reader *r, struct strbuf *err)
 		memmove(r->buf, r->buf + r->start, r->end - r->start);
 		r->end -= r->start;
 		r->scan -= r->start;
+		if (r->tok != NOT_FOUND)
+			r->tok -= r->start;
 		r->start = 0;
-		reset_search(r);
 	}
 	if (r->end == r->cap) {
 		if (r->cap < r->max_cap) {
@@ -186,9 +305,8 @@ static int rec_fail(struct mllog_reader *r, struct mllog_rec *rec)
 
 /* One line without its terminator: 1 with a record, 0 when it has none. */
 static int process_line(struct mllog_reader *r, const unsigned char *line, size_t len,
-			struct mllog_rec *rec)
+			const unsigned char *t, struct mllog_rec *rec)
 {
-	const unsigned char *t = len >= MLLOG_TOKEN_LEN ? last_token(line, len) : NULL;
 	int overlong = r->overlong;
 	size_t n;
 
@@ -222,9 +340,8 @@ static int process_line(struct mllog_reader *r, const unsigned char *line, size_
 int mllog_next(struct mllog_reader *r, struct mllog_rec *rec, struct strbuf *err)
 {
 	for (;;) {
-		size_t nl = find_byte(r, '\n', &r->nl_at, &r->nl_lim);
-		size_t cr = find_byte(r, '\r', &r->cr_at, &r->cr_lim);
-		size_t eol = nl < cr ? nl : cr, start = r->start;
+		size_t eol = line_scan(r), start = r->start;
+		const unsigned char *t = r->tok != NOT_FOUND ? r->buf + r->tok : NULL;
 		int rc;
 
 		if (eol != NOT_FOUND) {
@@ -238,8 +355,9 @@ int mllog_next(struct mllog_reader *r, struct mllog_rec *rec, struct strbuf *err
 				}
 			}
 			r->start = r->scan = next;
+			r->tok = NOT_FOUND;
 			r->lineno++;
-			if (process_line(r, r->buf + start, eol - start, rec))
+			if (process_line(r, r->buf + start, eol - start, t, rec))
 				return 1;
 			continue;
 		}
@@ -251,14 +369,15 @@ int mllog_next(struct mllog_reader *r, struct mllog_rec *rec, struct strbuf *err
 		}
 		if (r->start < r->end) {
 			r->start = r->scan = r->end;
+			r->tok = NOT_FOUND;
 			r->lineno++;
-			if (process_line(r, r->buf + start, r->end - start, rec))
+			if (process_line(r, r->buf + start, r->end - start, t, rec))
 				return 1;
 			continue;
 		}
 		if (r->overlong) { /* an over-long last line without terminator */
 			r->lineno++;
-			if (process_line(r, r->buf, 0, rec))
+			if (process_line(r, r->buf, 0, NULL, rec))
 				return 1;
 		}
 		return 0;

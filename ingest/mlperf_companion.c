@@ -38,6 +38,16 @@ static enum kind kind_of(const char *path, const unsigned char *head, size_t len
 	return K_NONE;
 }
 
+/* The path of a training power log (K_POWER without looking inside):
+ * formats.c's ingest_maybe_companion. */
+int mlperf_companion_by_path(const char *path)
+{
+	const char *base = ingest_basename(path);
+
+	return strstr(path, "/power/") && ingest_ends_with(base, ".txt") &&
+	       (!strncmp(base, "node_", 5) || !strncmp(base, "sw_", 3));
+}
+
 static int detect_companion(const char *path, const unsigned char *head, size_t len)
 {
 	return kind_of(path, head, len) != K_NONE ? 96 : 0;

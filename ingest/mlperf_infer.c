@@ -594,7 +594,10 @@ static int parse_detail(struct ingest_file *f, struct strbuf *err)
 	int rc;
 
 	infer_init(&in, "detail");
-	mllog_init(&r, f->fp, 0);
+	if (f->data)
+		mllog_init_mem(&r, f->data, (size_t)f->size, 0);
+	else
+		mllog_init(&r, f->fp, 0);
 	while ((rc = mllog_next(&r, &rec, err)) == 1) {
 		if (!rec.ok) {
 			if (!in.bad_line) {

@@ -15,6 +15,9 @@
 #include "mlperf_priv.h"
 
 #include <math.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* ---- JSON scanning --------------------------------------------------- */
 
@@ -31,9 +34,10 @@ static int is_ws(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-static const char *skip_ws(const char *p, const char *end)
+static inline const char *skip_ws(const char *p, const char *end)
 {
-	while (p < end && is_ws(*p))
+	/* nearly always one byte or none: bytes above ' ' end it at once */
+	while (p < end && (unsigned char)*p <= ' ' && is_ws(*p))
 		p++;
 	return p;
 }
@@ -72,6 +76,21 @@ static const unsigned char str_special[256] = {
  * on a little-endian machine, so the first special byte is found exactly. */
 static const char *skip_plain(const char *q, const char *end)
 {
+#ifdef __SSE2__
+	/* 16 bytes at a time: a byte <= 0x1f (unsigned), '"' or '\\' */
+	const __m128i lim = _mm_set1_epi8(0x1f), quote = _mm_set1_epi8('"'),
+		      bslash = _mm_set1_epi8('\\');
+
+	while (end - q >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+		unsigned hit = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, lim), v),
+				     _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash))));
+		if (hit)
+			return q + __builtin_ctz(hit);
+		q += 16;
+	}
+#endif
 	while (end - q >= 8) {
 		uint64_t x, hit;
 		memcpy(&x, q, 8);
@@ -173,6 +192,40 @@ static int has_word(const char *p, const char *end, const char *w, size_t n)
 
 static const char *scan_value(struct jscan *s, const char *p, const char *end, int depth);
 
+/* scan_string(s, p, end), the common case (no escapes) without a call. */
+static inline const char *fast_string(struct jscan *s, const char *p, const char *end)
+{
+	const char *q = skip_plain(p + 1, end);
+
+	if (q < end && *q == '"') {
+		s->escaped = 0;
+		return q + 1;
+	}
+	return scan_string(s, p, end);
+}
+
+/* scan_value(s, p, end, depth): same end, same acceptance, same error;
+ * the kinds nearly every value is are done here without a call (a string
+ * without escapes, a plain integer). */
+static inline const char *fast_value(struct jscan *s, const char *p, const char *end, int depth)
+{
+	const char *q;
+
+	if (depth > MLLOG_JSON_MAX_DEPTH)
+		return scan_value(s, p, end, depth);
+	if (p < end && *p == '"')
+		return fast_string(s, p, end);
+	if (p < end && *p >= '1' && *p <= '9') {
+		q = p + 1;
+		while (q < end && is_digit(*q))
+			q++;
+		/* a fraction or an exponent: the general scanner decides */
+		if (q >= end || (*q != '.' && *q != 'e' && *q != 'E'))
+			return q;
+	}
+	return scan_value(s, p, end, depth);
+}
+
 static const char *scan_object(struct jscan *s, const char *p, const char *end, int depth)
 {
 	const char *q = skip_ws(p + 1, end);
@@ -182,14 +235,14 @@ static const char *scan_object(struct jscan *s, const char *p, const char *end, 
 	for (;;) {
 		if (q >= end || *q != '"')
 			return scan_fail(s, q, "expecting property name enclosed in double quotes");
-		q = scan_string(s, q, end);
+		q = fast_string(s, q, end);
 		if (!q)
 			return NULL;
 		q = skip_ws(q, end);
 		if (q >= end || *q != ':')
 			return scan_fail(s, q, "expecting ':' delimiter");
 		q = skip_ws(q + 1, end);
-		q = scan_value(s, q, end, depth + 1);
+		q = fast_value(s, q, end, depth + 1);
 		if (!q)
 			return NULL;
 		q = skip_ws(q, end);
@@ -208,7 +261,7 @@ static const char *scan_array(struct jscan *s, const char *p, const char *end, i
 	if (q < end && *q == ']')
 		return q + 1;
 	for (;;) {
-		q = scan_value(s, q, end, depth + 1);
+		q = fast_value(s, q, end, depth + 1);
 		if (!q)
 			return NULL;
 		q = skip_ws(q, end);
@@ -395,12 +448,59 @@ int jspan_str_is(struct jspan s, const char *lit)
 
 	if (jspan_type(s) != JT_STR)
 		return 0;
+	/* the same bytes (lit has no backslash): equal, escapes or not */
+	if (s.n == n + 2 && !memcmp(s.p + 1, lit, n))
+		return 1;
 	if (!memchr(s.p, '\\', s.n))
-		return s.n == n + 2 && !memcmp(s.p + 1, lit, n);
+		return 0;
 	decode_string(s.p, s.n, &tmp);
 	eq = tmp.len == n && !memcmp(tmp.buf, lit, n);
 	strbuf_release(&tmp);
 	return eq;
+}
+
+/*
+ * A validated JSON number of at most 15 significant digits and a decimal
+ * exponent within +-22 (power readings: "1234.5"): digits and power of ten
+ * are both exact doubles, so one multiplication or division rounds once,
+ * correctly, to what strtod gives.  0 when the number is not of that kind.
+ */
+static int exact_decimal(const char *p, size_t n, double *out)
+{
+	static const double pow10[] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+					1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+					1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+	const char *q = p, *end = p + n;
+	uint64_t mant = 0;
+	int digits = 0, exp10 = 0, neg = 0;
+
+	if (q < end && *q == '-') {
+		neg = 1;
+		q++;
+	}
+	for (; q < end && *q >= '0' && *q <= '9'; q++) {
+		if (mant || *q != '0')
+			digits++;
+		mant = mant * 10 + (uint64_t)(*q - '0');
+		if (digits > 15)
+			return 0;
+	}
+	if (q < end && *q == '.') {
+		for (q++; q < end && *q >= '0' && *q <= '9'; q++) {
+			if (mant || *q != '0')
+				digits++;
+			mant = mant * 10 + (uint64_t)(*q - '0');
+			exp10--;
+			if (digits > 15)
+				return 0;
+		}
+	}
+	if (q != end || exp10 < -22)
+		return 0; /* an exponent part, or too many decimals: strtod */
+	*out = exp10 ? (double)mant / pow10[-exp10] : (double)mant;
+	if (neg)
+		*out = -*out;
+	return 1;
 }
 
 /* strtod on a span (spans are not NUL-terminated). */
@@ -409,6 +509,8 @@ static double span_strtod(const char *p, size_t n)
 	char small[64];
 	double v;
 
+	if (exact_decimal(p, n, &v))
+		return v;
 	if (n < sizeof(small)) {
 		memcpy(small, p, n);
 		small[n] = 0;
@@ -705,6 +807,11 @@ static int time_value(struct jspan s, double *out)
 	return jspan_num(s, out);
 }
 
+/* The literal lit (a string constant) at q: its length is known to the
+ * compiler, so the comparison is a few loads, not a call. */
+#define AT_LIT(q, end, lit) \
+	((size_t)((end) - (q)) >= sizeof(lit) - 1 && !memcmp((q), (lit), sizeof(lit) - 1))
+
 /*
  * The shape mlperf_logging writes every record in: these six members in
  * this order, ", " and ": " between.  Matching the member names as text
@@ -713,29 +820,44 @@ static int time_value(struct jspan s, double *out)
  * error) returns 0 and the record goes through the general loop, which
  * gives the same spans for a record of this shape.
  */
-static int fast_record(struct jscan *s, const char *q, const char *end, struct jspan *m)
+static int fast_record(struct jscan *s, const char *q, const char *end, struct jspan *m,
+		       double *time_ms, int *have_time)
 {
-	static const struct { const char *txt; size_t n; int idx; } parts[] = {
-		{ "{\"namespace\": ", 14, M_NS },  { ", \"time_ms\": ", 13, M_TIME },
-		{ ", \"event_type\": ", 16, M_EVENT }, { ", \"key\": ", 9, M_KEY },
-		{ ", \"value\": ", 11, M_VALUE },  { ", \"metadata\": ", 14, M_META },
-	};
-	size_t i;
+	const char *vs;
 
-	for (i = 0; i < AB_ARRAY_SIZE(parts); i++) {
-		const char *vs;
-		if ((size_t)(end - q) < parts[i].n || memcmp(q, parts[i].txt, parts[i].n))
-			return 0;
-		vs = q + parts[i].n;
-		q = scan_value(s, vs, end, 1);
-		if (!q) {
-			s->err = NULL;
-			s->err_at = NULL;
-			return 0;
+#define FAST_MEMBER(lit, idx)                                                  \
+	do {                                                                   \
+		if (!AT_LIT(q, end, lit))                                      \
+			return 0;                                              \
+		vs = q + sizeof(lit) - 1;                                      \
+		q = fast_value(s, vs, end, 1);                                 \
+		if (!q) {                                                      \
+			s->err = NULL;                                         \
+			s->err_at = NULL;                                      \
+			return 0;                                              \
+		}                                                              \
+		m[idx].p = vs;                                                 \
+		m[idx].n = (size_t)(q - vs);                                   \
+	} while (0)
+	FAST_MEMBER("{\"namespace\": ", M_NS);
+	FAST_MEMBER(", \"time_ms\": ", M_TIME);
+	/* nearly always a plain integer of 13 digits: converted as scanned */
+	if (m[M_TIME].n <= 15 && *vs >= '1' && *vs <= '9') {
+		long long v = 0;
+		const char *d;
+
+		for (d = vs; d < q && *d >= '0' && *d <= '9'; d++)
+			v = v * 10 + (*d - '0');
+		if (d == q) {
+			*time_ms = (double)v;
+			*have_time = 1;
 		}
-		m[parts[i].idx].p = vs;
-		m[parts[i].idx].n = (size_t)(q - vs);
 	}
+	FAST_MEMBER(", \"event_type\": ", M_EVENT);
+	FAST_MEMBER(", \"key\": ", M_KEY);
+	FAST_MEMBER(", \"value\": ", M_VALUE);
+	FAST_MEMBER(", \"metadata\": ", M_META);
+#undef FAST_MEMBER
 	return q < end && *q == '}' && skip_ws(q + 1, end) == end;
 }
 
@@ -746,7 +868,8 @@ int mllog_parse_record(const char *text, size_t len, size_t col0, struct mllog_r
 	struct jscan s = { text, col0, NULL, NULL, 0 };
 	const char *end = text + len, *q = skip_ws(text, end);
 	struct jspan m[M_COUNT];
-	int have[M_COUNT] = { 0 }, i;
+	int have[M_COUNT] = { 0 }, i, have_fast_time = 0;
+	double fast_time = 0;
 
 	memset(m, 0, sizeof(m));
 	if (q >= end || *q != '{') {
@@ -763,12 +886,13 @@ int mllog_parse_record(const char *text, size_t len, size_t col0, struct mllog_r
 		scan_why(&s, why);
 		return 0;
 	}
-	if (fast_record(&s, q, end, m)) {
+	if (fast_record(&s, q, end, m, &fast_time, &have_fast_time)) {
 		for (i = 0; i < M_COUNT; i++)
 			have[i] = 1;
 		q = end;
 		goto members_read;
 	}
+	have_fast_time = 0; /* the general loop reads time_ms again */
 	memset(m, 0, sizeof(m));
 	q = skip_ws(q + 1, end);
 	if (q < end && *q == '}') {
@@ -830,7 +954,9 @@ members_read:
 		strbuf_setstr(why, "no \"time_ms\" in the record");
 		return 0;
 	}
-	if (jspan_type(m[M_TIME]) == JT_NULL || time_value(m[M_TIME], &rec->time_ms) < 0) {
+	if (have_fast_time) {
+		rec->time_ms = fast_time;
+	} else if (jspan_type(m[M_TIME]) == JT_NULL || time_value(m[M_TIME], &rec->time_ms) < 0) {
 		strbuf_reset(why);
 		strbuf_addstr(why, "\"time_ms\" is not a number: ");
 		strbuf_add_printable(why, m[M_TIME].p, m[M_TIME].n, 40);

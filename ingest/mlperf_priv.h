@@ -43,7 +43,7 @@ int jspan_num(struct jspan s, double *out);
 int jspan_ll(struct jspan s, long long *out);
 /* Decode a string value to UTF-8 (latin-1 bytes, \u escapes); 0 or -1. */
 int jspan_str(struct jspan s, struct strbuf *out);
-/* 1 if s is a string equal to lit (ASCII). */
+/* 1 if s is a string equal to lit (ASCII, no backslash). */
 int jspan_str_is(struct jspan s, const char *lit);
 /* The last member of object obj named key; 1 found, 0 not (or not an object). */
 int jspan_get(struct jspan obj, const char *key, struct jspan *out);
@@ -61,6 +61,8 @@ int jspan_parse(const char *text, size_t len, size_t col0, struct jspan *val,
 
 /* memmem (a GNU extension, so ours). */
 const void *mlperf_memmem(const void *hay, size_t n, const char *needle, size_t m);
+/* mlperf_companion.c: 1 for the path of a training power log (formats.c) */
+int mlperf_companion_by_path(const char *path);
 
 /* ---- the :::MLLOG reader (mllog.c) ----------------------------------- */
 
@@ -84,8 +86,10 @@ struct mllog_reader {
 	unsigned char *buf;
 	size_t cap, max_cap, max_record;
 	size_t start, end, scan;     /* unconsumed bytes are buf[start..end) */
-	size_t nl_at, nl_lim, cr_at, cr_lim; /* cached '\n' / '\r' search state */
+	size_t tok;                  /* the current line's last token so far, or SIZE_MAX */
 	int eof, pending_cr, overlong;
+	int borrowed;                /* buf is the caller's whole input (mllog_init_mem) */
+	int avx2;                    /* the line scan may use AVX2 */
 	long lineno;                 /* lines consumed so far */
 	long records, failed;        /* :::MLLOG records returned, of which failed */
 	uint64_t bytes;
@@ -99,6 +103,10 @@ int mllog_parse_record(const char *text, size_t len, size_t col0, struct mllog_r
 		       struct strbuf *keybuf, struct strbuf *tmp, struct strbuf *why);
 
 void mllog_init(struct mllog_reader *r, FILE *fp, size_t max_record);
+/* The same over a whole input already in memory (read, never written;
+ * data must outlive the reader): the same records, lines and messages. */
+void mllog_init_mem(struct mllog_reader *r, const unsigned char *data, size_t len,
+		    size_t max_record);
 void mllog_release(struct mllog_reader *r);
 /* Next record: 1 (rec filled, maybe !ok), 0 at end of file, -AB_EIO. */
 int mllog_next(struct mllog_reader *r, struct mllog_rec *rec, struct strbuf *err);

@@ -151,6 +151,10 @@ static void on_record(struct train *t, const struct mllog_rec *rec)
 	}
 	if (!rec->key)
 		return;
+	/* the keys of every training step: nothing below keeps them */
+	if (MLLOG_KEY_IS(rec, "tracked_stats") || MLLOG_KEY_IS(rec, "train_loss") ||
+	    MLLOG_KEY_IS(rec, "throughput") || MLLOG_KEY_IS(rec, "cache_clear"))
+		goto done;
 	if (MLLOG_KEY_IS(rec, "run_start")) {
 		/* one run, one run_start: a second one is said, not guessed at */
 		if (t->first_start_line && !t->start_warned) {
@@ -230,6 +234,7 @@ static void on_record(struct train *t, const struct mllog_rec *rec)
 	} else if (jspan_str_is(rec->event_type, "POINT_IN_TIME")) {
 		keep_param(t, rec);
 	}
+done:
 	if (t->have_start && t->have_stop)
 		t->frozen = 1;
 }
@@ -374,7 +379,10 @@ static int parse_train(struct ingest_file *f, struct strbuf *err)
 	mlperf_layout_init(&l);
 	mlperf_sysdesc_init(&sd);
 	memset(&energy, 0, sizeof(energy));
-	mllog_init(&r, f->fp, 0);
+	if (f->data)
+		mllog_init_mem(&r, f->data, (size_t)f->size, 0);
+	else
+		mllog_init(&r, f->fp, 0);
 	while ((rc = mllog_next(&r, &rec, err)) == 1)
 		on_record(&t, &rec);
 	if (rc < 0) {

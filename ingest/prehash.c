@@ -1,7 +1,8 @@
 /*
  * prehash.c - digests of the next files of an ingest, hashed side by side
  * (see prehash.h).  Up to SHA256_LANES_MAX files are open at once, each
- * with a 64 KiB buffer; whole 64-byte blocks common to all go through
+ * read whole (small files, handed to the caller with the digest) or
+ * through a 64 KiB buffer; whole 64-byte blocks common to all go through
  * sha256_update_blocks, a file's last partial block through sha256_final.
  *
  * A thread of its own does this while the caller parses (and the
@@ -16,18 +17,26 @@
 #include "core/strbuf.h"
 
 #include <pthread.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define PH_BUF (64 * 1024)
 #define PH_AHEAD 64 /* results kept: files hashed at most this far ahead */
+/* Files up to PH_WHOLE_MAX bytes are read whole and handed to the caller
+ * with their digest (read once: the parser needs no read of its own),
+ * while the whole files waiting for the caller stay under PH_WHOLE_BUDGET
+ * bytes; other files are streamed through the lane's buffer as before. */
+#define PH_WHOLE_MAX ((size_t)4 << 20)
+#define PH_WHOLE_BUDGET ((size_t)32 << 20)
 
-enum { PH_EMPTY, PH_OK, PH_FAILED };
+enum { PH_EMPTY, PH_OK, PH_FAILED, PH_SKIPPED };
 
 struct ph_lane {
 	FILE *fp;             /* NULL: idle */
 	size_t file;
 	struct sha256 c;
-	unsigned char *buf;
+	unsigned char *buf;   /* the lane's buffer, or the whole file */
+	unsigned char *whole; /* the whole file read (buf == whole), or NULL */
 	size_t off, len;      /* bytes buf[off, len) not hashed yet */
 	uint64_t size;
 	int eof;
@@ -38,15 +47,18 @@ struct ph_result {
 	int state;
 	uint64_t size;
 	char hex[65];
+	unsigned char *data;  /* the whole file (size bytes), or NULL */
 };
 
 struct ingest_prehash {
 	char *const *paths;
+	const char *skip;     /* skip[i]: not hashed here (NULL: none) */
 	size_t n, next;       /* next: the next file a lane takes */
 	int lanes;
 	struct sha256 fresh;
 	struct ph_lane lane[SHA256_LANES_MAX];
 	struct ph_result res[PH_AHEAD]; /* file f in res[f % PH_AHEAD] */
+	size_t whole_bytes;   /* whole files read and not taken by the caller (mu) */
 	unsigned char *mem;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;    /* a result came, or want moved, or stop */
@@ -58,7 +70,7 @@ struct ingest_prehash {
 static void *hash_thread(void *arg);
 
 struct ingest_prehash *ingest_prehash_new(char *const *paths, size_t n,
-					  const struct sha256 *fresh)
+					  const struct sha256 *fresh, const char *skip)
 {
 	struct ingest_prehash *ph;
 	const char *t;
@@ -68,6 +80,7 @@ struct ingest_prehash *ingest_prehash_new(char *const *paths, size_t n,
 		return NULL;
 	ph = ab_calloc(1, sizeof(*ph));
 	ph->paths = paths;
+	ph->skip = skip;
 	ph->n = n;
 	ph->lanes = sha256_lanes(fresh);
 	if (ph->lanes > SHA256_LANES_MAX)
@@ -86,32 +99,111 @@ struct ingest_prehash *ingest_prehash_new(char *const *paths, size_t n,
 	return ph;
 }
 
-static void lane_stop(struct ph_lane *l)
+/* The lane's file is done with (its whole copy, if any, was handed on or
+ * is freed here). */
+static void lane_stop(struct ingest_prehash *ph, struct ph_lane *l)
 {
 	if (l->fp)
 		fclose(l->fp);
 	l->fp = NULL;
+	if (l->whole) {
+		pthread_mutex_lock(&ph->mu);
+		ph->whole_bytes -= l->len;
+		pthread_mutex_unlock(&ph->mu);
+		free(l->whole);
+		l->whole = NULL;
+	}
+	l->buf = ph->mem + (size_t)(l - ph->lane) * PH_BUF;
 }
 
-static void result(struct ingest_prehash *ph, size_t file, int state, struct sha256 *c,
-		   uint64_t size)
+/* Forget a result the caller did not take (mu held). */
+static void result_drop(struct ingest_prehash *ph, struct ph_result *r)
+{
+	if (r->data) {
+		ph->whole_bytes -= (size_t)r->size;
+		free(r->data);
+		r->data = NULL;
+	}
+}
+
+static void result(struct ingest_prehash *ph, size_t file, int state, struct ph_lane *l)
 {
 	struct ph_result *r = &ph->res[file % PH_AHEAD];
 	unsigned char digest[32];
 	char hex[65];
 
 	if (state == PH_OK) {
-		sha256_final(c, digest);
+		sha256_final(&l->c, digest);
 		sha256_hex(digest, hex);
 	}
 	pthread_mutex_lock(&ph->mu);
+	result_drop(ph, r);
 	r->file = file;
 	r->state = state;
-	r->size = size;
-	if (state == PH_OK)
+	r->size = state == PH_OK ? l->size : 0;
+	if (state == PH_OK) {
 		memcpy(r->hex, hex, sizeof(hex));
+		r->data = l->whole; /* handed on with the digest */
+		l->whole = NULL;
+	}
 	pthread_cond_broadcast(&ph->cv);
 	pthread_mutex_unlock(&ph->mu);
+}
+
+/* Read the lane's file whole when it is small enough and the budget has
+ * room: 1 read, 0 stream it, -1 read error.  A file that grows while it is
+ * read is read to its end all the same. */
+static int lane_read_whole(struct ingest_prehash *ph, struct ph_lane *l)
+{
+	int fd = fileno(l->fp);
+	struct stat st;
+	size_t cap, len = 0;
+	unsigned char *b;
+	int room;
+
+	if (fstat(fd, &st) < 0 || st.st_size < 0 || (uint64_t)st.st_size > PH_WHOLE_MAX)
+		return 0;
+	cap = (size_t)st.st_size + 1; /* the read that finds the end needs no more room */
+	pthread_mutex_lock(&ph->mu);
+	room = ph->whole_bytes + cap <= PH_WHOLE_BUDGET;
+	if (room)
+		ph->whole_bytes += cap;
+	pthread_mutex_unlock(&ph->mu);
+	if (!room)
+		return 0;
+	b = ab_malloc(cap);
+	for (;;) {
+		ssize_t r;
+
+		if (len == cap) {
+			size_t more = cap < 65536 ? 65536 : cap;
+			pthread_mutex_lock(&ph->mu);
+			ph->whole_bytes += more;
+			pthread_mutex_unlock(&ph->mu);
+			cap += more;
+			b = ab_realloc(b, cap);
+		}
+		r = read(fd, b + len, cap - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			l->whole = l->buf = b;
+			l->len = cap; /* what whole_bytes counts, until done */
+			if (r < 0)
+				return -1;
+			break;
+		}
+		len += (size_t)r;
+	}
+	/* the budget counts the bytes kept */
+	pthread_mutex_lock(&ph->mu);
+	ph->whole_bytes -= cap - len;
+	pthread_mutex_unlock(&ph->mu);
+	l->off = 0;
+	l->len = len;
+	l->size = len;
+	l->eof = 1;
+	return 1;
 }
 
 /* Give idle lanes the next files, up to PH_AHEAD files from `want`. */
@@ -125,10 +217,15 @@ static void lanes_take(struct ingest_prehash *ph, size_t want)
 
 		if (l->fp)
 			continue;
+		if (ph->skip && ph->skip[ph->next]) { /* the caller does without */
+			result(ph, ph->next++, PH_SKIPPED, l);
+			k--;
+			continue;
+		}
 		/* the driver's own opener: no FIFO or device is ever read */
 		l->fp = ab_fopen_input(ph->paths[ph->next], &err);
 		if (!l->fp) {
-			result(ph, ph->next++, PH_FAILED, NULL, 0);
+			result(ph, ph->next++, PH_FAILED, l);
 			k--; /* this lane is still idle */
 			continue;
 		}
@@ -137,6 +234,11 @@ static void lanes_take(struct ingest_prehash *ph, size_t want)
 		l->off = l->len = 0;
 		l->size = 0;
 		l->eof = 0;
+		if (lane_read_whole(ph, l) < 0) {
+			result(ph, l->file, PH_FAILED, l);
+			lane_stop(ph, l);
+			k--;
+		}
 	}
 	strbuf_release(&err);
 }
@@ -183,13 +285,13 @@ static int step(struct ingest_prehash *ph)
 			continue;
 		busy = 1;
 		if (lane_fill(l) < 0) {
-			result(ph, l->file, PH_FAILED, NULL, 0);
-			lane_stop(l);
+			result(ph, l->file, PH_FAILED, l);
+			lane_stop(ph, l);
 			finished = 1;
 		} else if (l->len - l->off < 64) { /* eof: the last partial block */
 			sha256_update(&l->c, l->buf + l->off, l->len - l->off);
-			result(ph, l->file, PH_OK, &l->c, l->size);
-			lane_stop(l);
+			result(ph, l->file, PH_OK, l);
+			lane_stop(ph, l);
 			finished = 1;
 		}
 	}
@@ -255,11 +357,13 @@ static void *hash_thread(void *arg)
 	return NULL;
 }
 
-int ingest_prehash_get(struct ingest_prehash *ph, size_t i, char hex[65], uint64_t *size)
+int ingest_prehash_get(struct ingest_prehash *ph, size_t i, char hex[65], uint64_t *size,
+		       unsigned char **data)
 {
 	struct ph_result *r;
 	int ok;
 
+	*data = NULL;
 	if (!ph || i >= ph->n)
 		return -1;
 	r = &ph->res[i % PH_AHEAD];
@@ -273,7 +377,7 @@ int ingest_prehash_get(struct ingest_prehash *ph, size_t i, char hex[65], uint64
 		if (i >= ph->next) { /* asked past what the lanes hold (never, in order) */
 			int k;
 			for (k = 0; k < ph->lanes; k++)
-				lane_stop(&ph->lane[k]);
+				lane_stop(ph, &ph->lane[k]);
 			ph->next = i;
 		}
 		while (!ready(r, i)) {
@@ -283,10 +387,18 @@ int ingest_prehash_get(struct ingest_prehash *ph, size_t i, char hex[65], uint64
 		}
 		pthread_mutex_lock(&ph->mu);
 	}
+	if (ready(r, i) && r->state == PH_SKIPPED) {
+		pthread_mutex_unlock(&ph->mu);
+		return 1;
+	}
 	ok = ready(r, i) && r->state == PH_OK;
 	if (ok) {
 		memcpy(hex, r->hex, 65);
 		*size = r->size;
+		*data = r->data; /* the caller's now */
+		if (r->data)
+			ph->whole_bytes -= (size_t)r->size;
+		r->data = NULL;
 	}
 	pthread_mutex_unlock(&ph->mu);
 	return ok ? 0 : -1;
@@ -305,10 +417,12 @@ void ingest_prehash_free(struct ingest_prehash *ph)
 		pthread_mutex_unlock(&ph->mu);
 		pthread_join(ph->th, NULL);
 	}
+	for (k = 0; k < ph->lanes; k++)
+		lane_stop(ph, &ph->lane[k]);
+	for (k = 0; k < PH_AHEAD; k++)
+		result_drop(ph, &ph->res[k]);
 	pthread_mutex_destroy(&ph->mu);
 	pthread_cond_destroy(&ph->cv);
-	for (k = 0; k < ph->lanes; k++)
-		lane_stop(&ph->lane[k]);
 	free(ph->mem);
 	free(ph);
 }

@@ -7,9 +7,10 @@
  * On a CPU without the SHA extensions but with vector lanes (AVX-512F,
  * AVX2) the driver hashes the next files of its list side by side, one
  * file per lane, streaming each (64 KiB at a time per lane), a bounded
- * number of files ahead of the one it asks for.  Files are read once for
- * the digest, as before; nothing else changes (same digests, order and
- * error messages: a file it cannot open or read is left to the caller).
+ * number of files ahead of the one it asks for.  A small file is read
+ * whole and its bytes handed to the caller with the digest, so it is read
+ * once for both; nothing else changes (same digests, order and error
+ * messages: a file it cannot open or read is left to the caller).
  */
 #ifndef AB_INGEST_PREHASH_H
 #define AB_INGEST_PREHASH_H
@@ -20,14 +21,20 @@
 struct ingest_prehash;
 
 /* NULL when hashing ahead does not pay here (one lane: SHA extensions or
- * no vector unit, or fewer than two files).  paths[] must outlive it;
- * fresh is an sha256_init()ed context (probing the CPU is slow). */
+ * no vector unit, or fewer than two files).  paths[] (and skip[], n flags
+ * or NULL) must outlive it; files with skip[i] set are neither read nor
+ * hashed (companions the caller will likely not need); fresh is an
+ * sha256_init()ed context (probing the CPU is slow). */
 struct ingest_prehash *ingest_prehash_new(char *const *paths, size_t n,
-					  const struct sha256 *fresh);
+					  const struct sha256 *fresh, const char *skip);
 /* File i's lowercase hex digest and byte count: 0, or -1 when the caller
- * must hash it itself (not openable or readable, or out of range).  Ask
- * in increasing i; files before i are forgotten. */
-int ingest_prehash_get(struct ingest_prehash *ph, size_t i, char hex[65], uint64_t *size);
+ * must hash it itself (not openable or readable, or out of range), or 1
+ * when file i was skipped (the caller hashes it if it needs to).  With
+ * 0, *data is the file's bytes, the ones hashed (the caller frees it), or
+ * NULL when the file was too large to keep (the caller reads it).  Ask in
+ * increasing i; files before i are forgotten. */
+int ingest_prehash_get(struct ingest_prehash *ph, size_t i, char hex[65], uint64_t *size,
+		       unsigned char **data);
 void ingest_prehash_free(struct ingest_prehash *ph);
 
 #endif

@@ -92,6 +92,8 @@ struct db_sink_state {
 	struct ingest_sink sink;
 	struct db *db;
 	int in_txn;
+	int fk_off;                /* foreign key checks switched off by the sink */
+	int fk_held;               /* sink_hold(): keep them off between sources */
 	int64_t source_id;
 	long seq;
 	sqlite3_stmt *st[32];

@@ -253,6 +253,16 @@ static int replace_source(struct db_sink_state *s, const struct ingest_source *s
 	return rc < 0 ? rc : n > 0;
 }
 
+/* Foreign key checks on again after the sink's transaction, unless the
+ * caller holds the sink for more sources. */
+static void fk_restore(struct db_sink_state *s)
+{
+	if (s->fk_off && !s->fk_held && !s->in_txn) {
+		fixed(s, ST_FK_ON, NULL);
+		s->fk_off = 0;
+	}
+}
+
 static int sink_begin(void *self, const struct ingest_source *src, struct strbuf *err)
 {
 	struct db_sink_state *s = self;
@@ -266,13 +276,19 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 	 * or holds in a cache that is emptied whenever rows may have gone, and
 	 * removing deletes children first.  SQLite's per-row foreign key checks
 	 * (a parent lookup per column per row) are off for its transactions;
-	 * the pragma is a no-op inside a transaction, so it is set before. */
-	rc = fixed(s, ST_FK_OFF, err);
-	if (rc < 0)
-		return rc;
+	 * the pragma is a no-op inside a transaction, so it is set before.
+	 * Switching it expires every prepared statement (SQLite recompiles
+	 * them), so while the caller holds the sink (sink_hold) it stays off
+	 * from one transaction to the next. */
+	if (!s->fk_off) {
+		rc = fixed(s, ST_FK_OFF, err);
+		if (rc < 0)
+			return rc;
+		s->fk_off = 1;
+	}
 	rc = fixed(s, ST_BEGIN, err);
 	if (rc < 0) {
-		fixed(s, ST_FK_ON, NULL);
+		fk_restore(s);
 		return rc;
 	}
 	s->in_txn = 1;
@@ -299,8 +315,8 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 		goto fail;
 	if (rc == 1 && !src->replace) {
 		fixed(s, ST_ROLLBACK, NULL);
-		fixed(s, ST_FK_ON, NULL);
 		s->in_txn = 0;
+		fk_restore(s);
 		return 1;
 	}
 	if (src->replace) {
@@ -330,9 +346,9 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 	return replaced ? 2 : 0;
 fail:
 	fixed(s, ST_ROLLBACK, NULL);
-	fixed(s, ST_FK_ON, NULL);
-	forget_interned(s);
 	s->in_txn = 0;
+	fk_restore(s);
+	forget_interned(s);
 	return rc;
 }
 
@@ -1434,8 +1450,19 @@ static int sink_end(void *self, int commit, struct strbuf *err)
 			forget_interned(s);
 		}
 	}
-	fixed(s, ST_FK_ON, NULL);
+	fk_restore(s);
 	return rc;
+}
+
+/* A series of sources (ingest_paths): foreign key checks stay off from
+ * one transaction to the next, and are switched on again at the end. */
+static void sink_hold(void *self, int on)
+{
+	struct db_sink_state *s = self;
+
+	s->fk_held = on;
+	if (!on)
+		fk_restore(s);
 }
 
 /* Asked from the ingest pipeline's parsing thread: a read-only connection
@@ -1510,6 +1537,7 @@ void db_sink_init(struct db *db)
 	s->sink.known = sink_known;
 	s->sink.prepare = sink_prepare;
 	s->sink.run_many = sink_run_many;
+	s->sink.hold = sink_hold;
 }
 
 void db_sink_release(struct db *db)

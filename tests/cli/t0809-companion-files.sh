@@ -36,6 +36,23 @@ test_expect_success 'an MLPerf power log as a FIFO: no energy, said why' '
 	grep -q "^accelbench: warning: t/Acme/results/box1/ssd/result_0.txt: no energy: cannot read ${q}.*/t/Acme/results/box1/ssd/power/result_0/node_0.txt${q}: not a regular file (a FIFO)$" err
 '
 
+# power/<run>/node_*.txt is not hashed ahead (a power log, almost always):
+# a file there that is something else is still detected, hashed and stored
+test_expect_success 'a JUBE table where a power log would be: stored with its own digest' '
+	rm -rf pw "$ACCELBENCH_DB" && mkdir -p pw/a/power/r pw/b &&
+	cp "$FIXTURES/caraml/fno_result_csv.dat" pw/a/power/r/node_0.txt &&
+	printf "hello\n" >pw/a/power/r/sw_0.txt &&
+	cp -r "$T" pw/b/ &&
+	timeout 60 "$AB" ingest -v pw >out 2>err &&
+	grep -q "^ingested pw/a/power/r/node_0.txt: 3 runs" err &&
+	grep -Fxq "ignored pw/a/power/r/sw_0.txt: format not recognised" err &&
+	sha256sum pw/a/power/r/node_0.txt | cut -d" " -f1 >expect &&
+	sqlite3 "$ACCELBENCH_DB" "SELECT sha256 FROM source WHERE path = ${q}pw/a/power/r/node_0.txt${q}" >actual &&
+	test_cmp expect actual &&
+	grep -q "^read with its table pw/b/.*/power/result_0/node_0.txt: mlperf-companion$" err &&
+	grep -q "^18 files ingested, 0 skipped as already ingested, 0 rejected, 8 read with their tables, 1 not recognised; added 20 runs" out
+'
+
 test_expect_success 'an inference spl.txt as a FIFO: no power, said why' '
 	fifo_tree "$I" closed/Acme/results/box1/resnet50/offline/performance/run_1/spl.txt &&
 	timeout 60 "$AB" ingest t >out 2>err &&

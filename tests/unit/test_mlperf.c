@@ -258,6 +258,169 @@ static void test_record_shapes(void **state)
 	strbuf_release(&want);
 }
 
+/* The fast path scans values itself (strings without escapes, integers
+ * inline): whatever a value or time is, a record in the fast shape gives
+ * what the same record with a member more (the general loop) gives. */
+static void test_fast_values_as_general(void **state)
+{
+	static const char *const values[] = {
+		"0", "7", "01", "-0", "-1", "1.5", "1.", "1e5", "1E+5", "1e", "12345678901234567890",
+		"1.5e-3", "-Infinity", "Infinity", "NaN", "nul", "true", "false", "\"\"", "\"plain\"",
+		"\"a\\\"b\"", "\"\\u00e9\"", "\"\\x\"", "\"tab\there\"", "\"open", "[]", "[1, 2]",
+		"[1,]", "{}", "{\"a\": {\"b\": [1, \"c\"]}}", "{\"a\" 1}", "{1: 2}", "{\"k\\n\": 5}",
+		"{\"a\": 1,}", "[\"s\", 12, -3.5e2, null]", "-", "+1", "0x10", "2 ",
+	};
+	static const char *const times[] = {
+		"1728769362845", "0", "01", "123456789012345", "1234567890123456", "1.5", "1e3", "-5",
+		"\"12\"", "null", "99999999999999999999",
+	};
+	struct strbuf w[3] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	struct strbuf v[3] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	size_t i;
+	int k, deep;
+
+	(void)state;
+	for (i = 0; i < AB_ARRAY_SIZE(values) + AB_ARRAY_SIZE(times) + 4; i++) {
+		struct mllog_rec ra, rb;
+		int oka, okb;
+
+		strbuf_reset(&a);
+		if (i < AB_ARRAY_SIZE(values)) {
+			strbuf_addf(&a, STD_HEAD "\"k\", \"value\": %s, \"metadata\": {\"v\": %s}",
+				    values[i], values[i]);
+		} else if (i < AB_ARRAY_SIZE(values) + AB_ARRAY_SIZE(times)) {
+			strbuf_addf(&a, "{\"namespace\": \"\", \"time_ms\": %s, \"event_type\": "
+				    "\"POINT_IN_TIME\", \"key\": \"k\"" STD_TAIL,
+				    times[i - AB_ARRAY_SIZE(values)]);
+		} else {
+			/* nesting around the limit (256 levels) */
+			deep = MLLOG_JSON_MAX_DEPTH - 2 + (int)(i - AB_ARRAY_SIZE(values) -
+								 AB_ARRAY_SIZE(times));
+			strbuf_addstr(&a, STD_HEAD "\"k\", \"value\": ");
+			for (k = 0; k < deep; k++)
+				strbuf_addch(&a, '[');
+			strbuf_addstr(&a, "\"s\"");
+			for (k = 0; k < deep; k++)
+				strbuf_addch(&a, ']');
+			strbuf_addstr(&a, ", \"metadata\": {}");
+		}
+		strbuf_reset(&b);
+		strbuf_addbuf(&b, &a);
+		strbuf_addstr(&a, "}");
+		strbuf_addstr(&b, ", \"z\": 0}");
+		oka = record(a.buf, &ra, w);
+		okb = record(b.buf, &rb, v);
+		if (i >= AB_ARRAY_SIZE(values) + AB_ARRAY_SIZE(times)) {
+			/* the string inside `deep` arrays is at depth deep + 1 */
+			assert_int_equal(oka, deep + 1 <= MLLOG_JSON_MAX_DEPTH);
+			if (!oka)
+				assert_non_null(strstr(w[0].buf, "nested too deeply"));
+		}
+		if (oka != okb || (!oka && strcmp(w[0].buf, v[0].buf)))
+			fail_msg("%s: fast %d (%s), general %d (%s)", a.buf, oka, w[0].buf, okb,
+				 v[0].buf);
+		if (oka) {
+			assert_true(ra.time_ms == rb.time_ms);
+			assert_int_equal(ra.value.n, rb.value.n);
+			assert_memory_equal(ra.value.p, rb.value.p, ra.value.n);
+			assert_int_equal(ra.metadata.n + 0, rb.metadata.n + 0);
+			assert_memory_equal(ra.metadata.p, rb.metadata.p, ra.metadata.n);
+		}
+	}
+	for (k = 0; k < 3; k++) {
+		strbuf_release(&w[k]);
+		strbuf_release(&v[k]);
+	}
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
+/* mlperf_memmem (detection's search, 16 positions at a time) against a
+ * plain search: small alphabets, every length, hits at both ends. */
+static void test_memmem(void **state)
+{
+	char hay[200], needle[24];
+	uint64_t x = 2463534242ull;
+	int round;
+
+	(void)state;
+	for (round = 0; round < 40000; round++) {
+		size_t n, m, i;
+		const char *want = NULL, *got;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		n = (size_t)(x % sizeof(hay));
+		m = 1 + (size_t)((x >> 8) % (round % 2 ? 3 : 23));
+		for (i = 0; i < n; i++)
+			hay[i] = "ab:"[(x >> (i % 40)) % 3 == 0 ? 0 : (x * (i + 7) >> 33) % 3];
+		for (i = 0; i < m; i++)
+			needle[i] = "ab:"[(x >> (2 * i + 3)) % 3];
+		if (round % 5 == 0 && n >= m) /* a hit at the very end */
+			memcpy(hay + n - m, needle, m);
+		for (i = 0; i + m <= n && !want; i++)
+			if (!memcmp(hay + i, needle, m))
+				want = hay + i;
+		got = mlperf_memmem(hay, n, needle, m);
+		assert_ptr_equal(got, want);
+	}
+	assert_null(mlperf_memmem("mlperf::loggin", 14, "mlperf::logging", 15));
+}
+
+/* Numbers converted without strtod (at most 15 significant digits, no
+ * exponent part) give strtod's double, bit for bit: random decimals with
+ * zeros in every place, signs, and the limits either side. */
+static void test_numbers_as_strtod(void **state)
+{
+	static const char *const fixed[] = {
+		"0", "-0", "0.0", "-0.0", "1", "0.1", "0.3", "123456789012345", "1234567890123456",
+		"999999999999999", "9007199254740993", "0.0000000000000000000001",
+		"0.00000000000000000000001", "1.5e3", "-2.5E-3", "100000000000000000000000",
+		"3.141592653589793", "2.718281828459045", "1e22", "0.000001234567890123",
+	};
+	char buf[64];
+	uint64_t x = 0x2545F4914F6CDD1Dull;
+	int round;
+
+	(void)state;
+	for (round = 0; round < 200000 + (int)AB_ARRAY_SIZE(fixed); round++) {
+		struct jspan sp;
+		double got = -1, want;
+
+		if (round < (int)AB_ARRAY_SIZE(fixed)) {
+			snprintf(buf, sizeof(buf), "%s", fixed[round]);
+		} else {
+			int i, ni, nf;
+			size_t k = 0;
+
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			if (x & 1)
+				buf[k++] = '-';
+			ni = 1 + (int)((x >> 1) % 12);
+			nf = (int)((x >> 5) % 24);
+			for (i = 0; i < ni; i++) /* no leading zero: JSON */
+				buf[k++] = (char)((i == 0 && ni > 1) ? '1' + (x >> (9 + i)) % 9
+						  : '0' + ((x >> (9 + i)) % 10 < 4 ? 0 : (x >> (13 + i)) % 10));
+			if (nf) {
+				buf[k++] = '.';
+				for (i = 0; i < nf; i++)
+					buf[k++] = (char)('0' + ((x >> (20 + i)) % 3 ? (x >> (30 + i)) % 10 : 0));
+			}
+			buf[k] = 0;
+		}
+		want = strtod(buf, NULL);
+		sp.p = buf;
+		sp.n = strlen(buf);
+		assert_int_equal(jspan_num(sp, &got), 0);
+		if (memcmp(&got, &want, sizeof(got)))
+			fail_msg("%s: %.17g, strtod %.17g", buf, got, want);
+	}
+}
+
 /* ---- the reader --------------------------------------------------------- */
 
 static FILE *file_of(const char *data, size_t len)
@@ -278,7 +441,11 @@ struct got {
 	char why[16][96];
 };
 
-static void read_all(FILE *fp, struct got *g, size_t max_record)
+/* mem: the reader over the whole input in memory (mllog_init_mem), as the
+ * driver hands it over when it read the file with its digest, here with
+ * the line scan that does not use AVX2 */
+static void read_with(FILE *fp, const unsigned char *mem, size_t len, struct got *g,
+		      size_t max_record)
 {
 	struct mllog_reader r;
 	struct mllog_rec rec;
@@ -286,7 +453,12 @@ static void read_all(FILE *fp, struct got *g, size_t max_record)
 	int rc;
 
 	memset(g, 0, sizeof(*g));
-	mllog_init(&r, fp, max_record);
+	if (mem) {
+		mllog_init_mem(&r, mem, len, max_record);
+		r.avx2 = 0; /* and the 16-byte line scan */
+	} else {
+		mllog_init(&r, fp, max_record);
+	}
 	while ((rc = mllog_next(&r, &rec, &err)) == 1) {
 		if (g->n < 16) {
 			g->line[g->n] = rec.line;
@@ -304,6 +476,37 @@ static void read_all(FILE *fp, struct got *g, size_t max_record)
 	assert_int_equal(rc, 0);
 	mllog_release(&r);
 	strbuf_release(&err);
+}
+
+/* Every reader test reads its input both ways: the same records, lines
+ * and messages. */
+static void read_all(FILE *fp, struct got *g, size_t max_record)
+{
+	struct strbuf data = STRBUF_INIT;
+	unsigned char chunk[4096];
+	struct got m;
+	size_t n, i;
+
+	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+		strbuf_add(&data, chunk, n);
+	rewind(fp);
+	read_with(fp, NULL, 0, g, max_record);
+	/* a copy of exactly the input's bytes: a read past them shows under ASan */
+	{
+		unsigned char *exact = ab_malloc(data.len ? data.len : 1);
+		memcpy(exact, data.buf, data.len);
+		read_with(NULL, exact, data.len, &m, max_record);
+		free(exact);
+	}
+	assert_int_equal(m.n, g->n);
+	assert_int_equal(m.bad, g->bad);
+	for (i = 0; i < 16; i++) {
+		assert_int_equal(m.line[i], g->line[i]);
+		assert_string_equal(m.key[i], g->key[i]);
+		assert_true(m.t[i] == g->t[i]);
+		assert_string_equal(m.why[i], g->why[i]);
+	}
+	strbuf_release(&data);
 	fclose(fp);
 }
 
@@ -419,6 +622,88 @@ static void test_reader_cr_at_boundary(void **state)
 			assert_int_equal(g.line[1], 3);
 		}
 	}
+	strbuf_release(&d);
+}
+
+/* A token cut by the reader's buffer end (every offset around the 256 KiB
+ * refill), and random lines of tokens, records, '\r', '\n' and noise
+ * across several refills: each line's last token gives its record, as a
+ * plain split of the same bytes says. */
+static void test_reader_tokens_across_refills(void **state)
+{
+	static const char *const parts[] = {
+		":::MLLOG ", REC("a", 5), REC("b", 6), "\n", "\r", "\r\n", "x", "::", ":::MLLO",
+		"MLLOG ", "M", "  ", "0: ", "{\"k\": 1}", "\t",
+	};
+	struct strbuf d = STRBUF_INIT, why[3] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	uint64_t x = 88172645463325252ull;
+	struct got g;
+	int pad, round;
+
+	(void)state;
+	for (pad = -12; pad <= 12; pad++) {
+		strbuf_reset(&d);
+		strbuf_addchars(&d, 'a', (size_t)(262144 - 9 + pad));
+		strbuf_addstr(&d, " " REC("cut", 7) "\n" REC("next", 8));
+		read_all(file_of(d.buf, d.len), &g, 0);
+		assert_int_equal(g.n, 2);
+		assert_string_equal(g.key[0], "cut");
+		assert_string_equal(g.key[1], "next");
+	}
+	for (round = 0; round < 6; round++) {
+		size_t i, n = 0, ls;
+		long line = 0;
+		struct got want;
+
+		strbuf_reset(&d);
+		while (d.len < 700000) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			strbuf_addstr(&d, parts[x % AB_ARRAY_SIZE(parts)]);
+		}
+		/* the expected records: universal newlines, last token per line */
+		memset(&want, 0, sizeof(want));
+		for (ls = 0, i = 0; i <= d.len; i++) {
+			const char *t = NULL, *q;
+			struct mllog_rec rec;
+			size_t e;
+
+			if (i < d.len && d.buf[i] != '\n' && d.buf[i] != '\r')
+				continue;
+			line++;
+			for (q = d.buf + ls; q + MLLOG_TOKEN_LEN <= d.buf + i; q++)
+				if (!memcmp(q, MLLOG_TOKEN, MLLOG_TOKEN_LEN))
+					t = q;
+			if (t) {
+				t += MLLOG_TOKEN_LEN;
+				e = (size_t)(d.buf + i - t);
+				while (e && (t[e - 1] == ' ' || t[e - 1] == '\t'))
+					e--;
+				memset(&rec, 0, sizeof(rec));
+				if (n < 16) {
+					want.line[n] = line;
+					if (mllog_parse_record(t, e, 0, &rec, &why[1], &why[2], &why[0]))
+						snprintf(want.key[n], sizeof(want.key[0]), "%.*s",
+							 (int)rec.key_len, rec.key ? rec.key : "");
+				}
+				n++;
+			}
+			if (i < d.len && d.buf[i] == '\r' && i + 1 < d.len && d.buf[i + 1] == '\n')
+				i++;
+			ls = i + 1;
+			if (i == d.len - 1)
+				break; /* a terminator at the very end ends the last line */
+		}
+		read_all(file_of(d.buf, d.len), &g, 0);
+		assert_int_equal(g.n, (int)n);
+		for (i = 0; i < 16 && i < n; i++) {
+			assert_int_equal(g.line[i], want.line[i]);
+			assert_string_equal(g.key[i], want.key[i]);
+		}
+	}
+	for (round = 0; round < 3; round++)
+		strbuf_release(&why[round]);
 	strbuf_release(&d);
 }
 
@@ -728,10 +1013,14 @@ int main(void)
 		cmocka_unit_test(test_json_scanner),
 		cmocka_unit_test(test_json_string_bytes),
 		cmocka_unit_test(test_record_shapes),
+		cmocka_unit_test(test_fast_values_as_general),
+		cmocka_unit_test(test_memmem),
+		cmocka_unit_test(test_numbers_as_strtod),
 		cmocka_unit_test(test_vendor_of),
 		cmocka_unit_test(test_reader_lines),
 		cmocka_unit_test(test_reader_long_lines),
 		cmocka_unit_test(test_reader_cr_at_boundary),
+		cmocka_unit_test(test_reader_tokens_across_refills),
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_training_scores),
 		cmocka_unit_test(test_training_runs),

@@ -6,7 +6,8 @@
  * interned ids cached by one connection are not reused after another
  * connection removed their rows; a run prepared beforehand (the ingest
  * pipeline's way) is stored as one the sink prepares itself; run_many()
- * gives what run() one by one gives, to the byte.
+ * gives what run() one by one gives, to the byte; a held sink switches
+ * foreign key checks once per series, not per source.
  */
 #include "unit.h"
 
@@ -424,6 +425,60 @@ static void test_run_many_same_as_run(void **state)
 	strbuf_release(&err);
 }
 
+/* Switching foreign key checks expires every prepared statement: while
+ * the sink is held (ingest_paths) they are switched off once and back on
+ * at the end, not around every source; without hold() they are on again
+ * after each source as before. */
+static void test_hold_switches_fk_once(void **state)
+{
+	char path[] = "/tmp/ab-test-sink-XXXXXX";
+	struct db *db = open_tmp(path);
+	struct ingest_sink *s = db_ingest_sink(db);
+	struct ingest_source src = { "a.txt", "00aa", "unit", 1, 0, NULL };
+	static const char *const sha[] = { "00aa", "00bb", "00cc", "00dd", "00ee", "00ff" };
+	struct strbuf err = STRBUF_INIT;
+	struct ingest_metric m[1];
+	struct ingest_run r;
+	sqlite3_stmt *probe;
+	int64_t id;
+	int i, held;
+
+	(void)state;
+	assert_non_null(s->hold);
+	assert_int_equal(sqlite3_prepare_v2(db_sqlite(db), "SELECT count(*) FROM source", -1,
+					    &probe, NULL), SQLITE_OK);
+	for (held = 0; held < 2; held++) {
+		int before = sqlite3_stmt_status(probe, SQLITE_STMTSTATUS_REPREPARE, 0);
+
+		if (held)
+			s->hold(s->self, 1);
+		for (i = 0; i < 3; i++) {
+			src.sha256 = sha[3 * held + i];
+			fill_run(&r, m, NULL, src.sha256);
+			assert_int_equal(s->begin(s->self, &src, &err), 0);
+			assert_int_equal(s->run(s->self, &r, &id, &err), 0);
+			/* a rolled-back source under hold keeps them off too */
+			assert_int_equal(s->end(s->self, !(held && i == 1), &err), 0);
+			assert_int_equal(count1(db, "SELECT foreign_keys FROM pragma_foreign_keys"),
+					 held ? 0 : 1);
+			assert_int_equal(sqlite3_step(probe), SQLITE_ROW);
+			assert_int_equal(sqlite3_column_int(probe, 0), 3 * held + i + 1 - (held && i >= 1));
+			sqlite3_reset(probe);
+		}
+		/* the probe was recompiled after every source, or once */
+		assert_int_equal(sqlite3_stmt_status(probe, SQLITE_STMTSTATUS_REPREPARE, 0) - before,
+				 held ? 1 : 3);
+		if (held)
+			s->hold(s->self, 0);
+		assert_int_equal(count1(db, "SELECT foreign_keys FROM pragma_foreign_keys"), 1);
+	}
+	sqlite3_finalize(probe);
+	assert_int_equal(count1(db, "SELECT count(*) FROM run"), 5);
+	assert_tidy(db);
+	strbuf_release(&err);
+	drop_tmp(db, path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -432,6 +487,7 @@ int main(void)
 		cmocka_unit_test(test_stale_cache_after_rm_elsewhere),
 		cmocka_unit_test(test_prepared_same_as_direct),
 		cmocka_unit_test(test_run_many_same_as_run),
+		cmocka_unit_test(test_hold_switches_fk_once),
 	};
 	return cmocka_run_group_tests_name("sink", tests, NULL, NULL);
 }
