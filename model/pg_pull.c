@@ -9,6 +9,10 @@
  * them like a sorted merge join: memory stays bounded by one run.
  * A run arrives under every source that brought it (its origin and the
  * further provenances); the sink stores it once, by its dedupe key.
+ * Runs go to the sink PULL_BATCH at a time (prepared here, so its
+ * run_many() can store those its caches resolve with one INSERT), then
+ * each one's power samples under the id it got; the sink is held for the
+ * whole series of sources.
  */
 #include "core/compat.h"
 #include "pg_priv.h"
@@ -16,6 +20,8 @@
 #include <time.h>
 
 #define PULL_MAX_FIELDS 24
+/* runs handed to the sink at once (its run_many: one INSERT for many) */
+#define PULL_BATCH 64
 
 /*
  * A COPY ... TO STDOUT (FORMAT binary) stream: numbers arrive as their
@@ -35,7 +41,16 @@ struct stream {
 	int done;
 	int header;                /* the binary header was read */
 	const char *what;
-	char key[33];              /* the row's dedupe key as 32 hex digits */
+};
+
+/* A run read, waiting to go to the sink with the others of its batch. */
+struct pend {
+	struct ingest_run r;
+	char *row;                 /* its COPY row (libpq's buffer), r points into it */
+	size_t m0;                 /* its metrics: metrics[m0 .. m0 + r.nmetrics) */
+	int64_t src, seq;
+	char key[33];              /* its dedupe key as 32 hex digits */
+	struct strbuf prep;        /* what the sink's prepare() made of it */
 };
 
 struct psystem {
@@ -87,9 +102,14 @@ struct pull {
 	struct pkind *kinds;       /* the store's metric kinds, by id */
 	size_t nkinds;
 	struct stream st[3];
-	struct ingest_metric *metrics; /* names and units: the kinds' */
+	struct ingest_metric *metrics; /* the batch's; names and units: the kinds' */
 	const char **meta;         /* parallel to metrics: meta as JSON text or NULL */
 	size_t nmetrics, ametrics;
+	struct pend pend[PULL_BATCH];
+	size_t npend;
+	const struct ingest_run *runs[PULL_BATCH];
+	int64_t ids[PULL_BATCH];
+	int rcs[PULL_BATCH];
 };
 
 static void progress(struct pull *p, int final)
@@ -509,13 +529,13 @@ static int parse_status(const char *s, enum ingest_run_status *out)
 	return -1;
 }
 
-/* Metrics of run (src, seq): rows src, seq, kind_id, value. */
+/* Metrics of run (src, seq), appended to the batch's: rows src, seq,
+ * kind_id, value. */
 static int collect_metrics(struct pull *p, int64_t src, int64_t seq, struct strbuf *err)
 {
 	struct stream *m = &p->st[1];
 	int rc;
 
-	p->nmetrics = 0;
 	while (!m->done && before(m, src, seq + 1)) {
 		if (at(m, src, seq)) {
 			const struct pkind *k;
@@ -587,8 +607,8 @@ static int run_params(struct pull *p, const struct stream *s, struct ingest_run 
 }
 
 /* The store's uuid (16 bytes) as the 32 hex digits the local database
- * shows; NULL stays NULL. */
-static const char *key_hex(struct stream *s, int i)
+ * shows, in out; NULL stays NULL. */
+static const char *key_hex(const struct stream *s, int i, char out[33])
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *u = (const unsigned char *)s->f[i];
@@ -597,11 +617,57 @@ static const char *key_hex(struct stream *s, int i)
 	if (!u || s->len[i] != 16)
 		return NULL;
 	for (k = 0; k < 16; k++) {
-		s->key[2 * k] = hex[u[k] >> 4];
-		s->key[2 * k + 1] = hex[u[k] & 15];
+		out[2 * k] = hex[u[k] >> 4];
+		out[2 * k + 1] = hex[u[k] & 15];
 	}
-	s->key[32] = '\0';
-	return s->key;
+	out[32] = '\0';
+	return out;
+}
+
+static void drop_pending(struct pull *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->npend; i++)
+		PQfreemem(p->pend[i].row);
+	p->npend = 0;
+	p->nmetrics = 0;
+}
+
+/* The waiting runs to the sink (with run_many, a statement for many),
+ * then each one's power samples under the id it got. */
+static int flush_runs(struct pull *p, struct strbuf *err)
+{
+	size_t i, n = p->npend;
+	int rc = 0;
+
+	for (i = 0; i < n; i++) {
+		struct pend *e = &p->pend[i];
+
+		e->r.metrics = p->metrics + e->m0;
+		e->r.metrics_meta_json = p->meta + e->m0;
+		p->runs[i] = &e->r;
+	}
+	if (n && p->sink->run_many) {
+		rc = p->sink->run_many(p->sink->self, p->runs, n, p->ids, p->rcs, err);
+	} else {
+		for (i = 0; i < n && rc >= 0; i++)
+			rc = p->rcs[i] = p->sink->run(p->sink->self, p->runs[i], &p->ids[i], err);
+	}
+	for (i = 0; i < n && rc >= 0; i++) {
+		const struct pend *e = &p->pend[i];
+
+		if (p->rcs[i] == 1) {
+			p->t->runs_deduped++;
+			p->ids[i] = 0;
+		} else {
+			p->t->runs++;
+			p->t->metrics += (long)e->r.nmetrics;
+		}
+		rc = add_power(p, e->src, e->seq, p->ids[i], err);
+	}
+	drop_pending(p);
+	return rc < 0 ? rc : 0;
 }
 
 /*
@@ -612,60 +678,67 @@ static const char *key_hex(struct stream *s, int i)
 static int add_run(struct pull *p, struct strbuf *err)
 {
 	struct stream *s = &p->st[0];
-	struct ingest_run r = { 0 };
+	struct pend *e = &p->pend[p->npend];
+	struct ingest_run *r = &e->r;
 	struct psystem *y;
 	struct pbench *b;
-	int64_t sys_id = 0, bench_id = 0, run_id = 0, src = s->src, seq = s->seq;
+	int64_t sys_id = 0, bench_id = 0, src = s->src, seq = s->seq;
 	int rc;
 
+	memset(r, 0, sizeof(*r));
 	if (s->nf != 19 || f_int(s, 3, &sys_id) < 0 || f_int(s, 4, &bench_id) < 0 ||
 	    (s->f[18] && s->len[18] != 16) ||
 	    !(y = find_system(p, sys_id)) || !(b = find_bench(p, bench_id)) ||
-	    parse_status(s->f[8], &r.status) < 0)
+	    parse_status(s->f[8], &r->status) < 0)
 		return ab_fail(err, AB_EIO, "a run row the store should not send (source %lld, "
 					    "seq %lld)", (long long)src, (long long)seq);
+	e->m0 = p->nmetrics;
 	rc = collect_metrics(p, src, seq, err);
 	if (rc < 0)
 		return rc;
-	r.line = f_long(s, 2);
-	r.system = y->sys;
-	r.suite = b->suite;
-	r.benchmark = b->name;
-	r.bench_metric = b->metric;
-	r.bench_unit = b->unit;
-	r.lower_is_better = b->lower;
-	r.job_id = s->f[5];
-	r.started = s->f[6];
-	r.finished = s->f[7];
-	r.nodes = f_long(s, 9);
-	r.devices = f_long(s, 10);
-	r.global_batch = f_long(s, 11);
-	r.local_batch = f_long(s, 12);
-	r.precision = s->f[13];
-	r.framework = s->f[14];
+	r->line = f_long(s, 2);
+	r->system = y->sys;
+	r->suite = b->suite;
+	r->benchmark = b->name;
+	r->bench_metric = b->metric;
+	r->bench_unit = b->unit;
+	r->lower_is_better = b->lower;
+	r->job_id = s->f[5];
+	r->started = s->f[6];
+	r->finished = s->f[7];
+	r->nodes = f_long(s, 9);
+	r->devices = f_long(s, 10);
+	r->global_batch = f_long(s, 11);
+	r->local_batch = f_long(s, 12);
+	r->precision = s->f[13];
+	r->framework = s->f[14];
 	/* params as the store holds them (the local compact JSON, split as
 	 * the pushing database split it): the sink takes them as they are */
-	rc = run_params(p, s, &r, err);
+	rc = run_params(p, s, r, err);
 	if (rc < 0)
 		return rc;
-	r.excluded_reason = s->f[17];
-	r.dedupe_key = key_hex(s, 18);
-	r.metrics = p->metrics;
-	r.nmetrics = p->nmetrics;
-	r.metrics_meta_json = p->meta;
-	rc = p->sink->run(p->sink->self, &r, &run_id, err);
-	if (rc < 0)
-		return rc;
-	if (rc == 1) {
-		p->t->runs_deduped++;
-		run_id = 0;
-	} else {
-		p->t->runs++;
-		p->t->metrics += (long)p->nmetrics;
+	r->excluded_reason = s->f[17];
+	r->dedupe_key = key_hex(s, 18, e->key);
+	r->nmetrics = p->nmetrics - e->m0;
+	if (p->sink->prepare) { /* what needs no database, done now: run_many()
+				 * stores the runs its caches resolve together */
+		r->metrics = p->metrics + e->m0;
+		r->metrics_meta_json = p->meta + e->m0;
+		strbuf_reset(&e->prep);
+		p->sink->prepare(p->sink->self, r, &e->prep);
+		r->prepared = e->prep.buf;
+		r->prepared_len = e->prep.len;
 	}
-	rc = add_power(p, src, seq, run_id, err);
-	if (rc < 0)
-		return rc;
+	/* the run's fields point into its row: it waits with it */
+	e->row = s->row;
+	s->row = NULL;
+	e->src = src;
+	e->seq = seq;
+	if (++p->npend == PULL_BATCH) {
+		rc = flush_runs(p, err);
+		if (rc < 0)
+			return rc;
+	}
 	return stream_next(p, s, err);
 }
 
@@ -727,6 +800,9 @@ static int pull_source(struct pull *p, const struct psource *s, struct strbuf *e
 		rc = add_run(p, err);
 		progress(p, 0);
 	}
+	if (rc == 0)
+		rc = flush_runs(p, err);
+	drop_pending(p); /* after a failure: the source's transaction goes */
 	if (rc == 0)
 		rc = pg_local_set_provenance(p->local, s->sha256, s->identity, s->ingested_at,
 					     s->tool_version, err);
@@ -936,6 +1012,9 @@ static void pull_release(struct pull *p)
 	size_t i;
 	int k;
 
+	drop_pending(p);
+	for (i = 0; i < PULL_BATCH; i++)
+		strbuf_release(&p->pend[i].prep);
 	stop_streams(p);
 	free(p->metrics);
 	free(p->meta);
@@ -984,6 +1063,8 @@ int pg_pull(struct pg *pg, struct db *db, const struct pg_filter *f,
 
 	memset(&p, 0, sizeof(p));
 	memset(totals, 0, sizeof(*totals));
+	for (i = 0; i < PULL_BATCH; i++)
+		strbuf_init(&p.pend[i].prep, 0);
 	p.pg = pg;
 	p.prog = prog;
 	p.t = totals;
@@ -1014,11 +1095,18 @@ int pg_pull(struct pg *pg, struct db *db, const struct pg_filter *f,
 	      strtoll(PQgetvalue(res, 0, 0), NULL, 10) == (long long)p.nsrc;
 	PQclear(res);
 	rc = start_streams(&p, all, err);
+	/* a series of sources: the sink keeps its connection settings from
+	 * one transaction to the next (SQLite: foreign key checks off; each
+	 * switch made every prepared statement compile again) */
+	if (p.sink->hold)
+		p.sink->hold(p.sink->self, 1);
 	for (i = 0; rc == 0 && i < p.nsrc; i++) {
 		rc = pull_source(&p, &p.src[i], err);
 		totals->sources_done++;
 		progress(&p, 0);
 	}
+	if (p.sink->hold)
+		p.sink->hold(p.sink->self, 0);
 out:
 	progress(&p, 1);
 	pg_local_pull_mode(p.local, 0, NULL);
