@@ -67,6 +67,11 @@ struct ingest_run {
 	const char *params_json;   /* or params as compact JSON text (the pipeline's, or a
 				    * parser's instead of params: the bytes json_dumps
 				    * (JSON_COMPACT | JSON_ENSURE_ASCII) would give) */
+	/* or params already split as the sink stores them (pull: the store's
+	 * split, kept as it is): the pairs runs share and the run's own, each
+	 * a compact JSON object text or NULL; used when params_presplit */
+	int params_presplit;
+	const char *params_shared, *params_own;
 	const char *excluded_reason; /* why the run is failed/invalid, NULL if ok */
 	const char *dedupe_key;    /* optional: the same key from any source is stored once */
 	const struct ingest_metric *metrics;

@@ -73,11 +73,6 @@ void pg_copy_uuid(struct pg_copy *cp, const void *bytes16); /* binary only */
 /* End a row; flushes when the buffer is large.  Returns 0 or negative. */
 int pg_copy_end_row(struct pg_copy *cp, struct strbuf *err);
 
-/* Split one line of COPY text output into fields, unescaping in place;
- * NULL (\N) fields become NULL pointers.  Returns the field count or -1
- * when there are more than max. */
-int pg_copy_split(char *line, size_t len, char **fields, int max);
-
 /* ---- the local side (pg_local.c) ----------------------------------- */
 
 struct pg_local;
@@ -91,6 +86,8 @@ struct pg_local_source {
 };
 
 int pg_local_open(struct pg_local **out, struct db *db, struct strbuf *err);
+/* pull: fewer WAL checkpoints while on (see pg_local.c) */
+int pg_local_pull_mode(struct pg_local *l, int on, struct strbuf *err);
 void pg_local_free(struct pg_local *l);
 
 /* push: one read transaction around everything read */

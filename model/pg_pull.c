@@ -3,12 +3,16 @@
  * those holding runs that match a filter, each whole) into the local
  * database, one SQLite transaction per source through the ingest sink.
  *
- * Three COPY streams, each on its own connection and all in one exported
+ * Three binary COPY streams, each on its own connection and all in one exported
  * snapshot, so the server produces them in parallel: runs, metrics and
  * power samples, every one ordered by (source, seq).  The client merges
  * them like a sorted merge join: memory stays bounded by one run.
  * A run arrives under every source that brought it (its origin and the
  * further provenances); the sink stores it once, by its dedupe key.
+ * Runs go to the sink PULL_BATCH at a time (prepared here, so its
+ * run_many() can store those its caches resolve with one INSERT), then
+ * each one's power samples under the id it got; the sink is held for the
+ * whole series of sources.
  */
 #include "core/compat.h"
 #include "pg_priv.h"
@@ -16,16 +20,37 @@
 #include <time.h>
 
 #define PULL_MAX_FIELDS 24
+/* runs handed to the sink at once (its run_many: one INSERT for many) */
+#define PULL_BATCH 64
 
+/*
+ * A COPY ... TO STDOUT (FORMAT binary) stream: numbers arrive as their
+ * bytes (no float printing on the server, no strtod here), text without
+ * escapes.  Each row's fields point into libpq's buffer, NUL-terminated
+ * in place (a field's NUL overwrites the next field's length, read
+ * before; libpq ends the buffer with a NUL).
+ */
 struct stream {
 	PGconn *conn;
 	int own;                   /* a connection of our own, to PQfinish() */
 	char *row;                 /* current row (libpq's buffer) */
-	char *f[PULL_MAX_FIELDS];
+	char *f[PULL_MAX_FIELDS];  /* NULL: SQL NULL */
+	uint32_t len[PULL_MAX_FIELDS];
 	int nf;
 	int64_t src, seq;
 	int done;
+	int header;                /* the binary header was read */
 	const char *what;
+};
+
+/* A run read, waiting to go to the sink with the others of its batch. */
+struct pend {
+	struct ingest_run r;
+	char *row;                 /* its COPY row (libpq's buffer), r points into it */
+	size_t m0;                 /* its metrics: metrics[m0 .. m0 + r.nmetrics) */
+	int64_t src, seq;
+	char key[33];              /* its dedupe key as 32 hex digits */
+	struct strbuf prep;        /* what the sink's prepare() made of it */
 };
 
 struct psystem {
@@ -76,11 +101,15 @@ struct pull {
 	size_t nsets;
 	struct pkind *kinds;       /* the store's metric kinds, by id */
 	size_t nkinds;
-	struct strbuf params;      /* a run's params put together */
 	struct stream st[3];
-	struct ingest_metric *metrics; /* names and units: the kinds' */
+	struct ingest_metric *metrics; /* the batch's; names and units: the kinds' */
 	const char **meta;         /* parallel to metrics: meta as JSON text or NULL */
 	size_t nmetrics, ametrics;
+	struct pend pend[PULL_BATCH];
+	size_t npend;
+	const struct ingest_run *runs[PULL_BATCH];
+	int64_t ids[PULL_BATCH];
+	int rcs[PULL_BATCH];
 };
 
 static void progress(struct pull *p, int final)
@@ -341,9 +370,105 @@ static int conn_fail(PGconn *c, struct strbuf *err, const char *what)
 	return -AB_EIO;
 }
 
+static uint64_t be(const char *p, uint32_t n)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	uint64_t v = 0;
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		v = v << 8 | u[i];
+	return v;
+}
+
+/* Field i as an integer of any width the store uses (smallint, integer,
+ * bigint); -1 when NULL or not one. */
+static int f_int(const struct stream *s, int i, int64_t *out)
+{
+	uint32_t n = s->len[i];
+
+	if (i >= s->nf || !s->f[i] || (n != 2 && n != 4 && n != 8))
+		return -1;
+	if (n == 2)
+		*out = (int16_t)be(s->f[i], 2);
+	else if (n == 4)
+		*out = (int32_t)be(s->f[i], 4);
+	else
+		*out = (int64_t)be(s->f[i], 8);
+	return 0;
+}
+
+/* A positive count or line number; 0 (stored as NULL) otherwise. */
+static long f_long(const struct stream *s, int i)
+{
+	int64_t v;
+
+	return f_int(s, i, &v) == 0 && v > 0 && v <= LONG_MAX ? (long)v : 0;
+}
+
+static int f_double(const struct stream *s, int i, double *out)
+{
+	uint64_t bits;
+
+	if (i >= s->nf || !s->f[i] || s->len[i] != 8)
+		return -1;
+	bits = be(s->f[i], 8);
+	memcpy(out, &bits, sizeof(*out));
+	return 0;
+}
+
+/* One binary row into s->f/len: 0, 1 for the trailer, -1 when malformed. */
+static int split_binary(struct stream *s, char *p, const char *end)
+{
+	static const char sig[11] = { 'P', 'G', 'C', 'O', 'P', 'Y', '\n', '\377', '\r', '\n', 0 };
+	int i, nf;
+
+	if (!s->header) { /* signature, flags, header extension */
+		if (end - p < 19 || memcmp(p, sig, sizeof(sig)))
+			return -1;
+		if ((int64_t)be(p + 15, 4) > end - p - 19)
+			return -1;
+		p += 19 + be(p + 15, 4);
+		s->header = 1;
+	}
+	if (end - p < 2)
+		return -1;
+	nf = (int16_t)be(p, 2);
+	p += 2;
+	if (nf == -1)
+		return 1;
+	if (nf < 0 || nf > PULL_MAX_FIELDS)
+		return -1;
+	for (i = 0; i < nf; i++) {
+		int32_t n;
+
+		if (end - p < 4)
+			return -1;
+		n = (int32_t)be(p, 4);
+		p += 4;
+		if (n == -1) {
+			s->f[i] = NULL;
+			s->len[i] = 0;
+			continue;
+		}
+		if (n < 0 || n > end - p)
+			return -1;
+		s->f[i] = p;
+		s->len[i] = (uint32_t)n;
+		p += n;
+	}
+	if (p != end)
+		return -1;
+	for (i = 0; i < nf; i++) /* every length is read: terminate in place */
+		if (s->f[i])
+			s->f[i][s->len[i]] = '\0';
+	s->nf = nf;
+	return 0;
+}
+
 static int stream_next(struct pull *p, struct stream *s, struct strbuf *err)
 {
-	int n;
+	int n, rc;
 
 	if (s->row) {
 		PQfreemem(s->row);
@@ -354,8 +479,8 @@ static int stream_next(struct pull *p, struct stream *s, struct strbuf *err)
 	n = PQgetCopyData(s->conn, &s->row, 0);
 	if (n == -1) {
 		PGresult *res = PQgetResult(s->conn);
-		int rc = 0;
 
+		rc = 0;
 		s->done = 1;
 		if (!res || PQresultStatus(res) != PGRES_COMMAND_OK)
 			rc = pg_fail_res(res, err, s->what, NULL);
@@ -369,11 +494,10 @@ static int stream_next(struct pull *p, struct stream *s, struct strbuf *err)
 		return conn_fail(s->conn, err, s->what);
 	}
 	p->t->bytes += (uint64_t)n;
-	if (n > 0 && s->row[n - 1] == '\n')
-		n--;
-	s->row[n] = '\0';
-	s->nf = pg_copy_split(s->row, (size_t)n, s->f, PULL_MAX_FIELDS);
-	if (s->nf < 3 || parse_i64(s->f[0], &s->src) < 0 || parse_i64(s->f[1], &s->seq) < 0) {
+	rc = split_binary(s, s->row, s->row + n);
+	if (rc == 1) /* the trailer: the end follows */
+		return stream_next(p, s, err);
+	if (rc < 0 || s->nf < 3 || f_int(s, 0, &s->src) < 0 || f_int(s, 1, &s->seq) < 0) {
 		s->done = 1;
 		return ab_fail(err, AB_EIO, "%s: a row the store should not send", s->what);
 	}
@@ -405,13 +529,13 @@ static int parse_status(const char *s, enum ingest_run_status *out)
 	return -1;
 }
 
-/* Metrics of run (src, seq): rows src, seq, kind_id, value. */
+/* Metrics of run (src, seq), appended to the batch's: rows src, seq,
+ * kind_id, value. */
 static int collect_metrics(struct pull *p, int64_t src, int64_t seq, struct strbuf *err)
 {
 	struct stream *m = &p->st[1];
 	int rc;
 
-	p->nmetrics = 0;
 	while (!m->done && before(m, src, seq + 1)) {
 		if (at(m, src, seq)) {
 			const struct pkind *k;
@@ -419,8 +543,8 @@ static int collect_metrics(struct pull *p, int64_t src, int64_t seq, struct strb
 			int64_t kind;
 			double v;
 
-			if (m->nf != 4 || parse_i64(m->f[2], &kind) < 0 || !(k = find_kind(p, kind)) ||
-			    !m->f[3] || num_parse_double(m->f[3], strlen(m->f[3]), &v) != NUM_OK)
+			if (m->nf != 4 || f_int(m, 2, &kind) < 0 || !(k = find_kind(p, kind)) ||
+			    f_double(m, 3, &v) < 0)
 				return ab_fail(err, AB_EIO, "a metric row the store should not send");
 			if (p->nmetrics == p->ametrics) {
 				p->ametrics = p->ametrics ? 2 * p->ametrics : 16;
@@ -451,9 +575,8 @@ static int add_power(struct pull *p, int64_t src, int64_t seq, int64_t run_id, s
 		if (run_id && at(w, src, seq)) {
 			double t, watts;
 
-			if (w->nf != 5 || !w->f[2] || !w->f[3] || !w->f[4] ||
-			    num_parse_double(w->f[3], strlen(w->f[3]), &t) != NUM_OK ||
-			    num_parse_double(w->f[4], strlen(w->f[4]), &watts) != NUM_OK)
+			if (w->nf != 5 || !w->f[2] || f_double(w, 3, &t) < 0 ||
+			    f_double(w, 4, &watts) < 0)
 				return ab_fail(err, AB_EIO, "a power row the store should not send");
 			rc = p->sink->power(p->sink->self, run_id, w->f[2], t, watts, err);
 			if (rc < 0)
@@ -467,44 +590,84 @@ static int add_power(struct pull *p, int64_t src, int64_t seq, int64_t run_id, s
 	return 0;
 }
 
-/* A run's params as the local view run shows them: the shared set's
- * pairs, then the run's own (either may be missing). */
-static int run_params(struct pull *p, const char *set_id, const char *own, const char **out,
+/* A run's params as the store keeps them: its param set's pairs (shared
+ * with other runs) and its own, handed to the sink as they are. */
+static int run_params(struct pull *p, const struct stream *s, struct ingest_run *r,
 		      struct strbuf *err)
 {
 	const struct pset *set = NULL;
 	int64_t id;
 
-	if (set_id && (parse_i64(set_id, &id) < 0 || !(set = find_set(p, id))))
-		return ab_fail(err, AB_EIO, "a run names param set %s, which the store lacks",
-			       set_id);
-	if (!set)
-		*out = own && *own ? own : NULL;
-	else if (!own || strlen(own) <= 2) /* no pairs of its own ("{}" or none) */
-		*out = set->kv;
-	else {
-		strbuf_reset(&p->params);
-		strbuf_add(&p->params, set->kv, strlen(set->kv) - 1);
-		strbuf_addch(&p->params, ',');
-		strbuf_addstr(&p->params, own + 1);
-		*out = p->params.buf;
-	}
+	if (s->f[15] && (f_int(s, 15, &id) < 0 || !(set = find_set(p, id))))
+		return ab_fail(err, AB_EIO, "a run names a param set the store lacks");
+	r->params_presplit = 1;
+	r->params_shared = set ? set->kv : NULL;
+	r->params_own = s->f[16];
 	return 0;
 }
 
-/* The store's uuid text (8-4-4-4-12 hex digits) as the 32 hex digits the
- * local database shows, in place; NULL stays NULL. */
-static const char *key_hex(char *s)
+/* The store's uuid (16 bytes) as the 32 hex digits the local database
+ * shows, in out; NULL stays NULL. */
+static const char *key_hex(const struct stream *s, int i, char out[33])
 {
-	char *r, *w;
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s->f[i];
+	int k;
 
-	if (!s)
+	if (!u || s->len[i] != 16)
 		return NULL;
-	for (r = w = s; *r; r++)
-		if (*r != '-')
-			*w++ = *r;
-	*w = '\0';
-	return s;
+	for (k = 0; k < 16; k++) {
+		out[2 * k] = hex[u[k] >> 4];
+		out[2 * k + 1] = hex[u[k] & 15];
+	}
+	out[32] = '\0';
+	return out;
+}
+
+static void drop_pending(struct pull *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->npend; i++)
+		PQfreemem(p->pend[i].row);
+	p->npend = 0;
+	p->nmetrics = 0;
+}
+
+/* The waiting runs to the sink (with run_many, a statement for many),
+ * then each one's power samples under the id it got. */
+static int flush_runs(struct pull *p, struct strbuf *err)
+{
+	size_t i, n = p->npend;
+	int rc = 0;
+
+	for (i = 0; i < n; i++) {
+		struct pend *e = &p->pend[i];
+
+		e->r.metrics = p->metrics + e->m0;
+		e->r.metrics_meta_json = p->meta + e->m0;
+		p->runs[i] = &e->r;
+	}
+	if (n && p->sink->run_many) {
+		rc = p->sink->run_many(p->sink->self, p->runs, n, p->ids, p->rcs, err);
+	} else {
+		for (i = 0; i < n && rc >= 0; i++)
+			rc = p->rcs[i] = p->sink->run(p->sink->self, p->runs[i], &p->ids[i], err);
+	}
+	for (i = 0; i < n && rc >= 0; i++) {
+		const struct pend *e = &p->pend[i];
+
+		if (p->rcs[i] == 1) {
+			p->t->runs_deduped++;
+			p->ids[i] = 0;
+		} else {
+			p->t->runs++;
+			p->t->metrics += (long)e->r.nmetrics;
+		}
+		rc = add_power(p, e->src, e->seq, p->ids[i], err);
+	}
+	drop_pending(p);
+	return rc < 0 ? rc : 0;
 }
 
 /*
@@ -515,59 +678,67 @@ static const char *key_hex(char *s)
 static int add_run(struct pull *p, struct strbuf *err)
 {
 	struct stream *s = &p->st[0];
-	struct ingest_run r = { 0 };
+	struct pend *e = &p->pend[p->npend];
+	struct ingest_run *r = &e->r;
 	struct psystem *y;
 	struct pbench *b;
-	int64_t sys_id = 0, bench_id = 0, run_id = 0, src = s->src, seq = s->seq;
+	int64_t sys_id = 0, bench_id = 0, src = s->src, seq = s->seq;
 	int rc;
 
-	if (s->nf != 19 || parse_i64(s->f[3], &sys_id) < 0 || parse_i64(s->f[4], &bench_id) < 0 ||
+	memset(r, 0, sizeof(*r));
+	if (s->nf != 19 || f_int(s, 3, &sys_id) < 0 || f_int(s, 4, &bench_id) < 0 ||
+	    (s->f[18] && s->len[18] != 16) ||
 	    !(y = find_system(p, sys_id)) || !(b = find_bench(p, bench_id)) ||
-	    parse_status(s->f[8], &r.status) < 0)
+	    parse_status(s->f[8], &r->status) < 0)
 		return ab_fail(err, AB_EIO, "a run row the store should not send (source %lld, "
 					    "seq %lld)", (long long)src, (long long)seq);
+	e->m0 = p->nmetrics;
 	rc = collect_metrics(p, src, seq, err);
 	if (rc < 0)
 		return rc;
-	r.line = field_long(s->f[2]);
-	r.system = y->sys;
-	r.suite = b->suite;
-	r.benchmark = b->name;
-	r.bench_metric = b->metric;
-	r.bench_unit = b->unit;
-	r.lower_is_better = b->lower;
-	r.job_id = s->f[5];
-	r.started = s->f[6];
-	r.finished = s->f[7];
-	r.nodes = field_long(s->f[9]);
-	r.devices = field_long(s->f[10]);
-	r.global_batch = field_long(s->f[11]);
-	r.local_batch = field_long(s->f[12]);
-	r.precision = s->f[13];
-	r.framework = s->f[14];
-	/* params as the text the store holds (the local compact JSON): the
-	 * sink takes it as it is, no parse and re-dump */
-	rc = run_params(p, s->f[15], s->f[16], &r.params_json, err);
+	r->line = f_long(s, 2);
+	r->system = y->sys;
+	r->suite = b->suite;
+	r->benchmark = b->name;
+	r->bench_metric = b->metric;
+	r->bench_unit = b->unit;
+	r->lower_is_better = b->lower;
+	r->job_id = s->f[5];
+	r->started = s->f[6];
+	r->finished = s->f[7];
+	r->nodes = f_long(s, 9);
+	r->devices = f_long(s, 10);
+	r->global_batch = f_long(s, 11);
+	r->local_batch = f_long(s, 12);
+	r->precision = s->f[13];
+	r->framework = s->f[14];
+	/* params as the store holds them (the local compact JSON, split as
+	 * the pushing database split it): the sink takes them as they are */
+	rc = run_params(p, s, r, err);
 	if (rc < 0)
 		return rc;
-	r.excluded_reason = s->f[17];
-	r.dedupe_key = key_hex(s->f[18]);
-	r.metrics = p->metrics;
-	r.nmetrics = p->nmetrics;
-	r.metrics_meta_json = p->meta;
-	rc = p->sink->run(p->sink->self, &r, &run_id, err);
-	if (rc < 0)
-		return rc;
-	if (rc == 1) {
-		p->t->runs_deduped++;
-		run_id = 0;
-	} else {
-		p->t->runs++;
-		p->t->metrics += (long)p->nmetrics;
+	r->excluded_reason = s->f[17];
+	r->dedupe_key = key_hex(s, 18, e->key);
+	r->nmetrics = p->nmetrics - e->m0;
+	if (p->sink->prepare) { /* what needs no database, done now: run_many()
+				 * stores the runs its caches resolve together */
+		r->metrics = p->metrics + e->m0;
+		r->metrics_meta_json = p->meta + e->m0;
+		strbuf_reset(&e->prep);
+		p->sink->prepare(p->sink->self, r, &e->prep);
+		r->prepared = e->prep.buf;
+		r->prepared_len = e->prep.len;
 	}
-	rc = add_power(p, src, seq, run_id, err);
-	if (rc < 0)
-		return rc;
+	/* the run's fields point into its row: it waits with it */
+	e->row = s->row;
+	s->row = NULL;
+	e->src = src;
+	e->seq = seq;
+	if (++p->npend == PULL_BATCH) {
+		rc = flush_runs(p, err);
+		if (rc < 0)
+			return rc;
+	}
 	return stream_next(p, s, err);
 }
 
@@ -629,6 +800,9 @@ static int pull_source(struct pull *p, const struct psource *s, struct strbuf *e
 		rc = add_run(p, err);
 		progress(p, 0);
 	}
+	if (rc == 0)
+		rc = flush_runs(p, err);
+	drop_pending(p); /* after a failure: the source's transaction goes */
 	if (rc == 0)
 		rc = pg_local_set_provenance(p->local, s->sha256, s->identity, s->ingested_at,
 					     s->tool_version, err);
@@ -716,7 +890,8 @@ static int start_streams(struct pull *p, int all, struct strbuf *err)
 		}
 		strbuf_reset(&sql);
 		strbuf_addstr(&sql, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY;"
-				    " SET LOCAL work_mem = '256MB'; SET LOCAL jit = off;");
+				    " SET LOCAL work_mem = '256MB'; SET LOCAL jit = off;"
+				    " SET LOCAL max_parallel_workers_per_gather = 0;");
 		if (!prov)
 			strbuf_addstr(&sql, " SET LOCAL enable_sort = off;");
 		strbuf_addstr(&sql, " SET TRANSACTION SNAPSHOT ");
@@ -748,9 +923,9 @@ static int start_streams(struct pull *p, int all, struct strbuf *err)
 				    " FROM accelbench.run_source x JOIN accelbench.run r"
 				    " ON r.id = x.run_id WHERE ");
 		selection(p, "x.source_id", all, &sql);
-		strbuf_addstr(&sql, " ORDER BY 1, 2) TO STDOUT");
+		strbuf_addstr(&sql, " ORDER BY 1, 2) TO STDOUT (FORMAT binary)");
 	} else {
-		strbuf_addstr(&sql, " ORDER BY r.source_id, r.seq) TO STDOUT");
+		strbuf_addstr(&sql, " ORDER BY r.source_id, r.seq) TO STDOUT (FORMAT binary)");
 	}
 	if (!PQsendQuery(p->st[0].conn, sql.buf)) {
 		rc = conn_fail(p->st[0].conn, err, what[0]);
@@ -766,9 +941,9 @@ static int start_streams(struct pull *p, int all, struct strbuf *err)
 				    " FROM accelbench.run_source x JOIN accelbench.metric_data m"
 				    " ON m.run_id = x.run_id WHERE ");
 		selection(p, "x.source_id", all, &sql);
-		strbuf_addstr(&sql, " ORDER BY 1, 2) TO STDOUT");
+		strbuf_addstr(&sql, " ORDER BY 1, 2) TO STDOUT (FORMAT binary)");
 	} else {
-		strbuf_addstr(&sql, " ORDER BY r.source_id, r.seq) TO STDOUT");
+		strbuf_addstr(&sql, " ORDER BY r.source_id, r.seq) TO STDOUT (FORMAT binary)");
 	}
 	if (!PQsendQuery(p->st[1].conn, sql.buf)) {
 		rc = conn_fail(p->st[1].conn, err, what[1]);
@@ -785,13 +960,13 @@ static int start_streams(struct pull *p, int all, struct strbuf *err)
 				    " p.watts FROM accelbench.run_source x"
 				    " JOIN accelbench.power_sample p ON p.run_id = x.run_id WHERE ");
 		selection(p, "x.source_id", all, &sql);
-		strbuf_addstr(&sql, ") q ORDER BY source_id, seq, i) TO STDOUT");
+		strbuf_addstr(&sql, ") q ORDER BY source_id, seq, i) TO STDOUT (FORMAT binary)");
 	} else {
 		strbuf_addstr(&sql, "COPY (SELECT r.source_id, r.seq, p.device, p.t, p.watts"
 				    " FROM accelbench.run r JOIN accelbench.power_sample p"
 				    " ON p.run_id = r.id WHERE ");
 		selection(p, "r.source_id", all, &sql);
-		strbuf_addstr(&sql, " ORDER BY r.source_id, r.seq, p.i) TO STDOUT");
+		strbuf_addstr(&sql, " ORDER BY r.source_id, r.seq, p.i) TO STDOUT (FORMAT binary)");
 	}
 	if (!PQsendQuery(p->st[2].conn, sql.buf)) {
 		rc = conn_fail(p->st[2].conn, err, what[2]);
@@ -837,6 +1012,9 @@ static void pull_release(struct pull *p)
 	size_t i;
 	int k;
 
+	drop_pending(p);
+	for (i = 0; i < PULL_BATCH; i++)
+		strbuf_release(&p->pend[i].prep);
 	stop_streams(p);
 	free(p->metrics);
 	free(p->meta);
@@ -856,7 +1034,6 @@ static void pull_release(struct pull *p)
 		free(p->kinds[i].meta);
 	}
 	free(p->kinds);
-	strbuf_release(&p->params);
 	for (i = 0; i < p->nbench; i++) {
 		free(p->bench[i].suite);
 		free(p->bench[i].name);
@@ -886,6 +1063,8 @@ int pg_pull(struct pg *pg, struct db *db, const struct pg_filter *f,
 
 	memset(&p, 0, sizeof(p));
 	memset(totals, 0, sizeof(*totals));
+	for (i = 0; i < PULL_BATCH; i++)
+		strbuf_init(&p.pend[i].prep, 0);
 	p.pg = pg;
 	p.prog = prog;
 	p.t = totals;
@@ -896,8 +1075,12 @@ int pg_pull(struct pg *pg, struct db *db, const struct pg_filter *f,
 	if (rc < 0)
 		return rc;
 	p.sink = pg_local_sink(p.local);
+	rc = pg_local_pull_mode(p.local, 1, err);
+	if (rc < 0)
+		goto out;
 	rc = pg_exec(pg, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY;"
-			 " SET LOCAL work_mem = '256MB'; SET LOCAL jit = off",
+			 " SET LOCAL work_mem = '256MB'; SET LOCAL jit = off;"
+			 " SET LOCAL max_parallel_workers_per_gather = 0",
 		     err);
 	if (rc < 0)
 		goto out;
@@ -912,13 +1095,21 @@ int pg_pull(struct pg *pg, struct db *db, const struct pg_filter *f,
 	      strtoll(PQgetvalue(res, 0, 0), NULL, 10) == (long long)p.nsrc;
 	PQclear(res);
 	rc = start_streams(&p, all, err);
+	/* a series of sources: the sink keeps its connection settings from
+	 * one transaction to the next (SQLite: foreign key checks off; each
+	 * switch made every prepared statement compile again) */
+	if (p.sink->hold)
+		p.sink->hold(p.sink->self, 1);
 	for (i = 0; rc == 0 && i < p.nsrc; i++) {
 		rc = pull_source(&p, &p.src[i], err);
 		totals->sources_done++;
 		progress(&p, 0);
 	}
+	if (p.sink->hold)
+		p.sink->hold(p.sink->self, 0);
 out:
 	progress(&p, 1);
+	pg_local_pull_mode(p.local, 0, NULL);
 	pull_release(&p);
 	if (PQstatus(pg->conn) == CONNECTION_OK && PQtransactionStatus(pg->conn) != PQTRANS_IDLE) {
 		/* a COPY left unfinished: a fresh connection state is simplest */

@@ -886,6 +886,20 @@ struct prep_head {
 	unsigned char key[16];
 };
 
+/* A pre-split half of params into sb: nothing when NULL or "{}"; -1 when
+ * not an object text. */
+static int presplit_add(struct strbuf *sb, const char *obj)
+{
+	size_t n = obj ? strlen(obj) : 0;
+
+	if (n <= 2 && (!n || !strcmp(obj, "{}")))
+		return 0;
+	if (n < 2 || obj[0] != '{' || obj[n - 1] != '}')
+		return -1;
+	strbuf_add(sb, obj, n);
+	return 0;
+}
+
 static void sink_prepare(void *self, const struct ingest_run *r, struct strbuf *out)
 {
 	struct db_sink_prep *p = &((struct db_sink_state *)self)->prep;
@@ -895,7 +909,13 @@ static void sink_prepare(void *self, const struct ingest_run *r, struct strbuf *
 	memset(&h, 0, sizeof(h));
 	strbuf_reset(&p->own);
 	strbuf_reset(&p->shared);
-	if (r->params_json) {
+	if (r->params_presplit) {
+		/* the split made elsewhere (pull: the store's): stored as it is,
+		 * so the view `run` shows the store's params text exactly */
+		if (presplit_add(&p->shared, r->params_shared) < 0 ||
+		    presplit_add(&p->own, r->params_own) < 0)
+			h.status = PREP_NOT_OBJECT;
+	} else if (r->params_json) {
 		if (params_split(p, r->params_json, strlen(r->params_json)) < 0)
 			h.status = PREP_NOT_OBJECT;
 	} else if (r->params) {

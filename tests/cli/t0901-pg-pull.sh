@@ -44,6 +44,17 @@ test_expect_success 'pull into a new file: stats, compare and listings byte-iden
 	done
 '
 
+# pull hands the sink the store's split of params (the pairs runs share,
+# the run's own): the run view and the param sets come back as pushed,
+# not re-split (a re-split moved pairs first seen later to the front)
+test_expect_success 'pull keeps the params text of each run and the param sets as pushed' '
+	q="SELECT s.sha256, r.params, k.kv FROM run r JOIN run_data d ON d.id = r.id JOIN source s ON s.id = r.source_id LEFT JOIN param_set k ON k.id = d.set_id ORDER BY s.sha256, r.seq" &&
+	ab --db orig.db sql --csv "$q" >a.params &&
+	ab --db new.db sql --csv "$q" >b.params &&
+	test "$(wc -l <a.params)" -gt 100 &&
+	test_cmp a.params b.params
+'
+
 test_expect_success 'a second pull adds nothing' '
 	ab --db new.db pull --from "$PG_URL" >out &&
 	grep -q "^pulled 0 sources from .* ([0-9]* already there); added 0 runs, 0 metrics$" out
