@@ -28,6 +28,8 @@ T_N=0; T_FAIL=0
 ACCELBENCH_DB="$T_BASE/test.db"; export ACCELBENCH_DB
 TRASH="$T_BASE/work"; mkdir -p "$TRASH"
 PY=/usr/bin/python3
+# the Python modules the tests share (abfmt.py: the number formats of views/)
+PYTHONPATH="$ROOT/tests/helpers${PYTHONPATH:+:$PYTHONPATH}"; export PYTHONPATH
 
 ab() { "$AB" "$@"; }
 
