@@ -2,6 +2,7 @@
 # t4506-make-demo: what `make demo` runs (accelbench demo, then
 # runners/demo_outputs.sh) writes the database, the workbook, a CSV, the
 # PDF report and one PNG per chart kind, says where, marks them simulated,
+# leaves no -wal/-shm files beside the database,
 # and takes under two minutes of CPU (user + sys: wall time is whatever
 # else the machine runs; four times that under the sanitizers).
 . "$(dirname "$0")/lib.sh"
@@ -22,6 +23,10 @@ test_expect_success 'make demo'"'"'s steps: every output, its path printed, in u
 	done &&
 	grep -q "simulated example data" outputs.out &&
 	grep -q "simulated example data" demo.out
+'
+
+test_expect_success 'make demo leaves only the database: no -wal or -shm beside it' '
+	ls -a out >left && ! grep -E "[-](wal|shm)$" left
 '
 
 test_expect_success 'the workbook'"'"'s first sheet says simulated example data' '
