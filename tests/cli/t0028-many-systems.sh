@@ -96,11 +96,14 @@ test_expect_success 'demo: the heatmap and bargroup pair like compare (A100 base
 	$PY - <<-\PYEOF
 	import json
 	dh = open("ddh").read().split("\n"); db = open("ddb").read().split("\n")
+	n = 0
 	for p in json.load(open("dc.json")):
 	    if p.get("kind") != "comparison":
 	        continue
 	    r = "%.2f×" % p["speedup"]
 	    assert r in dh, (p["system"], r)
+	    n += 1
+	assert n >= 5, n
 	PYEOF
 	grep -q "95 % bootstrap CI" ddb
 '
