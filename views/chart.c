@@ -175,6 +175,13 @@ static int keep_wanted(const struct db_config *c, void *ctx)
 	return wanted(ctx, c);
 }
 
+/* Whether a bar chart of c's metric is normalised: asked for, and the
+ * metric not already per unit (as the statistics leave it, dataset.c). */
+static int per_applies(const struct views_chart_opts *o, const struct db_config *c)
+{
+	return (o->per_device || o->per_node) && !db_config_per_unit(c);
+}
+
 /* What a per-accelerator (per-node) bar chart divides or multiplies by:
  * the count, 0 when unknown; 1 when the chart is not normalised. */
 static long per_count(const struct views_chart_opts *o, long nodes, long devices)
@@ -196,15 +203,22 @@ static int keep_bar(const struct db_config *c, void *ctx)
 {
 	const struct views_chart_opts *o = ctx;
 
-	return wanted(o, c) && per_count(o, c->nodes, c->devices) > 0;
+	return wanted(o, c) && (!per_applies(o, c) || per_count(o, c->nodes, c->devices) > 0);
 }
 
 /* Per system (in cs order) the wanted configuration with the best median;
- * normalised per accelerator (node), only configurations with that count. */
+ * normalised per accelerator (node): only configurations with that count,
+ * best by the normalised median as `compare --best --per` picks them (a
+ * system's 4-device runs can have the most images/s, the fewest per
+ * device). */
 static size_t pick_best(const struct db_configs *cs, const struct views_chart_opts *o,
 			const char *benchmark, const struct db_config **out)
 {
-	return db_configs_best(cs, benchmark, keep_bar, (void *)o, out);
+	enum db_per per = !cs->n || !per_applies(o, &cs->v[0]) ? DB_PER_SYSTEM
+			  : o->per_device			  ? DB_PER_DEVICE
+								  : DB_PER_NODE;
+
+	return db_configs_best_per(cs, benchmark, per, keep_bar, (void *)o, out);
 }
 
 /* The systems a normalised bar chart leaves out: of cand[0..ncand) (names,
@@ -258,12 +272,12 @@ static int refuse_uncounted(const struct views_chart_opts *o, const char *names,
  * (node); a time or another lower-is-better value is multiplied by the
  * count (accelerator-time), "… × accelerators", never "… per accelerator". */
 static const char *per_axis_title(struct views_chart *f, const struct views_chart_opts *o,
-				  const char *title, int lower_is_better)
+				  const char *title, const struct db_config *c0)
 {
-	if (!o->per_device && !o->per_node)
+	if (!per_applies(o, c0))
 		return title;
-	return lower_is_better ? kstr(f, "%s × %ss", title, per_unit(o))
-			       : kstr(f, "%s per %s", title, per_unit(o));
+	return c0->lower_is_better ? kstr(f, "%s × %ss", title, per_unit(o))
+				   : kstr(f, "%s per %s", title, per_unit(o));
 }
 
 static const struct plot_palette *palette(struct views_chart *f, const struct views_chart_opts *o,
@@ -406,7 +420,7 @@ static const char *bars_finish(struct views_chart *f, const struct views_chart_o
 	double lo = HUGE_VAL, hi = 0;
 	size_t i, total = *n, longest = 0;
 
-	if (o->per_device || o->per_node) {
+	if (per_applies(o, c0)) {
 		const char *unit = per_unit(o);
 
 		for (i = 0; i < *n; i++) {
@@ -435,6 +449,9 @@ static const char *bars_finish(struct views_chart *f, const struct views_chart_o
 			strbuf_addf(&note, "normalised: per %s", unit);
 		if (uncounted && *uncounted)
 			strbuf_addf(&note, " · not shown, %s count not known: %s", unit, uncounted);
+	} else if (o->per_device || o->per_node) {
+		strbuf_addf(&note, "not normalised per %s: %s is per unit already", per_unit(o),
+			    c0->metric);
 	} else {
 		strbuf_addstr(&note, "not normalised (whole system)");
 	}
@@ -499,7 +516,7 @@ static int bar_mlperf(struct views_chart *f, struct db *db, const struct views_c
 		like.system = (char *)sys;
 		if (!wanted(o, &like))
 			continue;
-		if (per_count(o, nodes, devices) <= 0) {
+		if (per_applies(o, &f->cs.v[0]) && per_count(o, nodes, devices) <= 0) {
 			cand[ncand++] = sys; /* normalised: a run set without the count */
 			continue;
 		}
@@ -667,7 +684,7 @@ static int bar_inference(struct views_chart *f, const struct views_chart_opts *o
 					    what ? (c0->lower_is_better ? "Latency"
 									: pretty_metric(f, c0->metric))
 						 : pretty_metric(f, c0->metric),
-					    c0->lower_is_better);
+					    c0);
 	sp->labels.y_unit = c0->unit;
 	f->chart.kind = PLOT_BAR;
 	f->chart.u.bar = sp;
@@ -733,8 +750,7 @@ static int build_bar(struct views_chart *f, struct db *db, const struct views_ch
 				   differ ? " (configurations differ: labels say which)" : "",
 				   ci_note(f, nci, n, ci_what(f, o, "CI")), runs, runs == 1 ? "" : "s",
 				   note);
-	sp->labels.y_title = per_axis_title(f, o, pretty_metric(f, pick[0]->metric),
-					    pick[0]->lower_is_better);
+	sp->labels.y_title = per_axis_title(f, o, pretty_metric(f, pick[0]->metric), pick[0]);
 	sp->labels.y_unit = pick[0]->unit;
 	/* the drawing's default note says 95 %: another level says its own */
 	if (ci_level(o) != STATS_LEVEL)

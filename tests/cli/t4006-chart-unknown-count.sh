@@ -5,7 +5,9 @@
 # report's "normalise" show the same (views/ decides it).  Only when no
 # selected system has the count is there no chart, with the reason.  The
 # value axis of a lower-is-better metric reads "… × nodes" (the time is
-# multiplied), of a throughput "… per node".
+# multiplied), of a throughput "… per node".  Each bar is the system's best
+# configuration by the normalised median, as `compare --best --per` picks;
+# a metric already per unit (per device, an efficiency) is not divided again.
 . "$(dirname "$0")/lib.sh"
 
 desc() { # the strings drawn into an SVG, one per line
@@ -43,6 +45,25 @@ test_expect_success 'plot --per-device on the demo: the CPU partition is left ou
 	grep -qx "archer2:compute" da && ! grep -q "not shown" da
 '
 
+test_expect_success 'per accelerator, each bar is the configuration compare --best --per device picks' '
+	ab --db demo/accelbench.db plot bar -b resnet50 --per-device -o r.svg && desc r.svg >dr &&
+	ab --db demo/accelbench.db compare -b resnet50 --baseline A100 --best --per device \
+		--json >c.json &&
+	$PY - <<-\PYEOF
+	import json
+	shown = open("dr").read().split("\n")
+	rows = [c for c in json.load(open("c.json")) if c.get("kind") == "comparison"]
+	assert len(rows) >= 4, rows
+	for c in rows:
+	    # the 1-device runs: the most images/s per accelerator, not the most images/s
+	    assert c["devices"] == 1, c
+	    assert "{:,.0f}".format(c["median"]) in shown, (c["system"], c["median"])
+	# every bar (configuration label "n = 6 · 1n × 1, ...") is a 1-device one
+	labels = [l for l in shown if l.startswith("n = ")]
+	assert labels and all(" · 1n × 1, " in l for l in labels), labels
+	PYEOF
+'
+
 test_expect_success 'no selected system with the count: no chart, exit 1, the reason' '
 	expect_code 1 ab --db p.db plot bar -b DeepCAMBenchmark --per-node \
 		--system eidf:gpu-service -o x.svg >out 2>err &&
@@ -75,6 +96,28 @@ test_expect_success 'a lower-is-better value per node/accelerator: "× nodes", n
 	desc tt.svg >dtt && grep -qx "Time to train × nodes (min)" dtt &&
 	ab --db demo/accelbench.db plot bar -b resnet --per-node -o off.svg &&
 	desc off.svg >doff && grep -qx "Node-time to train (min)" doff
+'
+
+test_expect_success 'a metric already per accelerator is not divided again, as stats leaves it' '
+	ab --db demo/accelbench.db plot bar -b llm-gpt-800M -m throughput_per_device --per-device \
+		-o pu.svg && desc pu.svg >dpu &&
+	grep -q "not normalised per accelerator: throughput_per_device is per unit already$" dpu &&
+	grep -qx "Throughput per device (tokens/s)" dpu &&
+	ab --db demo/accelbench.db stats -b llm-gpt-800M -m throughput_per_device --per device \
+		--json >pu.json &&
+	$PY - <<-\PYEOF
+	import json
+	shown = open("dpu").read().split("\n")
+	best = {}
+	for r in json.load(open("pu.json")):
+	    if r["median"] is None:
+	        continue
+	    assert r["unit"] == "tokens/s", r  # stats: not normalised either
+	    best[r["system"]] = max(best.get(r["system"], 0), r["median"])
+	assert len(best) >= 4, best
+	for y, m in best.items():
+	    assert "{:,.0f}".format(m) in shown, (y, m)
+	PYEOF
 '
 
 test_expect_samples 'samples: MLPerf inference per accelerator leaves out the CPU system' '
