@@ -7,10 +7,6 @@
 # labelled by what it stands for.  SVGs carry every drawn string in <desc>.
 . "$(dirname "$0")/lib.sh"
 
-desc() {
-	$PY -c 'import re,sys,html; t=open(sys.argv[1]).read(); m=re.search(r"<desc>(.*?)</desc>", t, re.S); print(html.unescape(m.group(1)) if m else "")' "$1"
-}
-
 # inference round: three systems' Offline and SingleStream results, one INVALID
 mkinf() { # submitter system scenario key value validity
 	d=inf/closed/$1/results/$2/resnet50/$3/performance/run_1

@@ -8,9 +8,6 @@
 # never overprint their marks, and say when energy is missing.
 . "$(dirname "$0")/lib.sh"
 
-desc() {
-	$PY -c 'import re,sys,html; t=open(sys.argv[1]).read(); m=re.search(r"<desc>(.*?)</desc>", t, re.S); print(html.unescape(m.group(1)) if m else "")' "$1"
-}
 pngsize() {
 	$PY -c 'import struct,sys; b=open(sys.argv[1],"rb").read(24); print(*struct.unpack(">II", b[16:24]))' "$1"
 }

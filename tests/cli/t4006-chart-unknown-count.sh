@@ -10,10 +10,6 @@
 # a metric already per unit (per device, an efficiency) is not divided again.
 . "$(dirname "$0")/lib.sh"
 
-desc() { # the strings drawn into an SVG, one per line
-	$PY -c 'import re,sys,html; t=open(sys.argv[1]).read(); m=re.search(r"<desc>(.*?)</desc>", t, re.S); print(html.unescape(m.group(1)) if m else "")' "$1"
-}
-
 test_expect_success 'set-up: the demo, and a copy where eidf:gpu-service has no node count' '
 	ACCELBENCH_DB= ab demo -o demo >/dev/null &&
 	cp -r demo/data data &&
