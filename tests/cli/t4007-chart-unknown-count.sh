@@ -1,5 +1,5 @@
 #!/bin/sh
-# t4006-chart-unknown-count: a bar chart normalised per node (per
+# t4007-chart-unknown-count: a bar chart normalised per node (per
 # accelerator) draws the systems whose count is known and names, in its
 # subtitle, those left out and why; `plot --per-node/--per-device` and the
 # report's "normalise" show the same (views/ decides it).  Only when no
