@@ -101,16 +101,27 @@ size_t db_configs_best(const struct db_configs *cs, const char *benchmark,
 		       int (*keep)(const struct db_config *c, void *ctx), void *ctx,
 		       const struct db_config **out)
 {
+	return db_configs_best_per(cs, benchmark, DB_PER_SYSTEM, keep, ctx, out);
+}
+
+size_t db_configs_best_per(const struct db_configs *cs, const char *benchmark, enum db_per per,
+			   int (*keep)(const struct db_config *c, void *ctx), void *ctx,
+			   const struct db_config **out)
+{
 	double *best = ab_calloc(cs->n + 1, sizeof(*best));
 	size_t i, k, n = 0;
 
 	for (i = 0; i < cs->n; i++) {
 		const struct db_config *c = &cs->v[i];
+		long count = per == DB_PER_DEVICE ? c->devices : per == DB_PER_NODE ? c->nodes : 1;
 		double m;
 
-		if (!c->n || (benchmark && strcmp(c->benchmark, benchmark)) || (keep && !keep(c, ctx)))
+		if (!c->n || count <= 0 || (benchmark && strcmp(c->benchmark, benchmark)) ||
+		    (keep && !keep(c, ctx)))
 			continue;
+		/* a positive factor moves the median with the values */
 		m = stats_median(c->values, c->n);
+		m = c->lower_is_better ? m * (double)count : m / (double)count;
 		for (k = 0; k < n && strcmp(out[k]->system, c->system); k++)
 			;
 		if (k == n)
@@ -380,6 +391,13 @@ const char *db_per_name(enum db_per per)
 
 /* Whether a metric is already per unit of something (efficiency, per
  * device, per watt): normalising it again would be wrong. */
+static int intensive(const struct db_config *c);
+
+int db_config_per_unit(const struct db_config *c)
+{
+	return intensive(c);
+}
+
 static int intensive(const struct db_config *c)
 {
 	return strstr(c->metric, "efficiency") || strstr(c->metric, "per_device") ||

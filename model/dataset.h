@@ -94,6 +94,9 @@ int db_metric_lower_is_better(const char *name, const char *unit);
 
 /* 1 if a and b are the same configuration apart from the system. */
 int db_config_same_shape(const struct db_config *a, const struct db_config *b);
+/* 1 if c's metric is already per unit (an efficiency, per device, per watt,
+ * a percentage): normalising per device or node leaves it as it is. */
+int db_config_per_unit(const struct db_config *c);
 /*
  * Each system's best configuration (by median, the metric's direction; ties
  * keep the earlier one) among those with ok runs, of benchmark (NULL: any)
@@ -103,6 +106,13 @@ int db_config_same_shape(const struct db_config *a, const struct db_config *b);
 size_t db_configs_best(const struct db_configs *cs, const char *benchmark,
 		       int (*keep)(const struct db_config *c, void *ctx), void *ctx,
 		       const struct db_config **out);
+/* The same, each configuration's median as if normalised per (DB_PER_DEVICE:
+ * a rate divided by its accelerators, a lower-is-better value multiplied;
+ * DB_PER_NODE likewise): per-accelerator bests of values loaded as
+ * measured; configurations without the count are passed over. */
+size_t db_configs_best_per(const struct db_configs *cs, const char *benchmark, enum db_per per,
+			   int (*keep)(const struct db_config *c, void *ctx), void *ctx,
+			   const struct db_config **out);
 /* The configuration in cs of like's system and shape (another metric's
  * view of the same runs), or NULL. */
 const struct db_config *db_configs_find(const struct db_configs *cs, const struct db_config *like);

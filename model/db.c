@@ -230,10 +230,22 @@ int db_open(struct db **out, const char *path, unsigned flags, struct strbuf *er
 	/* no global memory statistics: their mutex is taken on every
 	 * allocation (fails harmlessly once SQLite is initialised) */
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-	rc = open_as(db, path, ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-		     err);
+	/* A reader opens the file read-write too (never creating it) and then
+	 * cannot write through the connection (query_only).  Read-write, so
+	 * that when it is the last connection to close, SQLite folds the WAL
+	 * back and removes -wal and -shm: a SQLITE_OPEN_READONLY connection
+	 * cannot, and every `ls`, `report` or `plot` left both files behind.
+	 * No checkpoint on close until the file is known to be ours: a foreign
+	 * file is refused unchanged.  An unwritable file opens read-only. */
+	rc = open_as(db, path, SQLITE_OPEN_READWRITE | (ro ? 0 : SQLITE_OPEN_CREATE), err);
 	if (rc < 0)
 		goto fail;
+	if (ro) {
+		sqlite3_db_config(db->sql, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+		rc = db_exec(db, "PRAGMA query_only = ON", err);
+		if (rc < 0)
+			goto fail;
+	}
 	src = classify(db, &kind, &version);
 	if (ro && ((src & 0xff) == SQLITE_READONLY || (src & 0xff) == SQLITE_CANTOPEN)) {
 		/* a WAL database on a read-only share: no -shm can be made, so
@@ -288,6 +300,8 @@ int db_open(struct db **out, const char *path, unsigned flags, struct strbuf *er
 	rc = db_migrate(db, err);
 	if (rc < 0)
 		goto fail;
+	if (ro && !db->immutable)
+		sqlite3_db_config(db->sql, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, NULL);
 	db_sink_init(db);
 	*out = db;
 	return 0;

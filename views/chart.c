@@ -175,11 +175,109 @@ static int keep_wanted(const struct db_config *c, void *ctx)
 	return wanted(ctx, c);
 }
 
-/* Per system (in cs order) the wanted configuration with the best median. */
+/* Whether a bar chart of c's metric is normalised: asked for, and the
+ * metric not already per unit (as the statistics leave it, dataset.c). */
+static int per_applies(const struct views_chart_opts *o, const struct db_config *c)
+{
+	return (o->per_device || o->per_node) && !db_config_per_unit(c);
+}
+
+/* What a per-accelerator (per-node) bar chart divides or multiplies by:
+ * the count, 0 when unknown; 1 when the chart is not normalised. */
+static long per_count(const struct views_chart_opts *o, long nodes, long devices)
+{
+	if (o->per_device)
+		return devices > 0 ? devices : 0;
+	if (o->per_node)
+		return nodes > 0 ? nodes : 0;
+	return 1;
+}
+
+static const char *per_unit(const struct views_chart_opts *o)
+{
+	return o->per_device ? "accelerator" : "node";
+}
+
+/* A bar chart's configurations: wanted, and with the count it normalises by. */
+static int keep_bar(const struct db_config *c, void *ctx)
+{
+	const struct views_chart_opts *o = ctx;
+
+	return wanted(o, c) && (!per_applies(o, c) || per_count(o, c->nodes, c->devices) > 0);
+}
+
+/* Per system (in cs order) the wanted configuration with the best median;
+ * normalised per accelerator (node): only configurations with that count,
+ * best by the normalised median as `compare --best --per` picks them (a
+ * system's 4-device runs can have the most images/s, the fewest per
+ * device). */
 static size_t pick_best(const struct db_configs *cs, const struct views_chart_opts *o,
 			const char *benchmark, const struct db_config **out)
 {
-	return db_configs_best(cs, benchmark, keep_wanted, (void *)o, out);
+	enum db_per per = !cs->n || !per_applies(o, &cs->v[0]) ? DB_PER_SYSTEM
+			  : o->per_device			  ? DB_PER_DEVICE
+								  : DB_PER_NODE;
+
+	return db_configs_best_per(cs, benchmark, per, keep_bar, (void *)o, out);
+}
+
+/* The systems a normalised bar chart leaves out: of cand[0..ncand) (names,
+ * repeats allowed: systems with a result but no count), those without a bar.
+ * Returns how many; *names lists them ("A, B"; "" if none). */
+static size_t left_out(struct views_chart *f, const char *const *cand, size_t ncand,
+		       const struct plot_bar *bars, size_t nbars, const char **names)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, j, n = 0;
+
+	for (i = 0; i < ncand; i++) {
+		for (j = 0; j < nbars && strcmp(bars[j].system, cand[i]); j++)
+			;
+		if (j < nbars)
+			continue; /* charted from another configuration */
+		for (j = 0; j < i && strcmp(cand[j], cand[i]); j++)
+			;
+		if (j < i)
+			continue; /* named already */
+		strbuf_addf(&sb, "%s%s", n ? ", " : "", cand[i]);
+		n++;
+	}
+	*names = keep(f, strbuf_detach(&sb, NULL));
+	return n;
+}
+
+/* The candidates of left_out() among the configurations of a bar chart. */
+static size_t left_out_configs(struct views_chart *f, const struct views_chart_opts *o,
+			       const struct db_configs *cs, const struct plot_bar *bars,
+			       size_t nbars, const char **names)
+{
+	const char **cand = kalloc(f, cs->n + 1, sizeof(*cand));
+	size_t i, k = 0;
+
+	for (i = 0; i < cs->n; i++)
+		if (cs->v[i].n && wanted(o, &cs->v[i]) && !keep_bar(&cs->v[i], (void *)o))
+			cand[k++] = cs->v[i].system;
+	return left_out(f, cand, k, bars, nbars, names);
+}
+
+/* "nothing to plot per node: the node count of A, B is not known" */
+static int refuse_uncounted(const struct views_chart_opts *o, const char *names,
+			    struct strbuf *err)
+{
+	return ab_fail(err, AB_EDATA, "nothing to plot per %s: the %s count of %s is not known",
+		       per_unit(o), per_unit(o), names);
+}
+
+/* The value axis of a normalised bar chart: throughput per accelerator
+ * (node); a time or another lower-is-better value is multiplied by the
+ * count (accelerator-time), "… × accelerators", never "… per accelerator". */
+static const char *per_axis_title(struct views_chart *f, const struct views_chart_opts *o,
+				  const char *title, const struct db_config *c0)
+{
+	if (!per_applies(o, c0))
+		return title;
+	return c0->lower_is_better ? kstr(f, "%s × %ss", title, per_unit(o))
+				   : kstr(f, "%s per %s", title, per_unit(o));
 }
 
 static const struct plot_palette *palette(struct views_chart *f, const struct views_chart_opts *o,
@@ -310,24 +408,24 @@ static int bar_asc(const void *a, const void *b)
 
 /* What every bar chart decides the same way: normalisation, the best N,
  * the scale (log when values span more than 30x), the layout for many or
- * long names; returns the note for the subtitle. */
+ * long names; returns the note for the subtitle.  The bars have the count
+ * they are normalised by; uncounted names the systems left out for the
+ * lack of one ("" if none). */
 static const char *bars_finish(struct views_chart *f, const struct views_chart_opts *o,
 			       struct plot_bar_spec *sp, struct plot_bar *bars, size_t *n,
-			       const struct db_config *c0, int *per_device_refused,
+			       const struct db_config *c0, const char *uncounted,
 			       struct strbuf *err)
 {
 	struct strbuf note = STRBUF_INIT;
 	double lo = HUGE_VAL, hi = 0;
 	size_t i, total = *n, longest = 0;
 
-	*per_device_refused = 0;
-	if (o->per_device || o->per_node) {
-		const char *unit = o->per_device ? "accelerator" : "node";
+	if (per_applies(o, c0)) {
+		const char *unit = per_unit(o);
 
 		for (i = 0; i < *n; i++) {
-			double d = (double)(o->per_device ? bars[i].devices : bars[i].nodes);
-			if (!(d > 0)) {
-				*per_device_refused = 1;
+			double d = (double)per_count(o, bars[i].nodes, bars[i].devices);
+			if (!(d > 0)) { /* the builders keep only counted bars */
 				ab_fail(err, AB_EDATA, "per %s: the %s count of '%s' is not known",
 					unit, unit, bars[i].system);
 				strbuf_release(&note);
@@ -349,6 +447,11 @@ static const char *bars_finish(struct views_chart *f, const struct views_chart_o
 			strbuf_addf(&note, "normalised: × %ss (%s-time)", unit, unit);
 		else
 			strbuf_addf(&note, "normalised: per %s", unit);
+		if (uncounted && *uncounted)
+			strbuf_addf(&note, " · not shown, %s count not known: %s", unit, uncounted);
+	} else if (o->per_device || o->per_node) {
+		strbuf_addf(&note, "not normalised per %s: %s is per unit already", per_unit(o),
+			    c0->metric);
 	} else {
 		strbuf_addstr(&note, "not normalised (whole system)");
 	}
@@ -382,15 +485,16 @@ static int bar_mlperf(struct views_chart *f, struct db *db, const struct views_c
 	struct db_filter flt = { "mlperf-training", o->benchmark, NULL };
 	struct plot_bar *bars;
 	struct strbuf cap = STRBUF_INIT;
-	const char *note;
-	size_t i, n = 0, nhatched = 0, runs = 0;
-	int rc, refused;
+	const char *note, *uncounted = "", **cand;
+	size_t i, n = 0, nhatched = 0, runs = 0, ncand = 0;
+	int rc;
 	json_t *g;
 
 	rc = mlperf_score(db, &flt, &f->json, err);
 	if (rc < 0)
 		return rc;
 	bars = kalloc(f, json_array_size(f->json), sizeof(*bars));
+	cand = kalloc(f, json_array_size(f->json) + 1, sizeof(*cand));
 	json_array_foreach(f->json, i, g) {
 		const char *sys = json_string_value(json_object_get(g, "system"));
 		json_t *score = json_object_get(g, "official_score");
@@ -412,6 +516,10 @@ static int bar_mlperf(struct views_chart *f, struct db *db, const struct views_c
 		like.system = (char *)sys;
 		if (!wanted(o, &like))
 			continue;
+		if (per_applies(o, &f->cs.v[0]) && per_count(o, nodes, devices) <= 0) {
+			cand[ncand++] = sys; /* normalised: a run set without the count */
+			continue;
+		}
 		bars[n].system = sys;
 		bars[n].vendor = json_string_value(json_object_get(g, "vendor"));
 		bars[n].value = json_is_number(score) ? json_number_value(score)
@@ -430,10 +538,12 @@ static int bar_mlperf(struct views_chart *f, struct db *db, const struct views_c
 		runs += (size_t)nruns;
 		n++;
 	}
+	if (left_out(f, cand, ncand, bars, n, &uncounted) && !n)
+		return refuse_uncounted(o, uncounted, err);
 	if (!n)
 		return ab_fail(err, AB_EDATA, "nothing to plot: no MLPerf training run set of '%s' "
 					      "matches the selection", o->benchmark);
-	note = bars_finish(f, o, sp, bars, &n, &f->cs.v[0], &refused, err);
+	note = bars_finish(f, o, sp, bars, &n, &f->cs.v[0], uncounted, err);
 	if (!note)
 		return -AB_EDATA;
 	sp->bars = bars;
@@ -492,12 +602,11 @@ static int bar_inference(struct views_chart *f, const struct views_chart_opts *o
 	const struct db_config *c0 = &f->cs.v[0];
 	const char *slash = strrchr(c0->benchmark, '/');
 	const char *scenario = slash ? slash + 1 : c0->benchmark;
-	const char *what = inference_metric(scenario, c0->unit), *note;
+	const char *what = inference_metric(scenario, c0->unit), *note, *uncounted = "";
 	const struct db_config **pick = kalloc(f, f->cs.n, sizeof(*pick));
 	struct strbuf cap = STRBUF_INIT, model = STRBUF_INIT, inv = STRBUF_INIT;
 	struct plot_bar *bars;
 	size_t i, n, nmulti = 0, ninvalid = 0;
-	int refused;
 
 	n = pick_best(&f->cs, o, NULL, pick);
 	strbuf_add(&model, c0->benchmark, slash ? (size_t)(slash - c0->benchmark) : strlen(c0->benchmark));
@@ -508,12 +617,19 @@ static int bar_inference(struct views_chart *f, const struct views_chart_opts *o
 		size_t k;
 		if (!wanted(o, c) || c->n || !(c->n_invalid || c->n_failed))
 			continue;
-		for (k = 0; k < n && strcmp(pick[k]->system, c->system); k++)
+		for (k = 0; k < f->cs.n && (strcmp(f->cs.v[k].system, c->system) ||
+					    !f->cs.v[k].n || !wanted(o, &f->cs.v[k]));
+		     k++)
 			;
-		if (k < n)
-			continue; /* it has a valid result too */
+		if (k < f->cs.n)
+			continue; /* it has a valid result too (drawn, or left out uncounted) */
 		strbuf_addf(&inv, "%s%s", ninvalid ? ", " : "", c->system);
 		ninvalid++;
+	}
+	if (!n && ninvalid == 0 && left_out_configs(f, o, &f->cs, NULL, 0, &uncounted)) {
+		strbuf_release(&model);
+		strbuf_release(&inv);
+		return refuse_uncounted(o, uncounted, err);
 	}
 	if (!n) {
 		strbuf_release(&model);
@@ -546,7 +662,8 @@ static int bar_inference(struct views_chart *f, const struct views_chart_opts *o
 	if (nmulti)
 		strbuf_addf(&cap, " Hatched (%zu): more than one performance run stored; the bar is "
 				  "their median, not one official result.", nmulti);
-	note = bars_finish(f, o, sp, bars, &n, c0, &refused, err);
+	left_out_configs(f, o, &f->cs, bars, n, &uncounted);
+	note = bars_finish(f, o, sp, bars, &n, c0, uncounted, err);
 	if (!note) {
 		strbuf_release(&cap);
 		strbuf_release(&model);
@@ -563,11 +680,11 @@ static int bar_inference(struct views_chart *f, const struct views_chart_opts *o
 	sp->labels.subtitle = kstr(f, "%s · %s · one result per system · %s", c0->suite,
 				   what ? what : kstr(f, "%s (%s)", c0->metric, c0->unit), note);
 	sp->labels.caption = keep(f, strbuf_detach(&cap, NULL));
-	sp->labels.y_title = what ? (c0->lower_is_better ? "Latency" : pretty_metric(f, c0->metric))
-				  : pretty_metric(f, c0->metric);
-	if (o->per_device || o->per_node)
-		sp->labels.y_title = kstr(f, "%s per %s", sp->labels.y_title,
-					  o->per_device ? "accelerator" : "node");
+	sp->labels.y_title = per_axis_title(f, o,
+					    what ? (c0->lower_is_better ? "Latency"
+									: pretty_metric(f, c0->metric))
+						 : pretty_metric(f, c0->metric),
+					    c0);
 	sp->labels.y_unit = c0->unit;
 	f->chart.kind = PLOT_BAR;
 	f->chart.u.bar = sp;
@@ -581,9 +698,9 @@ static int build_bar(struct views_chart *f, struct db *db, const struct views_ch
 	const struct db_config **pick;
 	struct plot_bar_spec *sp = kalloc(f, 1, sizeof(*sp));
 	struct plot_bar *bars;
-	const char *note;
+	const char *note, *uncounted = "";
 	size_t i, n, runs = 0, nci = 0;
-	int rc = load(f, db, o, o->metric, &f->cs, err), refused, differ = 0;
+	int rc = load(f, db, o, o->metric, &f->cs, err), differ = 0;
 
 	if (rc < 0)
 		return rc;
@@ -594,6 +711,8 @@ static int build_bar(struct views_chart *f, struct db *db, const struct views_ch
 		return bar_inference(f, o, sp, err);
 	pick = kalloc(f, f->cs.n, sizeof(*pick));
 	n = pick_best(&f->cs, o, NULL, pick);
+	if (!n && left_out_configs(f, o, &f->cs, NULL, 0, &uncounted))
+		return refuse_uncounted(o, uncounted, err);
 	if (!n)
 		return ab_fail(err, AB_EDATA, "nothing to plot: no successful run of '%s' matches "
 					      "the selection", o->benchmark);
@@ -611,7 +730,8 @@ static int build_bar(struct views_chart *f, struct db *db, const struct views_ch
 		differ |= i && !db_config_same_shape(pick[i], pick[0]);
 		runs += pick[i]->n;
 	}
-	note = bars_finish(f, o, sp, bars, &n, pick[0], &refused, err);
+	left_out_configs(f, o, &f->cs, bars, n, &uncounted);
+	note = bars_finish(f, o, sp, bars, &n, pick[0], uncounted, err);
 	if (!note)
 		return -AB_EDATA;
 	sp->bars = bars;
@@ -630,10 +750,7 @@ static int build_bar(struct views_chart *f, struct db *db, const struct views_ch
 				   differ ? " (configurations differ: labels say which)" : "",
 				   ci_note(f, nci, n, ci_what(f, o, "CI")), runs, runs == 1 ? "" : "s",
 				   note);
-	sp->labels.y_title = o->per_device || o->per_node
-				     ? kstr(f, "%s per %s", pretty_metric(f, pick[0]->metric),
-					    o->per_device ? "accelerator" : "node")
-				     : pretty_metric(f, pick[0]->metric);
+	sp->labels.y_title = per_axis_title(f, o, pretty_metric(f, pick[0]->metric), pick[0]);
 	sp->labels.y_unit = pick[0]->unit;
 	/* the drawing's default note says 95 %: another level says its own */
 	if (ci_level(o) != STATS_LEVEL)

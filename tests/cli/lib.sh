@@ -28,8 +28,16 @@ T_N=0; T_FAIL=0
 ACCELBENCH_DB="$T_BASE/test.db"; export ACCELBENCH_DB
 TRASH="$T_BASE/work"; mkdir -p "$TRASH"
 PY=/usr/bin/python3
+# the Python modules the tests share (abfmt.py: the number formats of views/)
+PYTHONPATH="$ROOT/tests/helpers${PYTHONPATH:+:$PYTHONPATH}"; export PYTHONPATH
 
 ab() { "$AB" "$@"; }
+
+# desc FILE.svg: the strings drawn into an SVG (plots put each one into the
+# file's <desc>), one per line
+desc() {
+	"$PY" -c 'import re,sys,html; t=open(sys.argv[1]).read(); m=re.search(r"<desc>(.*?)</desc>", t, re.S); print(html.unescape(m.group(1)) if m else "")' "$1"
+}
 
 # csvsel COL,COL [COL=V|COL!=V...]: named columns of the CSV on stdin
 csvsel() { "$PY" "$ROOT/tests/csvsel.py" "$@"; }

@@ -1,8 +1,11 @@
 # pg_lib.sh - a throwaway PostgreSQL cluster for the tests t09xx (source
 # it after lib.sh).
 #
-#   pg_start || { test_skip "PostgreSQL tests" "$PG_WHY"; test_done; }
+#   pg_start_or_skip "PostgreSQL push"
 #
+# pg_start_or_skip starts the cluster (pg_start) and exports PG_URL, PG_BIN
+# and PG_DIR for the tests' subshells and helpers; when the cluster cannot
+# start, the script ends there with one skipped test that says why.
 # pg_start runs initdb into a fresh /tmp/ab-pg.XXXXXX and starts the server
 # on a Unix socket in that directory only (listen_addresses=''), so several
 # worktrees can run their tests at once; as root, the server runs as the
@@ -61,6 +64,14 @@ pg_start() {
 		[ -n "${PG_TCP:-}" ] || break
 	done
 	PG_WHY="the server did not start: $(tail -1 "$PG_DIR/server.log" 2>/dev/null)"; pg_stop; return 1
+}
+
+pg_start_or_skip() {
+	if ! pg_start; then
+		test_skip "$1" "$PG_WHY"
+		test_done
+	fi
+	export PG_URL PG_BIN PG_DIR
 }
 
 # psql as the superuser (or pass another connection string with -d).

@@ -6,10 +6,6 @@
 # their <desc>, which the checks read.
 . "$(dirname "$0")/lib.sh"
 
-desc() { # the strings drawn into an SVG, one per line
-	$PY -c 'import re,sys,html; t=open(sys.argv[1]).read(); m=re.search(r"<desc>(.*?)</desc>", t, re.S); print(html.unescape(m.group(1)) if m else "")' "$1"
-}
-
 test_expect_success 'the round is generated and ingested: 30+ systems per benchmark' '
 	$PY "$ROOT/tests/round/gen_round.py" round >/dev/null &&
 	ab ingest round >out 2>err &&

@@ -8,9 +8,6 @@
 # never overprint their marks, and say when energy is missing.
 . "$(dirname "$0")/lib.sh"
 
-desc() {
-	$PY -c 'import re,sys,html; t=open(sys.argv[1]).read(); m=re.search(r"<desc>(.*?)</desc>", t, re.S); print(html.unescape(m.group(1)) if m else "")' "$1"
-}
 pngsize() {
 	$PY -c 'import struct,sys; b=open(sys.argv[1],"rb").read(24); print(*struct.unpack(">II", b[16:24]))' "$1"
 }
@@ -96,11 +93,14 @@ test_expect_success 'demo: the heatmap and bargroup pair like compare (A100 base
 	$PY - <<-\PYEOF
 	import json
 	dh = open("ddh").read().split("\n"); db = open("ddb").read().split("\n")
+	n = 0
 	for p in json.load(open("dc.json")):
 	    if p.get("kind") != "comparison":
 	        continue
 	    r = "%.2f×" % p["speedup"]
 	    assert r in dh, (p["system"], r)
+	    n += 1
+	assert n >= 5, n
 	PYEOF
 	grep -q "95 % bootstrap CI" ddb
 '
@@ -137,8 +137,7 @@ test_expect_success 'power: the demo trace names the run energy' '
 	grep -qx "run start" dpw && grep -qx "run stop" dpw
 '
 
-test_expect_success 'power (shared samples): a switch log 5 h off is aligned and said so; missing energy said' '
-	if test -z "$SAMPLES"; then echo "# no samples"; exit 0; fi &&
+test_expect_samples 'power (shared samples): a switch log 5 h off is aligned and said so; missing energy said' '
 	ACCELBENCH_DB=s.db ab ingest "$SAMPLES/mlperf" >/dev/null 2>&1 &&
 	id=$(ACCELBENCH_DB=s.db ab ls runs --csv | csvsel id,benchmark,system benchmark=llama2_70b_lora | grep Dell | sed -n 1p | cut -d, -f1) &&
 	ACCELBENCH_DB=s.db ab plot power --run "$id" -o sw.svg && desc sw.svg >dsw &&

@@ -41,11 +41,14 @@ test_expect_success 'a results.db whose sessions is an endless VIEW is refused, 
 	reject 1 "accelbench: walk/deep/results.db: not a ReFrame results database: '"'"'sessions'"'"' is not a table" ingest walk
 '
 
+if $PY -c "import sqlite3; sqlite3.connect(\":memory:\").execute(\"CREATE VIRTUAL TABLE t USING fts5(a)\")" 2>/dev/null; then
 test_expect_success 'a results.db whose sessions is a virtual table is refused' '
-	if $PY "$H/make_results_db.py" virtual virt.db 2>/dev/null; then
-		reject 1 "accelbench: virt.db: not a ReFrame results database: '"'"'sessions'"'"' is a virtual table" ingest --format reframe-db virt.db
-	fi
+	$PY "$H/make_results_db.py" virtual virt.db &&
+	reject 1 "accelbench: virt.db: not a ReFrame results database: '"'"'sessions'"'"' is a virtual table" ingest --format reframe-db virt.db
 '
+else
+	test_skip 'a results.db whose sessions is a virtual table is refused' 'python3 sqlite3 without FTS5'
+fi
 
 if unshare -m true 2>/dev/null; then
 for threads in 1 2; do

@@ -1,7 +1,8 @@
 #!/bin/sh
 # t0803-read-only: reading commands never write (not even to upgrade or to
 # switch to WAL), foreign SQLite files are refused unchanged by every
-# command, and a database on a read-only share is read as a snapshot.
+# command, a database on a read-only share is read as a snapshot, and the
+# last connection to close leaves no -wal or -shm behind.
 . "$(dirname "$0")/lib.sh"
 
 q="'"
@@ -63,6 +64,30 @@ test_expect_success 'reading commands leave an accelbench database byte-identica
 	ab --db ours.db sql "SELECT count(*) FROM run" >/dev/null &&
 	ab --db ours.db plot bar -b llm-gpt-800M -o bar.svg 2>/dev/null &&
 	same ours.db
+'
+
+# Every command, reader or writer, that closes the last connection leaves
+# only the .db: readers open read-write (query_only) so that SQLite folds
+# the WAL and removes -wal and -shm as it does for a writer.
+test_expect_success 'the last connection to close leaves no -wal or -shm, whatever the command' '
+	mkdir last && cp "$FIXTURES/caraml/llm_result_energy_list_2024.csv" last/ &&
+	db=last/l.db && keep ours.db && cp ours.db "$db" &&
+	for c in "ingest last/llm_result_energy_list_2024.csv" "ls runs" "stats" "sql SELECT(1)" \
+		 "report -o last/r.pdf" "export -o last/r.csv" "export -o last/r.xlsx" \
+		 "plot bar -b llm-gpt-800M -o last/b.svg" "ingest last/llm_result_energy_list_2024.csv"; do
+		ab --db "$db" $c >/dev/null 2>&1 || { echo "$c failed"; exit 1; }
+		ls -a last >left && ! grep -E "[-](wal|shm)$" left || { echo "after $c"; exit 1; }
+	done
+'
+
+test_expect_success 'a reader that is not the last leaves the WAL to the connection still open' '
+	sqlite3 last/l.db >out 2>&1 <<-EOF &&
+	BEGIN; SELECT count(*) FROM source;
+	.shell "$AB" --db last/l.db ls runs >/dev/null && ls last >left
+	COMMIT;
+	EOF
+	grep -q "^l.db-wal$" left && grep -q "^l.db-shm$" left &&
+	ls -a last >left2 && ! grep -E "[-](wal|shm)$" left2
 '
 
 if unshare -m true 2>/dev/null; then

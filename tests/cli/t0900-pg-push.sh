@@ -5,11 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pg_lib.sh"
 
-if ! pg_start; then
-	test_skip "PostgreSQL push" "$PG_WHY"
-	test_done
-fi
-export PG_URL PG_BIN PG_DIR
+pg_start_or_skip "PostgreSQL push"
 
 test_expect_success 'push without a store is a usage error that says how to give one' '
 	unset ACCELBENCH_PG; expect_code 2 ab push 2>err &&

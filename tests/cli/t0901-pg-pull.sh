@@ -6,11 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pg_lib.sh"
 
-if ! pg_start; then
-	test_skip "PostgreSQL pull" "$PG_WHY"
-	test_done
-fi
-export PG_URL PG_BIN PG_DIR
+pg_start_or_skip "PostgreSQL pull"
 
 test_expect_success 'set-up: the demo and the samples in one database, pushed' '
 	ACCELBENCH_DB= ab demo -o demo >/dev/null &&

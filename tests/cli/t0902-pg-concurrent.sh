@@ -6,11 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pg_lib.sh"
 
-if ! pg_start; then
-	test_skip "PostgreSQL concurrent pushers" "$PG_WHY"
-	test_done
-fi
-export PG_URL PG_BIN PG_DIR
+pg_start_or_skip "PostgreSQL concurrent pushers"
 
 test_expect_success 'set-up: 8 local databases of overlapping inputs, and their union' '
 	ACCELBENCH_DB= ab demo -o d --repeats 3 >/dev/null &&

@@ -6,15 +6,12 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pg_lib.sh"
 
-if ! pg_start; then
-	test_skip "PostgreSQL text conversion" "$PG_WHY"
-	test_done
-fi
+pg_start_or_skip "PostgreSQL text conversion"
 
 E9=$(printf '\351')
 
 test_expect_success 'set-up: a perflog named in Latin-1, a job id with Latin-1 and NUL bytes' '
-	cp -r "$AB_FIXTURES/reframe/good/perflogs" . &&
+	cp -r "$FIXTURES/reframe/good/perflogs" . &&
 	mv perflogs/sysa/part1/Bench43.log "perflogs/sysa/part1/Bench$E9.log" &&
 	ab --db u.db ingest perflogs/sysa >/dev/null 2>&1 &&
 	ab --db u.db ingest perflogs/sysb >/dev/null 2>&1 &&

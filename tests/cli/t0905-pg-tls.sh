@@ -33,10 +33,7 @@ tls_setup() {
 }
 PG_SETUP=tls_setup
 PG_TCP=1
-if ! pg_start; then
-	test_skip "PostgreSQL over TLS" "$PG_WHY"
-	test_done
-fi
+pg_start_or_skip "PostgreSQL over TLS"
 
 # HOME holds .pgpass; nothing else gives a password
 mkdir -p "$TRASH/home"

@@ -6,10 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pg_lib.sh"
 
-if ! pg_start; then
-	test_skip "PostgreSQL check" "$PG_WHY"
-	test_done
-fi
+pg_start_or_skip "PostgreSQL check"
 
 SITES="host=$PG_DIR user=ab dbname=sites"
 

@@ -7,10 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pg_lib.sh"
 
-if ! pg_start; then
-	test_skip "PostgreSQL upgrade" "$PG_WHY"
-	test_done
-fi
+pg_start_or_skip "PostgreSQL upgrade"
 
 # the hash the local sink makes of a parser's key: first 16 bytes of its SHA-256
 H="encode(substr(sha256(convert_to('parser key', 'UTF8')), 1, 16), 'hex')"

@@ -29,13 +29,8 @@ test_expect_success 'the 90 % CIs of the statistics tables equal stats --level 0
 	ab --db demo/accelbench.db stats -b DeepCAMBenchmark --json >e95.json &&
 	$PY - <<-\PYEOF
 	import json
+	from abfmt import fmt_ci
 	text = open("n.txt").read()
-	def fmt(v):  # views_fmt_value
-	    a = abs(v)
-	    if a >= 1000: return "{:,.0f}".format(v)
-	    for lim, dec in ((100, 1), (10, 2), (0.01, 3)):
-	        if a >= lim: return "{:.{}f}".format(v, dec)
-	    return "%.3g" % v
 	def load(f): return json.load(open(f))
 	s90 = load("s90.json") + load("e90.json") + load("d90.json")
 	s95 = load("s95.json") + load("e95.json") + [None] * 1000
@@ -44,7 +39,7 @@ test_expect_success 'the 90 % CIs of the statistics tables equal stats --level 0
 	    assert r90["ci_level"] == 0.9, r90
 	    if r90["ci_low"] is None:
 	        continue
-	    ci = "[%s, %s]" % (fmt(r90["ci_low"]), fmt(r90["ci_high"]))
+	    ci = fmt_ci(r90["ci_low"], r90["ci_high"])
 	    # the report keeps a CI on one line with a no-break space
 	    assert ci in text or ci.replace(", ", ",\u00a0") in text, (r90["system"], ci)
 	    checked += 1

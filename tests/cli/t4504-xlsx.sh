@@ -52,6 +52,7 @@ test_expect_success 'benchmark sheets hold the values of stats --json, in order'
 	b = wb["llm-gpt-800M"]
 	st = json.load(open("stats.json"))
 	rows = list(b.iter_rows(min_row=4, max_row=3 + len(st), values_only=True))
+	assert len(st) >= 20 and len(rows) == len(st), (len(st), len(rows))
 	for r, s in zip(rows, st):
 	    assert r[0] == s["system"] and r[3] == s["global_batch"] and r[5] == s["n"], (r, s)
 	    if s["median"] is None:
