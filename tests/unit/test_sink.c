@@ -30,20 +30,6 @@ static struct db *open_tmp(char *path)
 	return db;
 }
 
-static void drop_tmp(struct db *db, const char *path)
-{
-	struct strbuf p = STRBUF_INIT;
-
-	db_free(db);
-	unlink(path);
-	strbuf_addf(&p, "%s-wal", path);
-	unlink(p.buf);
-	strbuf_reset(&p);
-	strbuf_addf(&p, "%s-shm", path);
-	unlink(p.buf);
-	strbuf_release(&p);
-}
-
 /* The database file and its -wal and -shm, after db_free. */
 static void drop_tmp_files(const char *path)
 {
@@ -56,6 +42,12 @@ static void drop_tmp_files(const char *path)
 	strbuf_addf(&p, "%s-shm", path);
 	unlink(p.buf);
 	strbuf_release(&p);
+}
+
+static void drop_tmp(struct db *db, const char *path)
+{
+	db_free(db);
+	drop_tmp_files(path);
 }
 
 static void fill_run(struct ingest_run *r, struct ingest_metric *m, json_t *params,
