@@ -36,10 +36,15 @@ struct heading {
 
 /* A table's column widths, kept so the real pass need not measure every
  * cell again (the calls are the same in both passes, so table k of the
- * real pass is table k of the dry run). */
+ * real pass is table k of the dry run).  A long table's rows are laid out
+ * once, in the dry run: lay and heights pass to the real pass, which draws
+ * those layouts (made on either thread; a layout draws the same glyphs
+ * whichever thread's context made it). */
 struct tmeasure {
 	size_t ncols, nrows;
 	double *w;
+	PangoLayout **lay;        /* nrows x ncols, NULL: none (or taken) */
+	double *heights;          /* per row, with lay */
 };
 
 struct pdf_doc {
@@ -60,7 +65,7 @@ struct pdf_doc {
 	int total_pages;          /* from the dry run, 0 unknown */
 	struct tmeasure *tm;      /* owned: widths of the tables drawn so far */
 	size_t ntm, atm;
-	const struct tmeasure *ktm;   /* borrowed from the dry run */
+	struct tmeasure *ktm;     /* borrowed from the dry run (its layouts are taken) */
 	size_t nktm;
 };
 
@@ -223,13 +228,28 @@ int pdf_doc_new(struct pdf_doc **out, FILE *fp, const struct pdf_doc_opts *o,
 	return 0;
 }
 
-void pdf_doc_pages_from(struct pdf_doc *d, const struct pdf_doc *dry)
+void pdf_doc_pages_from(struct pdf_doc *d, struct pdf_doc *dry)
 {
 	d->known = dry->h;
 	d->nknown = dry->nh;
 	d->total_pages = dry->page;
 	d->ktm = dry->tm;
 	d->nktm = dry->ntm;
+}
+
+static void unref_all(PangoLayout **ls, size_t n);
+
+static void tmeasure_release(struct tmeasure *m)
+{
+	size_t i;
+
+	if (m->lay)
+		for (i = 0; i < m->nrows; i++)
+			unref_all(&m->lay[i * m->ncols], m->ncols);
+	free(m->lay);
+	free(m->heights);
+	free(m->w);
+	memset(m, 0, sizeof(*m));
 }
 
 void pdf_doc_free(struct pdf_doc *d)
@@ -250,7 +270,7 @@ void pdf_doc_free(struct pdf_doc *d)
 	}
 	free(d->h);
 	for (i = 0; i < d->ntm; i++)
-		free(d->tm[i].w);
+		tmeasure_release(&d->tm[i]);
 	free(d->tm);
 	free(d->title);
 	free(d->header);
@@ -1036,9 +1056,10 @@ struct measure_part {
 	const struct pdf_table *t;
 	size_t from, to;               /* rows */
 	struct cell_one *one;          /* NULL: none wanted */
-	const double *w;               /* widths: measure row heights; NULL: contents */
+	const double *w;               /* widths: lay out the rows; NULL: contents */
 	double *mn, *nat;              /* contents: per column, maxima of the rows */
-	double *heights;               /* heights: per row */
+	double *heights;               /* with w: per row */
+	PangoLayout **lay;             /* with w: the rows' layouts (row x col) */
 	PangoContext *pc;              /* NULL: make one (the helper thread) */
 };
 
@@ -1046,15 +1067,13 @@ static void measure_part_run(struct measure_part *p)
 {
 	const struct pdf_table *t = p->t;
 	PangoContext *pc = p->pc ? p->pc : context_new();
-	PangoLayout **ls = ab_calloc(t->ncols, sizeof(*ls));
 	struct cell_cache cc = { NULL, 0, 0 };
 	size_t i, c;
 
 	for (i = p->from; i < p->to; i++) {
 		if (p->w) {
-			p->heights[i] = row_layouts(pc, t, t->rows[i].cells, 0, p->w,
-						    p->one ? &p->one[i * t->ncols] : NULL, ls, &cc);
-			unref_all(ls, t->ncols);
+			p->heights[i] = row_layouts(pc, t, t->rows[i].cells, 0, p->w, NULL,
+						    &p->lay[i * t->ncols], &cc);
 			continue;
 		}
 		for (c = 0; c < t->ncols; c++) {
@@ -1076,7 +1095,6 @@ static void measure_part_run(struct measure_part *p)
 				p->nat[c] = hi;
 		}
 	}
-	free(ls);
 	cell_cache_release(&cc);
 	if (!p->pc)
 		g_object_unref(pc);
@@ -1140,10 +1158,10 @@ static void measure_rows(struct pdf_doc *d, const struct pdf_table *t, struct ce
 	}
 }
 
-/* Each row's height in widths w (a dry run: cells known to fit on one
- * line are not laid out again). */
+/* Each row's layouts in widths w into lay (row x col) and its height,
+ * returned. */
 static double *row_heights(struct pdf_doc *d, const struct pdf_table *t, const double *w,
-			   struct cell_one *one)
+			   PangoLayout **lay)
 {
 	struct measure_part part[2];
 	double *h = ab_calloc(t->nrows, sizeof(*h));
@@ -1154,9 +1172,9 @@ static double *row_heights(struct pdf_doc *d, const struct pdf_table *t, const d
 		part[k].t = t;
 		part[k].from = k ? t->nrows / 2 : 0;
 		part[k].to = k ? t->nrows : t->nrows / 2;
-		part[k].one = one;
 		part[k].w = w;
 		part[k].heights = h;
+		part[k].lay = lay;
 	}
 	measure_both(d, part);
 	return h;
@@ -1198,6 +1216,7 @@ static int table_widths(struct pdf_doc *d, struct pdf_table *t, double *w, struc
 		d->tm = ab_realloc(d->tm, d->atm * sizeof(*d->tm));
 	}
 	m = &d->tm[d->ntm++];
+	memset(m, 0, sizeof(*m));
 	m->ncols = t->ncols;
 	m->nrows = t->nrows;
 	m->w = ab_malloc(t->ncols * sizeof(*m->w));
@@ -1212,16 +1231,26 @@ void pdf_table_draw(struct pdf_doc *d, struct pdf_table *t)
 	struct cell_one *one = NULL;
 	struct strbuf a = STRBUF_INIT;
 	double tw = 0.0, hh, *heights = NULL;
+	PangoLayout **lay = NULL, **rl;
 	struct cell_cache cc = { NULL, 0, 0 };
-	size_t i, c;
+	size_t i, c, k;
+	int kept = 0;
 
 	/* a dry run only needs row heights: cells that fit on one line are
 	 * not laid out a second time */
-	if (d->dry && t->nrows)
+	if (d->dry && t->nrows && t->nrows < PAR_MIN_ROWS)
 		one = ab_malloc(t->nrows * t->ncols * sizeof(*one));
+	k = d->ntm;
 	if (!table_widths(d, t, w, one)) {
 		free(one);   /* widths from an earlier pass: no heights measured */
 		one = NULL;
+		if (k < d->nktm && d->ktm[k].lay) {
+			/* the dry run laid out the rows: take them */
+			lay = d->ktm[k].lay;
+			heights = d->ktm[k].heights;
+			d->ktm[k].lay = NULL;
+			d->ktm[k].heights = NULL;
+		}
 	}
 	for (c = 0; c < t->ncols; c++)
 		tw += w[c];
@@ -1230,14 +1259,26 @@ void pdf_table_draw(struct pdf_doc *d, struct pdf_table *t)
 	unref_all(ls, t->ncols);
 	pdf_need(d, hh + t->font * 3);
 	header_draw(d, t, w, tw);
-	/* a dry run measures the rows of a long table on both cores first */
-	if (one && t->nrows >= PAR_MIN_ROWS)
-		heights = row_heights(d, t, w, one);
+	/* a long table's rows are laid out on both cores, once: in the dry
+	 * run, which keeps them for the real pass (or here when there are
+	 * none to take) */
+	if (!lay && t->nrows >= PAR_MIN_ROWS) {
+		lay = ab_calloc(t->nrows * t->ncols, sizeof(*lay));
+		heights = row_heights(d, t, w, lay);
+		if (d->dry) {
+			d->tm[k].lay = lay;
+			d->tm[k].heights = heights;
+			kept = 1;
+		}
+	}
 	for (i = 0; i < t->nrows; i++) {
 		struct trow *r = &t->rows[i];
-		double h = heights ? heights[i]
-				   : row_layouts(d->pc, t, r->cells, 0, w,
-						 one ? &one[i * t->ncols] : NULL, ls, &cc);
+		double h;
+
+		rl = lay ? &lay[i * t->ncols] : ls;
+		h = heights ? heights[i]
+			    : row_layouts(d->pc, t, r->cells, 0, w,
+					  one ? &one[i * t->ncols] : NULL, ls, &cc);
 
 		if (d->y + h > bottom(d)) {
 			if (!d->dry)
@@ -1256,19 +1297,23 @@ void pdf_table_draw(struct pdf_doc *d, struct pdf_table *t)
 					    h);
 				cairo_tag_begin(d->cr, CAIRO_TAG_LINK, a.buf);
 			}
-			row_draw(d, t, ls, w, h, r->emph ? 0.86 : (i % 2 ? 0.965 : 1.0));
+			row_draw(d, t, rl, w, h, r->emph ? 0.86 : (i % 2 ? 0.965 : 1.0));
 			if (r->link)
 				cairo_tag_end(d->cr, CAIRO_TAG_LINK);
 		}
 		d->y += h;
-		unref_all(ls, t->ncols);
+		if (!kept)
+			unref_all(rl, t->ncols);
 	}
 	if (!d->dry)
 		rule(d, tw, 0.6);
 	d->y += PARA_GAP + 3;
 	strbuf_release(&a);
 	cell_cache_release(&cc);
-	free(heights);
+	if (!kept) {
+		free(heights);
+		free(lay);
+	}
 	free(one);
 	free(ls);
 	free(w);

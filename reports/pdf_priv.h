@@ -42,7 +42,7 @@ struct pdf_doc_opts {
 int pdf_doc_new(struct pdf_doc **out, FILE *fp, const struct pdf_doc_opts *o,
 		struct strbuf *err);
 /* Page numbers of headings and the page count, from a finished dry run. */
-void pdf_doc_pages_from(struct pdf_doc *d, const struct pdf_doc *dry);
+void pdf_doc_pages_from(struct pdf_doc *d, struct pdf_doc *dry);
 /* Finish: the last page, and for a real document flush and check the
  * surface.  Returns 0 or a negative status with err. */
 int pdf_doc_finish(struct pdf_doc *d, struct strbuf *err);
