@@ -72,6 +72,15 @@ struct srcref {
 	const char *path, *sha;   /* borrowed from the inventory; sha "" when unknown */
 };
 
+/* The MLPerf training view, built before it is known to be needed (done
+ * says it was). */
+struct report_mlperf {
+	int done;
+	int rc;                  /* views_mlperf_build's */
+	struct views_mlperf v;   /* when rc is 0 */
+	struct strbuf err;       /* when rc < 0 */
+};
+
 struct rep {
 	struct db *db;
 	struct srcref *src;                /* rebuilt by each pass, same order */
@@ -86,7 +95,7 @@ struct rep {
 	struct grp *g;
 	size_t ng;
 	struct views_mlperf mlp;           /* MLPerf training official scores */
-	struct report_mlperf pm;           /* the same, built beside the inventory */
+	struct report_mlperf pm;           /* the same, built while the inventory loads */
 	struct db_trace_window *tw;        /* runs with power traces */
 	size_t ntw;
 };
@@ -2624,6 +2633,15 @@ static void rep_release(struct rep *r)
 	db_trace_windows_release(r->tw, r->ntw);
 	plot_palette_free(r->pal);
 	cost_prices_file_free(r->prices);
+	/* released twice is released once (load's failures) */
+	{
+		const struct report_spec *spec = r->spec;
+		const struct report_opts *o = r->o;
+
+		memset(r, 0, sizeof(*r));
+		r->spec = spec;
+		r->o = o;
+	}
 }
 
 /* Default baseline: the system that ran the most of the report's
@@ -2855,81 +2873,50 @@ static void filter_systems(const struct report_spec *s, struct bench *b)
 	}
 }
 
-static int load(struct db *db, const struct report_spec *s, const struct report_opts *o,
-		struct rep *r, struct strbuf *err)
+/* The configurations, the MLPerf training view and, once the job has the
+ * inventory, everything else the report shows but the trace windows. */
+static int load_views_all(struct db *db, const struct report_spec *s, struct rep *r,
+			  struct report_inv_job *job, struct strbuf *err)
 {
 	struct db_config_query q = { NULL, NULL, NULL, NULL };
 	size_t i, j;
 	int rc;
 
-	memset(r, 0, sizeof(*r));
-	r->spec = s;
-	r->o = o;
 	if (s->nsuites == 1)
 		q.suite = s->suites[0];
 	if (s->nsystems == 1)
 		q.system = s->systems[0];
-	/* names the spec asks for must exist (in its suites); without names or
-	 * suites the report's own inventory below says all there is to say */
-	if (s->nsystems || s->baseline || s->nsuites) {
-		struct db_inv_query aq;
-
-		memset(&aq, 0, sizeof(aq));
-		aq.suites = (const char *const *)s->suites;
-		aq.nsuites = s->nsuites;
-		rc = db_suites_have_runs(db, &aq, err);
-		if (rc == 0)
-			return s->nsuites ? ab_fail(err, AB_EDATA, "report: no runs of the suites "
-								 "the spec selects")
-					  : ab_fail(err, AB_EDATA, "no runs match the selection");
-		for (i = 0; rc > 0 && i < s->nsystems + (s->baseline ? 1 : 0); i++) {
-			const char *name = i < s->nsystems ? s->systems[i] : s->baseline;
-
-			rc = db_system_has_runs(db, &aq, name, err);
-			if (rc == 0)
-				rc = ab_fail(err, AB_EDATA, "report: %s '%s' has no runs in the "
-							    "database%s",
-					     i < s->nsystems ? "system" : "baseline", name,
-					     s->nsuites ? " (in the suites the spec selects)" : "");
-		}
-		if (rc < 0)
-			return rc;
-	}
-	{
-		struct db_inv_query iq;
+	/* both cores: the inventory on a second connection while this
+	 * thread loads the configurations of every benchmark, headline and
+	 * efficiency, once (the sections below get them from the cache; a
+	 * spec's own metrics and normalisations query alone), and the MLPerf
+	 * training view when the suite has runs (used when a section is of
+	 * that suite) */
+	if (!s->nbenchmarks)
+		db_configs_prefetch2(db, &q, "energy_efficiency");
+	if (report_spec_has_suite(s, "mlperf-training")) {
+		const char *ml = "mlperf-training";
 		struct db_filter mf = { "mlperf-training", NULL, NULL };
-		struct report_inv_job *job;
-		const char **bn = ab_calloc(s->nbenchmarks + 1, sizeof(*bn));
+		struct db_inv_query mq;
 
-		for (i = 0; i < s->nbenchmarks; i++)
-			bn[i] = s->benchmarks[i].name;
-		memset(&iq, 0, sizeof(iq));
-		iq.suites = (const char *const *)s->suites;
-		iq.nsuites = s->nsuites;
-		iq.benchmarks = bn;
-		iq.nbenchmarks = s->nbenchmarks;
-		iq.systems = (const char *const *)s->systems;
-		iq.nsystems = s->nsystems;
-		/* both cores: the inventory on a second connection while this
-		 * thread loads the configurations of every benchmark, headline
-		 * and efficiency, once (the sections below get them from the
-		 * cache; a spec's own metrics and normalisations query alone) */
+		memset(&mq, 0, sizeof(mq));
+		mq.suites = &ml;
+		mq.nsuites = 1;
 		if (s->nsystems == 1)
 			mf.system = s->systems[0];
-		job = report_inv_start(db, &iq, APPENDIX_MAX_RUNS,
-				       report_spec_has_suite(s, "mlperf-training") ? &mf : NULL);
-		if (!s->nbenchmarks)
-			db_configs_prefetch2(db, &q, "energy_efficiency");
-		rc = report_inv_finish(job, &r->inv, &r->tw, &r->ntw, &r->pm, err);
-		free(bn);
-		if (rc < 0)
-			return rc == -AB_EDATA
-				       ? ab_fail(err, AB_EDATA, "report: %s",
-						 s->nsuites || s->nsystems || s->nbenchmarks
-							 ? "no runs match the spec's selection"
-							 : "the database holds no runs")
-				       : rc;
+		if (db_suites_have_runs(db, &mq, NULL) > 0) {
+			r->pm.done = 1;
+			r->pm.rc = views_mlperf_build(db, &mf, &r->pm.v, &r->pm.err);
+		}
 	}
+	rc = report_inv_wait(job, &r->inv, err);
+	if (rc < 0)
+		return rc == -AB_EDATA
+			       ? ab_fail(err, AB_EDATA, "report: %s",
+					 s->nsuites || s->nsystems || s->nbenchmarks
+						 ? "no runs match the spec's selection"
+						 : "the database holds no runs")
+			       : rc;
 	/* one section per benchmark, in the inventory's order (suite, name) */
 	r->b = ab_calloc(r->inv.inv.nbenchmarks + 1, sizeof(*r->b));
 	for (i = 0; i < r->inv.inv.nbenchmarks; i++) {
@@ -3019,6 +3006,67 @@ static int load(struct db *db, const struct report_spec *s, const struct report_
 		return rc;
 	}
 	return 0;
+}
+
+static int load(struct db *db, const struct report_spec *s, const struct report_opts *o,
+		struct rep *r, struct strbuf *err)
+{
+	struct db_inv_query iq;
+	struct report_inv_job *job;
+	const char **bn;
+	size_t i;
+	int rc, trc;
+
+	memset(r, 0, sizeof(*r));
+	r->spec = s;
+	r->o = o;
+	strbuf_init(&r->pm.err, 0);
+	/* names the spec asks for must exist (in its suites); without names or
+	 * suites the report's own inventory below says all there is to say */
+	if (s->nsystems || s->baseline || s->nsuites) {
+		struct db_inv_query aq;
+
+		memset(&aq, 0, sizeof(aq));
+		aq.suites = (const char *const *)s->suites;
+		aq.nsuites = s->nsuites;
+		rc = db_suites_have_runs(db, &aq, err);
+		if (rc == 0)
+			return s->nsuites ? ab_fail(err, AB_EDATA, "report: no runs of the suites "
+								 "the spec selects")
+					  : ab_fail(err, AB_EDATA, "no runs match the selection");
+		for (i = 0; rc > 0 && i < s->nsystems + (s->baseline ? 1 : 0); i++) {
+			const char *name = i < s->nsystems ? s->systems[i] : s->baseline;
+
+			rc = db_system_has_runs(db, &aq, name, err);
+			if (rc == 0)
+				rc = ab_fail(err, AB_EDATA, "report: %s '%s' has no runs in the "
+							    "database%s",
+					     i < s->nsystems ? "system" : "baseline", name,
+					     s->nsuites ? " (in the suites the spec selects)" : "");
+		}
+		if (rc < 0)
+			return rc;
+	}
+	bn = ab_calloc(s->nbenchmarks + 1, sizeof(*bn));
+	for (i = 0; i < s->nbenchmarks; i++)
+		bn[i] = s->benchmarks[i].name;
+	memset(&iq, 0, sizeof(iq));
+	iq.suites = (const char *const *)s->suites;
+	iq.nsuites = s->nsuites;
+	iq.benchmarks = bn;
+	iq.nbenchmarks = s->nbenchmarks;
+	iq.systems = (const char *const *)s->systems;
+	iq.nsystems = s->nsystems;
+	job = report_inv_start(db, &iq, APPENDIX_MAX_RUNS);
+	rc = load_views_all(db, s, r, job, err);
+	/* the trace windows (for the threats) loaded meanwhile */
+	trc = report_inv_finish(job, &r->tw, &r->ntw, rc < 0 ? NULL : err);
+	free(bn);
+	if (rc >= 0 && trc < 0)
+		rc = trc;
+	if (rc < 0)
+		rep_release(r);
+	return rc < 0 ? rc : 0;
 }
 
 /* ---- entry point ------------------------------------------------------- */
