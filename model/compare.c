@@ -700,8 +700,8 @@ static void *pairs_run(void *arg)
 	for (i = h->first; i < h->n; i += 2) {
 		struct compare_task *k = &h->t[i];
 
-		h->rc = compare_pair_draws(k->x, k->n, k->base, k->nbase, k->better, h->opts, d,
-					   &k->res, &h->err);
+		h->rc = compare_pair_draws(k->s.x, k->s.n, k->s.base, k->s.nbase, k->s.better,
+					   h->opts, d, &k->res, &h->err);
 		if (h->rc < 0) {
 			h->failed = i;
 			break;

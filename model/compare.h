@@ -168,11 +168,18 @@ int compare_pair_draws(const double *x, size_t n, const double *base, size_t nba
 		       enum stats_better better, const struct compare_opts *opts,
 		       struct compare_draws *d, struct compare_result *out, struct strbuf *err);
 
+/* The runs of one comparison: a system's and its baseline's (borrowed). */
+struct compare_sample {
+	const double *x;       /* system runs */
+	size_t n;
+	const double *base;    /* baseline runs */
+	size_t nbase;
+	enum stats_better better;
+};
+
 /* One comparison of compare_pairs(). */
 struct compare_task {
-	const double *x, *base;     /* borrowed */
-	size_t n, nbase;
-	enum stats_better better;
+	struct compare_sample s;    /* in */
 	struct compare_result res;  /* out */
 };
 
@@ -230,15 +237,8 @@ struct compare_geomean {
 int compare_geomean(const double *s, size_t k, double level,
 		    struct compare_geomean *out, struct strbuf *err);
 
-/* The runs of one benchmark for compare_geomean_boot. */
-struct compare_sample {
-	const double *x;       /* system runs */
-	size_t n;
-	const double *base;    /* baseline runs */
-	size_t nbase;
-	enum stats_better better;
-};
-
+/* compare_geomean_boot takes the runs of each benchmark as a
+ * compare_sample (above). */
 /*
  * Geometric mean of the per-benchmark median speedups of b[0..k) with both
  * CIs; boot_ci resamples each benchmark's system then baseline runs, in

@@ -85,6 +85,16 @@ static const struct views_pair *pair_of(const struct views_compare *v, const cha
 	return NULL;
 }
 
+/* A pair's runs as the comparison takes them. */
+static void pair_sample(const struct views_pair *p, struct compare_sample *s)
+{
+	s->x = p->sys->values;
+	s->n = p->sys->n;
+	s->base = p->base->values;
+	s->nbase = p->base->n;
+	s->better = p->sys->lower_is_better ? STATS_LOWER_IS_BETTER : STATS_HIGHER_IS_BETTER;
+}
+
 /* The benchmarks every compared system ran, and each system's composite. */
 static int composite(struct views_compare *v, struct strbuf *err)
 {
@@ -115,15 +125,8 @@ static int composite(struct views_compare *v, struct strbuf *err)
 	for (i = 0; v->n_common && i < ns; i++) {
 		struct compare_sample *cs = ab_calloc(v->n_common, sizeof(*cs));
 		struct views_composite *c = &v->composite[i];
-		for (k = 0; k < v->n_common; k++) {
-			const struct views_pair *p = pair_of(v, systems[i], v->common[k]);
-			cs[k].x = p->sys->values;
-			cs[k].n = p->sys->n;
-			cs[k].base = p->base->values;
-			cs[k].nbase = p->base->n;
-			cs[k].better = p->sys->lower_is_better ? STATS_LOWER_IS_BETTER
-							       : STATS_HIGHER_IS_BETTER;
-		}
+		for (k = 0; k < v->n_common; k++)
+			pair_sample(pair_of(v, systems[i], v->common[k]), &cs[k]);
 		rc = compare_geomean_boot(cs, v->n_common, &v->copts, &c->gm, err);
 		free(cs);
 		if (rc < 0)
@@ -191,16 +194,8 @@ int views_compare_build(struct db *db, const struct db_config_query *q,
 	 * bootstrap draws serves them all (the same CIs, compare.h), on two
 	 * threads */
 	tasks = ab_calloc(out->n, sizeof(*tasks));
-	for (i = 0; i < out->n; i++) {
-		const struct views_pair *p = &out->pairs[i];
-
-		tasks[i].x = p->sys->values;
-		tasks[i].n = p->sys->n;
-		tasks[i].base = p->base->values;
-		tasks[i].nbase = p->base->n;
-		tasks[i].better = p->sys->lower_is_better ? STATS_LOWER_IS_BETTER
-							  : STATS_HIGHER_IS_BETTER;
-	}
+	for (i = 0; i < out->n; i++)
+		pair_sample(&out->pairs[i], &tasks[i].s);
 	rc = compare_pairs(tasks, out->n, &out->copts, err);
 	for (i = 0; rc == 0 && i < out->n; i++)
 		out->pairs[i].res = tasks[i].res;

@@ -289,31 +289,31 @@ static void test_pairs_threads(void **state)
 		base[i] = 48.0 + (double)((i * 5) % 12) * 0.9;
 	memset(t, 0, sizeof(t));
 	for (i = 0; i < 9; i++) {
-		t[i].x = x + i;
-		t[i].n = 20 - i;
-		t[i].base = base;
-		t[i].nbase = 12 - i % 3;
-		t[i].better = i % 2 ? STATS_LOWER_IS_BETTER : STATS_HIGHER_IS_BETTER;
+		t[i].s.x = x + i;
+		t[i].s.n = 20 - i;
+		t[i].s.base = base;
+		t[i].s.nbase = 12 - i % 3;
+		t[i].s.better = i % 2 ? STATS_LOWER_IS_BETTER : STATS_HIGHER_IS_BETTER;
 	}
 	assert_int_equal(compare_pairs(t, 9, NULL, &err), 0);
 	for (i = 0; i < 9; i++) {
 		struct compare_result r;
 
-		assert_int_equal(compare_pair(t[i].x, t[i].n, t[i].base, t[i].nbase, t[i].better,
-					      NULL, &r, NULL), 0);
+		assert_int_equal(compare_pair(t[i].s.x, t[i].s.n, t[i].s.base, t[i].s.nbase,
+					      t[i].s.better, NULL, &r, NULL), 0);
 		assert_memory_equal(&r.ratio_ci_low, &t[i].res.ratio_ci_low, sizeof(double));
 		assert_memory_equal(&r.ratio_ci_high, &t[i].res.ratio_ci_high, sizeof(double));
 		assert_true(r.p_value == t[i].res.p_value);
 	}
 	/* tasks 3 (second thread's first) and 6 fail: 3's message */
-	t[3].base = bad;
-	t[3].nbase = 2;
-	t[6].x = bad;
-	t[6].n = 2;
+	t[3].s.base = bad;
+	t[3].s.nbase = 2;
+	t[6].s.x = bad;
+	t[6].s.n = 2;
 	assert_int_equal(compare_pairs(t, 9, NULL, &err), -AB_EDATA);
 	assert_non_null(strstr(err.buf, "baseline sample"));
-	t[3].base = base;
-	t[3].nbase = 12;
+	t[3].s.base = base;
+	t[3].s.nbase = 12;
 	assert_int_equal(compare_pairs(t, 9, NULL, &err), -AB_EDATA);
 	assert_non_null(strstr(err.buf, "system sample"));
 	strbuf_release(&err);
