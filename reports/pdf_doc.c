@@ -812,8 +812,12 @@ struct cell_one {
 	int width;
 };
 
+/* keep: when not NULL, gets the unwrapped layout of a one-line text
+ * (else NULL): a left-aligned cell that fits its column draws it as the
+ * layout in the column's width would be drawn (one line, the same glyphs
+ * at the same place). */
 static void content_widths(PangoContext *pc, const char *markup, double font, int bold,
-			   double *mn, double *mx, struct cell_one *one)
+			   double *mn, double *mx, struct cell_one *one, PangoLayout **keep)
 {
 	PangoLayout *l;
 	PangoRectangle ink, logical;
@@ -821,6 +825,8 @@ static void content_widths(PangoContext *pc, const char *markup, double font, in
 	*mn = *mx = 0.0;
 	if (one)
 		one->h = -1.0;
+	if (keep)
+		*keep = NULL;
 	if (!markup || !*markup)
 		return;
 	l = layout_new_pc(pc, FONT, font, bold, markup, -1);
@@ -829,8 +835,15 @@ static void content_widths(PangoContext *pc, const char *markup, double font, in
 	if (one && pango_layout_get_line_count(l) == 1) {
 		one->h = (double)logical.height / PANGO_SCALE;
 		one->width = logical.width;
+		if (keep)
+			*keep = g_object_ref(l);
 	}
 	if (strchr(markup, ' ') || strchr(markup, '\n')) {
+		if (keep && *keep) {
+			/* the kept layout stays unwrapped: measure a copy */
+			g_object_unref(l);
+			l = layout_new_pc(pc, FONT, font, bold, markup, -1);
+		}
 		pango_layout_set_width(l, 1);
 		pango_layout_set_wrap(l, PANGO_WRAP_WORD);
 		pango_layout_get_extents(l, &ink, &logical);
@@ -878,6 +891,7 @@ struct cell_slot {
 	size_t col;
 	PangoLayout *l;                /* laid out in the column's width, NULL: not yet */
 	int lh;
+	PangoLayout *l0;               /* a left-aligned one-line text unwrapped, NULL: none */
 	int measured;                  /* lo, hi and one are known */
 	double lo, hi;
 	struct cell_one one;
@@ -933,9 +947,12 @@ static void cell_cache_release(struct cell_cache *cc)
 {
 	size_t i;
 
-	for (i = 0; i < cc->cap; i++)
+	for (i = 0; i < cc->cap; i++) {
 		if (cc->slot[i].l)
 			g_object_unref(cc->slot[i].l);
+		if (cc->slot[i].l0)
+			g_object_unref(cc->slot[i].l0);
+	}
 	free(cc->slot);
 	memset(cc, 0, sizeof(*cc));
 }
@@ -964,6 +981,13 @@ static double row_layouts(PangoContext *pc, const struct pdf_table *t, char *con
 		if (cc && (sl = cell_slot(cc, c, cells[c] ? cells[c] : ""))->l) {
 			out[c] = g_object_ref(sl->l);
 			lh = sl->lh;
+		} else if (sl && sl->l0 &&
+			   sl->one.width <= (int)((w[c] - 2 * CELL_PAD_X) * PANGO_SCALE)) {
+			/* measured on one line and it fits: that layout */
+			out[c] = g_object_ref(sl->l0);
+			pango_layout_get_size(out[c], &lw, &lh);
+			sl->l = g_object_ref(out[c]);
+			sl->lh = lh;
 		} else {
 			out[c] = layout_new_pc(pc, FONT, t->font, bold, cells[c] ? cells[c] : "",
 					       w[c] - 2 * CELL_PAD_X);
@@ -1061,28 +1085,30 @@ struct measure_part {
 	double *heights;               /* with w: per row */
 	PangoLayout **lay;             /* with w: the rows' layouts (row x col) */
 	PangoContext *pc;              /* NULL: make one (the helper thread) */
+	struct cell_cache *cc;         /* kept from the contents to the layouts, NULL: none */
 };
 
 static void measure_part_run(struct measure_part *p)
 {
 	const struct pdf_table *t = p->t;
 	PangoContext *pc = p->pc ? p->pc : context_new();
-	struct cell_cache cc = { NULL, 0, 0 };
+	struct cell_cache own = { NULL, 0, 0 }, *cc = p->cc ? p->cc : &own;
 	size_t i, c;
 
 	for (i = p->from; i < p->to; i++) {
 		if (p->w) {
 			p->heights[i] = row_layouts(pc, t, t->rows[i].cells, 0, p->w, NULL,
-						    &p->lay[i * t->ncols], &cc);
+						    &p->lay[i * t->ncols], cc);
 			continue;
 		}
 		for (c = 0; c < t->ncols; c++) {
 			const char *text = t->rows[i].cells[c];
-			struct cell_slot *sl = cell_slot(&cc, c, text ? text : "");
+			struct cell_slot *sl = cell_slot(cc, c, text ? text : "");
 			double lo, hi;
 
 			if (!sl->measured) {
-				content_widths(pc, text, t->font, 0, &sl->lo, &sl->hi, &sl->one);
+				content_widths(pc, text, t->font, 0, &sl->lo, &sl->hi, &sl->one,
+					       p->cc && t->align[c] == PDF_LEFT ? &sl->l0 : NULL);
 				sl->measured = 1;
 			}
 			lo = sl->lo;
@@ -1095,7 +1121,7 @@ static void measure_part_run(struct measure_part *p)
 				p->nat[c] = hi;
 		}
 	}
-	cell_cache_release(&cc);
+	cell_cache_release(&own);
 	if (!p->pc)
 		g_object_unref(pc);
 }
@@ -1126,7 +1152,7 @@ static void measure_both(struct pdf_doc *d, struct measure_part *part)
 /* The contents' widths of t's rows into mn and nat (maxima with what they
  * hold), and with one the one-line heights. */
 static void measure_rows(struct pdf_doc *d, const struct pdf_table *t, struct cell_one *one,
-			 double *mn, double *nat)
+			 double *mn, double *nat, struct cell_cache *cc)
 {
 	struct measure_part part[2];
 	size_t c, k, half = t->nrows >= PAR_MIN_ROWS ? t->nrows / 2 : t->nrows;
@@ -1137,6 +1163,7 @@ static void measure_rows(struct pdf_doc *d, const struct pdf_table *t, struct ce
 		part[k].from = k ? half : 0;
 		part[k].to = k ? t->nrows : half;
 		part[k].one = one;
+		part[k].cc = cc ? &cc[k] : NULL;
 		part[k].mn = ab_calloc(t->ncols, sizeof(double));
 		part[k].nat = ab_calloc(t->ncols, sizeof(double));
 	}
@@ -1161,7 +1188,7 @@ static void measure_rows(struct pdf_doc *d, const struct pdf_table *t, struct ce
 /* Each row's layouts in widths w into lay (row x col) and its height,
  * returned. */
 static double *row_heights(struct pdf_doc *d, const struct pdf_table *t, const double *w,
-			   PangoLayout **lay)
+			   PangoLayout **lay, struct cell_cache *cc)
 {
 	struct measure_part part[2];
 	double *h = ab_calloc(t->nrows, sizeof(*h));
@@ -1175,6 +1202,7 @@ static double *row_heights(struct pdf_doc *d, const struct pdf_table *t, const d
 		part[k].w = w;
 		part[k].heights = h;
 		part[k].lay = lay;
+		part[k].cc = cc ? &cc[k] : NULL;
 	}
 	measure_both(d, part);
 	return h;
@@ -1184,7 +1212,8 @@ static double *row_heights(struct pdf_doc *d, const struct pdf_table *t, const d
  * measured (and then, in a dry run, one[] gets each cell's one-line
  * height).  Recorded for the passes that follow.  Returns whether it
  * measured. */
-static int table_widths(struct pdf_doc *d, struct pdf_table *t, double *w, struct cell_one *one)
+static int table_widths(struct pdf_doc *d, struct pdf_table *t, double *w, struct cell_one *one,
+			struct cell_cache *cc)
 {
 	size_t k = d->ntm, c;
 	struct tmeasure *m;
@@ -1198,8 +1227,8 @@ static int table_widths(struct pdf_doc *d, struct pdf_table *t, double *w, struc
 		double *mn = ab_calloc(t->ncols, sizeof(*mn));
 
 		for (c = 0; c < t->ncols; c++)
-			content_widths(d->pc, t->titles[c], t->font, 1, &mn[c], &nat[c], NULL);
-		measure_rows(d, t, one, mn, nat);
+			content_widths(d->pc, t->titles[c], t->font, 1, &mn[c], &nat[c], NULL, NULL);
+		measure_rows(d, t, one, mn, nat, cc);
 		for (c = 0; c < t->ncols; c++) {
 			nat[c] += 2 * CELL_PAD_X + 0.5;
 			mn[c] += 2 * CELL_PAD_X + 0.5;
@@ -1232,7 +1261,7 @@ void pdf_table_draw(struct pdf_doc *d, struct pdf_table *t)
 	struct strbuf a = STRBUF_INIT;
 	double tw = 0.0, hh, *heights = NULL;
 	PangoLayout **lay = NULL, **rl;
-	struct cell_cache cc = { NULL, 0, 0 };
+	struct cell_cache cc = { NULL, 0, 0 }, *pcc = NULL;
 	size_t i, c, k;
 	int kept = 0;
 
@@ -1241,7 +1270,11 @@ void pdf_table_draw(struct pdf_doc *d, struct pdf_table *t)
 	if (d->dry && t->nrows && t->nrows < PAR_MIN_ROWS)
 		one = ab_malloc(t->nrows * t->ncols * sizeof(*one));
 	k = d->ntm;
-	if (!table_widths(d, t, w, one)) {
+	/* a long table measured in a dry run keeps each part's cells from
+	 * measuring to laying out (a one-line text's layout) */
+	if (d->dry && t->nrows >= PAR_MIN_ROWS)
+		pcc = ab_calloc(2, sizeof(*pcc));
+	if (!table_widths(d, t, w, one, pcc)) {
 		free(one);   /* widths from an earlier pass: no heights measured */
 		one = NULL;
 		if (k < d->nktm && d->ktm[k].lay) {
@@ -1264,7 +1297,7 @@ void pdf_table_draw(struct pdf_doc *d, struct pdf_table *t)
 	 * none to take) */
 	if (!lay && t->nrows >= PAR_MIN_ROWS) {
 		lay = ab_calloc(t->nrows * t->ncols, sizeof(*lay));
-		heights = row_heights(d, t, w, lay);
+		heights = row_heights(d, t, w, lay, pcc);
 		if (d->dry) {
 			d->tm[k].lay = lay;
 			d->tm[k].heights = heights;
@@ -1310,6 +1343,11 @@ void pdf_table_draw(struct pdf_doc *d, struct pdf_table *t)
 	d->y += PARA_GAP + 3;
 	strbuf_release(&a);
 	cell_cache_release(&cc);
+	if (pcc) {
+		cell_cache_release(&pcc[0]);
+		cell_cache_release(&pcc[1]);
+		free(pcc);
+	}
 	if (!kept) {
 		free(heights);
 		free(lay);
