@@ -1964,6 +1964,9 @@ static void chart_opts(const struct rep *r, const struct bench *b, enum views_ch
 	fo->per_node = kind == VIEWS_CHART_BAR && b->per == DB_PER_NODE;
 	fo->level = r->spec->level;
 	fo->y_metric = b->par_y;
+	/* the whole suite's MLPerf scores, as loaded (not for one system) */
+	if (r->spec->nsystems != 1)
+		fo->mlperf_scores = r->mlp.scores;
 }
 
 static int draw_chart(cairo_t *cr, double x, double y, double w, double h, void *vctx,

@@ -478,11 +478,32 @@ static const char *bars_finish(struct views_chart *f, const struct views_chart_o
 	return keep(f, strbuf_detach(&note, NULL));
 }
 
+/* mlperf_score() of mlperf-training's benchmark (NULL: all) into *out:
+ * the objects of the whole suite's o->mlperf_scores for it when given (the
+ * same objects, in the same order: each run set is scored alone). */
+static int chart_scores(struct db *db, const struct views_chart_opts *o, const char *benchmark,
+			json_t **out, struct strbuf *err)
+{
+	struct db_filter flt = { "mlperf-training", benchmark, NULL };
+	json_t *all = (json_t *)o->mlperf_scores, *g;
+	size_t i;
+
+	if (!all)
+		return mlperf_score(db, &flt, out, err);
+	*out = json_array();
+	json_array_foreach(all, i, g) {
+		const char *b = json_string_value(json_object_get(g, "benchmark"));
+
+		if (!benchmark || (b && !strcmp(b, benchmark)))
+			json_array_append(*out, g);
+	}
+	return 0;
+}
+
 /* MLPerf training: the official score of each system's run set. */
 static int bar_mlperf(struct views_chart *f, struct db *db, const struct views_chart_opts *o,
 		      struct plot_bar_spec *sp, struct strbuf *err)
 {
-	struct db_filter flt = { "mlperf-training", o->benchmark, NULL };
 	struct plot_bar *bars;
 	struct strbuf cap = STRBUF_INIT;
 	const char *note, *uncounted = "", **cand;
@@ -490,7 +511,7 @@ static int bar_mlperf(struct views_chart *f, struct db *db, const struct views_c
 	int rc;
 	json_t *g;
 
-	rc = mlperf_score(db, &flt, &f->json, err);
+	rc = chart_scores(db, o, o->benchmark, &f->json, err);
 	if (rc < 0)
 		return rc;
 	bars = kalloc(f, json_array_size(f->json), sizeof(*bars));
@@ -918,10 +939,8 @@ static int compare_across(struct views_chart *f, struct db *db, const struct vie
 		for (i = 0; i < f->cmp.configs.n; i++)
 			if (!strcmp(f->cmp.configs.v[i].suite, "mlperf-training"))
 				break;
-		if (i < f->cmp.configs.n) {
-			struct db_filter flt = { "mlperf-training", NULL, NULL };
-			rc = mlperf_score(db, &flt, &f->json, err);
-		}
+		if (i < f->cmp.configs.n)
+			rc = chart_scores(db, o, NULL, &f->json, err);
 	}
 	if (rc == -AB_EDATA) {
 		strbuf_reset(err);
@@ -1474,10 +1493,9 @@ static int build_devices(struct views_chart *f, struct db *db, const struct view
 	 * the same per-device batch (weak) or the same global batch (strong) */
 	mlperf = !strncmp(f->cs.v[0].suite, "mlperf", 6);
 	if (mlperf) {
-		struct db_filter flt = { "mlperf-training", o->benchmark, NULL };
 		series_build_mode(&f->cs, axis, SERIES_FAMILY, &f->ss);
 		if (!o->metric && !strcmp(f->cs.v[0].suite, "mlperf-training")) {
-			rc = mlperf_score(db, &flt, &f->json, err);
+			rc = chart_scores(db, o, o->benchmark, &f->json, err);
 			if (rc < 0)
 				return rc;
 			official = 1;

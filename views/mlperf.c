@@ -96,7 +96,7 @@ int views_mlperf_build(struct db *db, const struct db_filter *f, struct views_ml
 			out->benchmarks[out->nbenchmarks++] = r->benchmark ? r->benchmark : "";
 		}
 	}
-	json_decref(arr);
+	out->scores = arr;
 	if (out->nbenchmarks > 1)
 		qsort(out->benchmarks, out->nbenchmarks, sizeof(*out->benchmarks), name_cmp);
 	return 0;
@@ -127,6 +127,7 @@ void views_mlperf_release(struct views_mlperf *v)
 	}
 	free(v->rows);
 	free((void *)v->benchmarks);
+	json_decref(v->scores);
 	memset(v, 0, sizeof(*v));
 }
 

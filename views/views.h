@@ -689,6 +689,9 @@ struct views_chart_opts {
 				       * bargroup by batch, scaling); 0: STATS_LEVEL */
 	const char *y_metric;         /* pareto: the energy axis (NULL:
 				       * energy_efficiency; MLPerf training: energy) */
+	const struct json_t *mlperf_scores; /* borrowed: mlperf_score() of the whole
+				       * mlperf-training suite (no benchmark or system
+				       * filter) when known; NULL: computed as needed */
 };
 
 /* A built chart: owns every array and string its spec points to. */
@@ -733,6 +736,7 @@ struct views_mlperf_row {
 struct views_mlperf {
 	struct views_mlperf_row *rows;    /* owned; by system, benchmark, round */
 	size_t n;
+	struct json_t *scores;            /* owned: mlperf_score()'s array, one object per row */
 	const char **benchmarks;          /* owned array of names borrowed from rows, sorted */
 	size_t nbenchmarks;
 };
