@@ -1053,18 +1053,16 @@ static void unref_all(PangoLayout **ls, size_t n)
 		}
 }
 
-static void header_draw(struct pdf_doc *d, struct pdf_table *t, const double *w, double tw)
+/* The header row, laid out once per table (hl, height h) and drawn on
+ * each of its pages. */
+static void header_draw(struct pdf_doc *d, struct pdf_table *t, const double *w, double tw,
+			PangoLayout **hl, double h)
 {
-	PangoLayout **ls = ab_calloc(t->ncols, sizeof(*ls));
-	double h = row_layouts(d->pc, t, t->titles, 1, w, NULL, ls, NULL);
-
 	if (!d->dry)
-		row_draw(d, t, ls, w, h, 0.90);
+		row_draw(d, t, hl, w, h, 0.90);
 	d->y += h;
 	if (!d->dry)
 		rule(d, tw, 0.6);
-	unref_all(ls, t->ncols);
-	free(ls);
 }
 
 /* ---- measuring long tables on two threads ---------------------------- */
@@ -1260,7 +1258,7 @@ void pdf_table_draw(struct pdf_doc *d, struct pdf_table *t)
 	struct cell_one *one = NULL;
 	struct strbuf a = STRBUF_INIT;
 	double tw = 0.0, hh, *heights = NULL;
-	PangoLayout **lay = NULL, **rl;
+	PangoLayout **lay = NULL, **rl, **hl;
 	struct cell_cache cc = { NULL, 0, 0 }, *pcc = NULL;
 	size_t i, c, k;
 	int kept = 0;
@@ -1288,10 +1286,10 @@ void pdf_table_draw(struct pdf_doc *d, struct pdf_table *t)
 	for (c = 0; c < t->ncols; c++)
 		tw += w[c];
 	/* the header and at least one row together */
-	hh = row_layouts(d->pc, t, t->titles, 1, w, NULL, ls, NULL);
-	unref_all(ls, t->ncols);
+	hl = ab_calloc(t->ncols, sizeof(*hl));
+	hh = row_layouts(d->pc, t, t->titles, 1, w, NULL, hl, NULL);
 	pdf_need(d, hh + t->font * 3);
-	header_draw(d, t, w, tw);
+	header_draw(d, t, w, tw, hl, hh);
 	/* a long table's rows are laid out on both cores, once: in the dry
 	 * run, which keeps them for the real pass (or here when there are
 	 * none to take) */
@@ -1318,7 +1316,7 @@ void pdf_table_draw(struct pdf_doc *d, struct pdf_table *t)
 				rule(d, tw, 0.6);
 			d->in_page = 0;
 			ensure_page(d);
-			header_draw(d, t, w, tw);
+			header_draw(d, t, w, tw, hl, hh);
 		}
 		if (r->dest)
 			pdf_dest(d, r->dest);
@@ -1343,6 +1341,8 @@ void pdf_table_draw(struct pdf_doc *d, struct pdf_table *t)
 	d->y += PARA_GAP + 3;
 	strbuf_release(&a);
 	cell_cache_release(&cc);
+	unref_all(hl, t->ncols);
+	free(hl);
 	if (pcc) {
 		cell_cache_release(&pcc[0]);
 		cell_cache_release(&pcc[1]);
