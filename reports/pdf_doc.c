@@ -341,8 +341,8 @@ static void draw_decor(struct pdf_doc *d)
 	PangoLayout *l;
 	int lw, lh;
 
-	if (d->page == 1)
-		return;   /* the cover has no running header */
+	if (d->page == 1 || d->dry)
+		return;   /* the cover has no running header; a dry run draws nothing */
 	cairo_save(d->cr);
 	set_grey(d->cr, 0.45);
 	pdf_esc(&sb, d->header);
