@@ -330,6 +330,8 @@ static void set_grey(cairo_t *cr, double g)
 
 static void show_at(struct pdf_doc *d, PangoLayout *l, double x, double y)
 {
+	if (d->dry)
+		return;   /* a dry run lays out, draws nothing */
 	cairo_move_to(d->cr, x, y);
 	pango_cairo_show_layout(d->cr, l);
 }
@@ -448,8 +450,10 @@ static void flow_layout(struct pdf_doc *d, PangoLayout *l, double x)
 			ensure_page(d);
 			offset = top;
 		}
-		cairo_move_to(d->cr, x, d->y + base - offset);
-		pango_cairo_show_layout_line(d->cr, pango_layout_iter_get_line_readonly(it));
+		if (!d->dry) {
+			cairo_move_to(d->cr, x, d->y + base - offset);
+			pango_cairo_show_layout_line(d->cr, pango_layout_iter_get_line_readonly(it));
+		}
 	} while (pango_layout_iter_next_line(it));
 	{
 		int w, h;
