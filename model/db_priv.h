@@ -10,6 +10,14 @@
 #include "core/sha256.h"
 #include "validate.h"
 
+/* SQL: whether run_data row `a` is one of the runs of the source whose id
+ * is the parameter `n` ("?1").  A source's runs are the rowid range
+ * source.first_run..last_run (schema 8): a rowid range scan, no index on
+ * run_data(source_id) needed; source_id is checked as well. */
+#define DB_SOURCE_RUNS(a, n) \
+	" " a ".id BETWEEN (SELECT first_run FROM source WHERE id = " n ")" \
+	" AND (SELECT last_run FROM source WHERE id = " n ") AND " a ".source_id = " n " "
+
 /* db_intern.c: key bytes -> id of an interned row, or DB_INTERN_SEEN for
  * a value met once and stored inline; bounded (two generations).  get
  * returns 0 on a miss; set adds or updates.  Keys are copied. */
@@ -96,6 +104,7 @@ struct db_sink_state {
 	int fk_held;               /* sink_hold(): keep them off between sources */
 	int64_t source_id;
 	long seq;
+	int64_t first_run, last_run; /* the source's run ids so far (0: none) */
 	sqlite3_stmt *st[32];
 	int cache_only;            /* lookups the caches cannot answer return SINK_NEEDS_DB */
 	struct db_run_row pend[DB_RUN_BATCH];

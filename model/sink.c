@@ -38,6 +38,7 @@ enum {
 	ST_ROLLBACK,
 	ST_FIND_MEASURED,
 	ST_ADD_METRIC_BATCH,
+	ST_SET_RANGE,
 	ST_COUNT
 };
 
@@ -111,6 +112,8 @@ static const char *const sink_sql[ST_COUNT] = {
 	[ST_FIND_MEASURED] = "SELECT k.name, m.value FROM run_data d JOIN metric_data m"
 			     " ON m.run_id = d.id JOIN metric_kind k ON k.id = m.kind_id"
 			     " WHERE d.dedupe = ?1",
+	/* the source's runs are this id range (docs/schema.md, "Storage") */
+	[ST_SET_RANGE] = "UPDATE source SET first_run = ?2, last_run = ?3 WHERE id = ?1",
 };
 
 /* Ids interned in a transaction that rolled back are gone with it. */
@@ -342,6 +345,7 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 		goto fail;
 	s->source_id = sqlite3_last_insert_rowid(s->db->sql);
 	s->seq = 0;
+	s->first_run = s->last_run = 0;
 	s->power_i = 0;
 	return replaced ? 2 : 0;
 fail:
@@ -1070,6 +1074,17 @@ static void bind_run(sqlite3_stmt *st, int at, struct db_sink_state *s,
 		sqlite3_bind_null(st, at + 19);
 }
 
+/* A run of the source was stored under id: the source's run id range
+ * grows (one range: each new rowid is the largest + 1 and nothing else
+ * writes run_data inside the source's transaction). */
+static void run_stored(struct db_sink_state *s, int64_t id)
+{
+	if (!s->first_run || id < s->first_run)
+		s->first_run = id;
+	if (id > s->last_run)
+		s->last_run = id;
+}
+
 /* The INSERT of one resolved run, another key for another measurement
  * under the same key (dedupe_variant): 0 stored (*run_id), 1 a duplicate. */
 static int run_insert(struct db_sink_state *s, struct db_run_row *row, int64_t *run_id,
@@ -1108,6 +1123,7 @@ static int run_insert(struct db_sink_state *s, struct db_run_row *row, int64_t *
 		}
 	}
 	*run_id = sqlite3_last_insert_rowid(s->db->sql);
+	run_stored(s, *run_id);
 	return 0;
 }
 
@@ -1249,6 +1265,7 @@ static int pend_flush(struct db_sink_state *s, int64_t ids[], int rcs[], struct 
 		} else {
 			rcs[row->at] = 0;
 			ids[row->at] = id;
+			run_stored(s, id);
 		}
 		for (k = 0; k < r->nmetrics; k++) {
 			if (!isfinite(r->metrics[k].value))
@@ -1424,6 +1441,22 @@ static int sink_power(void *self, int64_t run_id, const char *device, double t, 
 	return s->npw == DB_POWER_BATCH ? flush_power(s, err) : 0;
 }
 
+/* The source's run id range, before its transaction commits: readers
+ * select a source's runs by it (there is no index on run_data.source_id). */
+static int set_range(struct db_sink_state *s, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	int rc = stmt(s, ST_SET_RANGE, &st, err);
+
+	if (rc < 0)
+		return rc;
+	sqlite3_bind_int64(st, 1, s->source_id);
+	sqlite3_bind_int64(st, 2, s->first_run);
+	sqlite3_bind_int64(st, 3, s->last_run);
+	rc = step(s, st, NULL, err, "cannot record the runs of the source");
+	return rc < 0 ? rc : 0;
+}
+
 static int sink_end(void *self, int commit, struct strbuf *err)
 {
 	struct db_sink_state *s = self;
@@ -1443,6 +1476,8 @@ static int sink_end(void *self, int commit, struct strbuf *err)
 		rc = s->nmt ? flush_metrics(s, err) : 0;
 		if (rc == 0 && s->npw)
 			rc = flush_power(s, err);
+		if (rc == 0 && s->first_run)
+			rc = set_range(s, err);
 		if (rc == 0)
 			rc = fixed(s, ST_COMMIT, err);
 		if (rc < 0) {
