@@ -74,6 +74,18 @@ struct db_run_row {
 	size_t kinds, nrows;       /* its metric kinds in pend_kind[kinds..], rows stored */
 };
 
+/* sink.c: the last upsert of a system or benchmark by name, kept across
+ * transactions: once the same input was upserted twice in a row, the row
+ * is what that input makes it (a fixed point) and the upsert is skipped */
+#define DB_UPSERT_MEMO 128
+struct db_upsert_memo {
+	uint64_t h;                /* db_hash64 of key; 0: a free entry */
+	struct strbuf key;         /* the name ("suite\nname" for a benchmark) */
+	struct strbuf input;       /* everything the upsert binds */
+	int64_t id;
+	int times;                 /* input upserted so many times in a row (2: enough) */
+};
+
 struct db_pair_pos {
 	size_t off, len;
 	uint64_t h;       /* db_hash64 of the pair; 0 and unused when as the run before's */
@@ -117,6 +129,9 @@ struct db_sink_state {
 	int64_t last_system_id;
 	struct strbuf last_bench;
 	int64_t last_bench_id;
+	struct db_upsert_memo sys_memo[DB_UPSERT_MEMO], bench_memo[DB_UPSERT_MEMO];
+	unsigned sys_memo_next, bench_memo_next;
+	struct strbuf upin;        /* the upsert input being looked up */
 	long power_i;              /* power_data.i: numbers this source's samples */
 	int64_t data_version;      /* PRAGMA data_version at our last begin */
 	int interned_new;          /* intern_id() added a row since reset */
