@@ -107,6 +107,25 @@ test_expect_success 'power samples keep device names and values; rm and --replac
 	test_cmp before after
 '
 
+# readers select a source's runs by its id range and check source_id too:
+# a range that also spans other sources' runs (as an upgraded old database
+# could hold) still selects only its own
+test_expect_success 'a source range spanning other sources: ls and rm see only its runs' '
+	ab --db w.db ingest "$FIXTURES/caraml/tree" >/dev/null 2>&1 &&
+	first=$(sqlite3 w.db "SELECT min(source_id) FROM run_data") &&
+	test "$(sqlite3 w.db "SELECT count(DISTINCT source_id) FROM run_data")" -ge 3 &&
+	ab --db w.db ls sources --json >ls.before &&
+	sqlite3 w.db "SELECT id FROM run_data WHERE source_id <> $first ORDER BY id" >others.before &&
+	own=$(sqlite3 w.db "SELECT count(*) FROM run_data WHERE source_id = $first") &&
+	sqlite3 w.db "UPDATE source SET first_run = (SELECT min(id) FROM run_data),
+	 last_run = (SELECT max(id) FROM run_data) WHERE id = $first" &&
+	ab --db w.db ls sources --json >ls.after && test_cmp ls.before ls.after &&
+	ab --db w.db rm source "$first" >rm.out &&
+	grep -q "^removed 1 source, $own runs" rm.out &&
+	sqlite3 w.db "SELECT id FROM run_data ORDER BY id" >others.after &&
+	test_cmp others.before others.after && orphans w.db
+'
+
 if [ -x "$GEN" ]; then
 test_expect_success 'no orphans after ingest and rm of a generated perflog tree' '
 	"$GEN" rf 60000 >/dev/null &&
