@@ -493,12 +493,14 @@ static void test_upsert_memo_same_as_upserts(void **state)
 	struct db *dbs[2] = { open_tmp(pa), open_tmp(pb) };
 	/* X: meta as given (spaces, a null member: the INSERT keeps it, an
 	 * update re-renders it); Y: another vendor and meta; D: a systems
-	 * file's description; M: the benchmark with no headline yet */
+	 * file's description; M: the benchmark with no headline yet; Z: X
+	 * with "described": null (its first upsert after D keeps D's vendor
+	 * and drops the description, the second takes its own vendor) */
 	static const struct {
-		char what; /* X, Y, D (system() then a run), M (no headline) */
+		char what; /* X, Y, Z, D (system() then a run), M (no headline) */
 	} seq[] = { { 'M' }, { 'X' }, { 'X' }, { 'X' }, { 'X' }, { 'Y' }, { 'X' }, { 'X' },
 		    { 'X' }, { 'D' }, { 'X' }, { 'X' }, { 'X' }, { 'Y' }, { 'Y' }, { 'Y' },
-		    { 'X' }, { 'X' }, { 'X' } };
+		    { 'X' }, { 'X' }, { 'X' }, { 'D' }, { 'Z' }, { 'Z' }, { 'Z' } };
 	struct strbuf err = STRBUF_INIT, sha = STRBUF_INIT;
 	size_t i;
 	int k;
@@ -531,6 +533,9 @@ static void test_upsert_memo_same_as_upserts(void **state)
 				sys.vendor = "AMD";
 				sys.accelerator = "MI250";
 				sys.meta_json = "{\"a\":2,\"y\":[1,2]}";
+			} else if (seq[i].what == 'Z') {
+				sys.accelerator = "A100";
+				sys.meta_json = "{\"a\":1,\"described\":null}";
 			} else {
 				sys.display_name = "System A";
 				sys.accelerator = "A100";
