@@ -10,6 +10,14 @@
 #include "core/sha256.h"
 #include "validate.h"
 
+/* SQL: whether run_data row `a` is one of the runs of the source whose id
+ * is the parameter `n` ("?1").  A source's runs are the rowid range
+ * source.first_run..last_run (schema 8): a rowid range scan, no index on
+ * run_data(source_id) needed; source_id is checked as well. */
+#define DB_SOURCE_RUNS(a, n) \
+	" " a ".id BETWEEN (SELECT first_run FROM source WHERE id = " n ")" \
+	" AND (SELECT last_run FROM source WHERE id = " n ") AND " a ".source_id = " n " "
+
 /* db_intern.c: key bytes -> id of an interned row, or DB_INTERN_SEEN for
  * a value met once and stored inline; bounded (two generations).  get
  * returns 0 on a miss; set adds or updates.  Keys are copied. */
@@ -66,6 +74,18 @@ struct db_run_row {
 	size_t kinds, nrows;       /* its metric kinds in pend_kind[kinds..], rows stored */
 };
 
+/* sink.c: the last upsert of a system or benchmark by name, kept across
+ * transactions: once the same input was upserted twice in a row, the row
+ * is what that input makes it (a fixed point) and the upsert is skipped */
+#define DB_UPSERT_MEMO 128
+struct db_upsert_memo {
+	uint64_t h;                /* db_hash64 of key; 0: a free entry */
+	struct strbuf key;         /* the name ("suite\nname" for a benchmark) */
+	struct strbuf input;       /* everything the upsert binds */
+	int64_t id;
+	int times;                 /* input upserted so many times in a row (2: enough) */
+};
+
 struct db_pair_pos {
 	size_t off, len;
 	uint64_t h;       /* db_hash64 of the pair; 0 and unused when as the run before's */
@@ -96,6 +116,7 @@ struct db_sink_state {
 	int fk_held;               /* sink_hold(): keep them off between sources */
 	int64_t source_id;
 	long seq;
+	int64_t first_run, last_run; /* the source's run ids so far (0: none) */
 	sqlite3_stmt *st[32];
 	int cache_only;            /* lookups the caches cannot answer return SINK_NEEDS_DB */
 	struct db_run_row pend[DB_RUN_BATCH];
@@ -108,6 +129,9 @@ struct db_sink_state {
 	int64_t last_system_id;
 	struct strbuf last_bench;
 	int64_t last_bench_id;
+	struct db_upsert_memo sys_memo[DB_UPSERT_MEMO], bench_memo[DB_UPSERT_MEMO];
+	unsigned sys_memo_next, bench_memo_next;
+	struct strbuf upin;        /* the upsert input being looked up */
 	long power_i;              /* power_data.i: numbers this source's samples */
 	int64_t data_version;      /* PRAGMA data_version at our last begin */
 	int interned_new;          /* intern_id() added a row since reset */

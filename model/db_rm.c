@@ -96,32 +96,34 @@ int db_source_remove(struct db *db, int64_t source_id, struct db_rm_counts *c, s
 	long n = 0;
 	int rc;
 
-	rc = collect(db, "SELECT DISTINCT system_id FROM run_data WHERE source_id = ?1", source_id,
-		     &systems, err);
+	rc = collect(db, "SELECT DISTINCT system_id FROM run_data r WHERE" DB_SOURCE_RUNS("r", "?1"),
+		     source_id, &systems, err);
 	if (rc == 0)
-		rc = collect(db, "SELECT DISTINCT benchmark_id FROM run_data WHERE source_id = ?1",
+		rc = collect(db, "SELECT DISTINCT benchmark_id FROM run_data r WHERE" DB_SOURCE_RUNS("r", "?1"),
 			     source_id, &benches, err);
 	if (rc == 0)
-		rc = collect(db, "SELECT DISTINCT set_id FROM run_data WHERE source_id = ?1"
-				 " AND set_id IS NOT NULL", source_id, &sets, err);
+		rc = collect(db, "SELECT DISTINCT set_id FROM run_data r WHERE" DB_SOURCE_RUNS("r", "?1")
+				 "AND set_id IS NOT NULL", source_id, &sets, err);
 	if (rc == 0)
 		rc = collect(db, "SELECT DISTINCT kind_id FROM metric_data WHERE run_id IN"
-				 " (SELECT id FROM run_data WHERE source_id = ?1)", source_id, &kinds, err);
+				 " (SELECT id FROM run_data r WHERE" DB_SOURCE_RUNS("r", "?1") ")",
+			     source_id, &kinds, err);
 	if (rc == 0)
 		rc = collect(db, "SELECT DISTINCT device_id FROM power_data WHERE run_id IN"
-				 " (SELECT id FROM run_data WHERE source_id = ?1)", source_id, &devices,
-			     err);
+				 " (SELECT id FROM run_data r WHERE" DB_SOURCE_RUNS("r", "?1") ")",
+			     source_id, &devices, err);
 	/* children first: the sink's own order, whatever the foreign keys say */
 	if (rc == 0)
 		rc = exec_id(db, "DELETE FROM power_data WHERE run_id IN"
-				 " (SELECT id FROM run_data WHERE source_id = ?1)",
+				 " (SELECT id FROM run_data r WHERE" DB_SOURCE_RUNS("r", "?1") ")",
 			     source_id, &c->power_samples, err);
 	if (rc == 0)
 		rc = exec_id(db, "DELETE FROM metric_data WHERE run_id IN"
-				 " (SELECT id FROM run_data WHERE source_id = ?1)",
+				 " (SELECT id FROM run_data r WHERE" DB_SOURCE_RUNS("r", "?1") ")",
 			     source_id, &c->metrics, err);
 	if (rc == 0)
-		rc = exec_id(db, "DELETE FROM run_data WHERE source_id = ?1", source_id, &c->runs, err);
+		rc = exec_id(db, "DELETE FROM run_data AS r WHERE" DB_SOURCE_RUNS("r", "?1"), source_id,
+			     &c->runs, err);
 	if (rc == 0)
 		rc = exec_id(db, "DELETE FROM source WHERE id = ?1", source_id, &n, err);
 	if (rc == 0 && n == 0)

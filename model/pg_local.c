@@ -54,26 +54,32 @@ static const char *const local_sql[LS_COUNT] = {
 	[LS_BENCHMARKS] = "SELECT id, suite, name, metric, unit, better FROM benchmark"
 			  " ORDER BY suite, name",
 	[LS_SETS] = "SELECT id, kv FROM param_set ORDER BY id",
-	[LS_RUNS] = "SELECT " RUN_COLS " FROM run_data WHERE source_id = ?1 ORDER BY seq",
-	[LS_RUNS_BY_KEY] = "SELECT " RUN_COLS " FROM run_data WHERE source_id = ?1"
-			   " ORDER BY dedupe, seq",
+	/* a source's runs: its run id range (DB_SOURCE_RUNS, schema 8) */
+	[LS_RUNS] = "SELECT " RUN_COLS " FROM run_data r WHERE" DB_SOURCE_RUNS("r", "?1")
+		    "ORDER BY seq",
+	[LS_RUNS_BY_KEY] = "SELECT " RUN_COLS " FROM run_data r WHERE" DB_SOURCE_RUNS("r", "?1")
+			   "ORDER BY dedupe, seq",
 	[LS_KINDS] = "SELECT id, name, unit, nullif(meta, '') FROM metric_kind ORDER BY id",
 	[LS_METRIC_VALUES] = "SELECT r.seq, d.kind_id, d.value FROM run_data r"
-			     " JOIN metric_data d ON d.run_id = r.id WHERE r.source_id = ?1",
+			     " JOIN metric_data d ON d.run_id = r.id WHERE" DB_SOURCE_RUNS("r", "?1"),
 	[LS_METRICS] = "SELECT r.seq, k.name, d.value, k.unit, nullif(k.meta, '')"
 		       " FROM run_data r JOIN metric_data d ON d.run_id = r.id"
-		       " JOIN metric_kind k ON k.id = d.kind_id WHERE r.source_id = ?1",
+		       " JOIN metric_kind k ON k.id = d.kind_id WHERE" DB_SOURCE_RUNS("r", "?1"),
 	/* (device, t) order: the order every reader of power samples uses */
 	[LS_POWER] = "SELECT r.seq, p.device, p.t, p.watts FROM run_data r"
-		     " JOIN power_sample p ON p.run_id = r.id WHERE r.source_id = ?1"
-		     " ORDER BY r.seq, p.device, p.t",
-	[LS_KEYS] = "SELECT seq, line, dedupe FROM run_data WHERE source_id = ?1"
-		    " AND dedupe IS NOT NULL",
+		     " JOIN power_sample p ON p.run_id = r.id WHERE" DB_SOURCE_RUNS("r", "?1")
+		     "ORDER BY r.seq, p.device, p.t",
+	[LS_KEYS] = "SELECT seq, line, dedupe FROM run_data r WHERE" DB_SOURCE_RUNS("r", "?1")
+		    "AND dedupe IS NOT NULL",
 	[LS_HAS_SOURCE] = "SELECT 1 FROM source WHERE sha256 = ?1 AND identity = ?2",
 	[LS_PROVENANCE] = "UPDATE source SET ingested_at = ?3, tool_version = ?4"
 			  " WHERE sha256 = ?1 AND identity = ?2",
-	[LS_RUN_COUNTS] = "SELECT source_id, count(*), max(seq) FROM run_data GROUP BY source_id"
-			  " ORDER BY source_id",
+	[LS_RUN_COUNTS] = "SELECT id, n, last FROM (SELECT s.id AS id,"
+			  " (SELECT count(*) FROM run_data r WHERE r.id BETWEEN s.first_run"
+			  "  AND s.last_run AND r.source_id = s.id) AS n,"
+			  " (SELECT max(seq) FROM run_data r WHERE r.id BETWEEN s.first_run"
+			  "  AND s.last_run AND r.source_id = s.id) AS last FROM source s)"
+			  " WHERE n > 0 ORDER BY id",
 	[LS_SYSTEM_IDS] = "SELECT id, name, json_extract(meta, '$.described') FROM system",
 	[LS_BENCH_IDS] = "SELECT id, suite, name FROM benchmark",
 };

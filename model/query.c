@@ -49,11 +49,14 @@ static const char sql_runs[] =
 
 static const char sql_sources[] =
 	"SELECT s.id, s.path, s.format, s.size, s.sha256, s.ingested_at, s.tool_version,"
-	" (SELECT count(*) FROM run r WHERE r.source_id = s.id) AS runs"
+	/* a source's runs: the run id range first_run..last_run (schema 8) */
+	" (SELECT count(*) FROM run_data r WHERE r.id BETWEEN s.first_run AND s.last_run"
+	"  AND r.source_id = s.id) AS runs"
 	" FROM source s"
-	" WHERE (?1 IS NULL AND ?2 IS NULL AND ?3 IS NULL) OR EXISTS (SELECT 1 FROM run r"
+	" WHERE (?1 IS NULL AND ?2 IS NULL AND ?3 IS NULL) OR EXISTS (SELECT 1 FROM run_data r"
 	"  JOIN benchmark b ON b.id = r.benchmark_id JOIN system y ON y.id = r.system_id"
-	"  WHERE r.source_id = s.id AND (?1 IS NULL OR b.suite = ?1)"
+	"  WHERE r.id BETWEEN s.first_run AND s.last_run AND r.source_id = s.id"
+	"  AND (?1 IS NULL OR b.suite = ?1)"
 	"  AND (?2 IS NULL OR b.name = ?2) AND (?3 IS NULL OR y.name = ?3 OR y.display_name = ?3))"
 	" ORDER BY s.id";
 

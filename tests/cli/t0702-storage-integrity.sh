@@ -3,7 +3,8 @@
 # views over run_data/metric_data/power_data with interned param sets,
 # metric kinds and power devices) keeps every value; an old database
 # upgrades with all its rows; no orphan rows and no unused interned rows
-# after ingest, rm, --replace, and an ingest killed mid-way.
+# after ingest, rm, --replace, and an ingest killed mid-way; each source's
+# first_run..last_run is exactly the id range of its runs (schema 8).
 . "$(dirname "$0")/lib.sh"
 
 GEN=${AB_BUILD:-}/helpers/gen_reframe
@@ -25,8 +26,13 @@ orphans() {
 	    WHERE id NOT IN (SELECT set_id FROM run_data WHERE set_id IS NOT NULL))
 	 + (SELECT count(*) FROM metric_kind WHERE id NOT IN (SELECT kind_id FROM metric_data))
 	 + (SELECT count(*) FROM power_device WHERE id NOT IN (SELECT device_id FROM power_data))
-	 AS unused" >orph &&
-	printf "n,unused\n0,0\n" >orph.expect && test_cmp orph.expect orph &&
+	 AS unused,
+	 (SELECT count(*) FROM source s
+	    WHERE first_run IS NOT (SELECT min(id) FROM run_data WHERE source_id = s.id)
+	    OR last_run IS NOT (SELECT max(id) FROM run_data WHERE source_id = s.id)
+	    OR (SELECT count(*) FROM run_data WHERE source_id = s.id)
+	       <> coalesce(last_run - first_run + 1, 0)) AS bad_ranges" >orph &&
+	printf "n,unused,bad_ranges\n0,0,0\n" >orph.expect && test_cmp orph.expect orph &&
 	ab --db "$db" sql --csv "PRAGMA foreign_key_check" >fk && test "$(wc -l <fk)" -le 1 &&
 	ab --db "$db" sql --csv "PRAGMA integrity_check" >ic && printf "integrity_check\nok\n" >ic.expect &&
 	test_cmp ic.expect ic
@@ -99,6 +105,25 @@ test_expect_success 'power samples keep device names and values; rm and --replac
 	ab --db q.db ingest --replace "$T" >/dev/null 2>&1 && orphans q.db &&
 	ab --db q.db sql --csv "SELECT device, count(*), sum(watts) FROM power_sample GROUP BY device ORDER BY device" >after &&
 	test_cmp before after
+'
+
+# readers select a source's runs by its id range and check source_id too:
+# a range that also spans other sources' runs (as an upgraded old database
+# could hold) still selects only its own
+test_expect_success 'a source range spanning other sources: ls and rm see only its runs' '
+	ab --db w.db ingest "$FIXTURES/caraml/tree" >/dev/null 2>&1 &&
+	first=$(sqlite3 w.db "SELECT min(source_id) FROM run_data") &&
+	test "$(sqlite3 w.db "SELECT count(DISTINCT source_id) FROM run_data")" -ge 3 &&
+	ab --db w.db ls sources --json >ls.before &&
+	sqlite3 w.db "SELECT id FROM run_data WHERE source_id <> $first ORDER BY id" >others.before &&
+	own=$(sqlite3 w.db "SELECT count(*) FROM run_data WHERE source_id = $first") &&
+	sqlite3 w.db "UPDATE source SET first_run = (SELECT min(id) FROM run_data),
+	 last_run = (SELECT max(id) FROM run_data) WHERE id = $first" &&
+	ab --db w.db ls sources --json >ls.after && test_cmp ls.before ls.after &&
+	ab --db w.db rm source "$first" >rm.out &&
+	grep -q "^removed 1 source, $own runs" rm.out &&
+	sqlite3 w.db "SELECT id FROM run_data ORDER BY id" >others.after &&
+	test_cmp others.before others.after && orphans w.db
 '
 
 if [ -x "$GEN" ]; then

@@ -7,7 +7,8 @@
  * connection removed their rows; a run prepared beforehand (the ingest
  * pipeline's way) is stored as one the sink prepares itself; run_many()
  * gives what run() one by one gives, to the byte; a held sink switches
- * foreign key checks once per series, not per source.
+ * foreign key checks once per series, not per source; skipping an upsert
+ * of the same system or benchmark input leaves the rows as upserting does.
  */
 #include "unit.h"
 
@@ -471,6 +472,108 @@ static void test_hold_switches_fk_once(void **state)
 	drop_tmp(db, path);
 }
 
+/* The system/benchmark rows as text, to compare two databases. */
+static char *rows_text(struct db *db)
+{
+	return query1(db, "SELECT (SELECT group_concat(id || '|' || name || '|' ||"
+			  " coalesce(display_name, '-') || '|' || vendor || '|' ||"
+			  " coalesce(accelerator, '-') || '|' || coalesce(accelerators_per_node, '-')"
+			  " || '|' || coalesce(tdp_w, '-') || '|' || meta, ';') FROM system) || '#' ||"
+			  " (SELECT group_concat(id || '|' || suite || '|' || name || '|' || metric"
+			  " || '|' || unit || '|' || better, ';') FROM benchmark)");
+}
+
+/* A system or benchmark upsert skipped once the same input came twice in
+ * a row (the upsert memo) leaves the rows exactly as running every upsert
+ * does: the same sources into two databases, the second one opened
+ * afresh (no memos) for every source. */
+static void test_upsert_memo_same_as_upserts(void **state)
+{
+	char pa[] = "/tmp/ab-test-sink-XXXXXX", pb[] = "/tmp/ab-test-sink-XXXXXX";
+	struct db *dbs[2] = { open_tmp(pa), open_tmp(pb) };
+	/* X: meta as given (spaces, a null member: the INSERT keeps it, an
+	 * update re-renders it); Y: another vendor and meta; D: a systems
+	 * file's description; M: the benchmark with no headline yet; Z: X
+	 * with "described": null (its first upsert after D keeps D's vendor
+	 * and drops the description, the second takes its own vendor) */
+	static const struct {
+		char what; /* X, Y, Z, D (system() then a run), M (no headline) */
+	} seq[] = { { 'M' }, { 'X' }, { 'X' }, { 'X' }, { 'X' }, { 'Y' }, { 'X' }, { 'X' },
+		    { 'X' }, { 'D' }, { 'X' }, { 'X' }, { 'X' }, { 'Y' }, { 'Y' }, { 'Y' },
+		    { 'X' }, { 'X' }, { 'X' }, { 'D' }, { 'Z' }, { 'Z' }, { 'Z' } };
+	struct strbuf err = STRBUF_INIT, sha = STRBUF_INIT;
+	size_t i;
+	int k;
+
+	(void)state;
+	for (i = 0; i < AB_ARRAY_SIZE(seq); i++) {
+		char *text[2];
+
+		for (k = 0; k < 2; k++) {
+			struct ingest_sink *s = db_ingest_sink(dbs[k]);
+			struct ingest_source src = { "a.txt", NULL, "unit", 1, 0, NULL };
+			struct ingest_system sys;
+			struct ingest_metric m[1];
+			struct ingest_run r;
+			int64_t id;
+
+			if (k == 1) { /* a fresh sink: no memos */
+				db_free(dbs[1]);
+				dbs[1] = NULL;
+				assert_int_equal(db_open(&dbs[1], pb, 0, &err), 0);
+				s = db_ingest_sink(dbs[1]);
+			}
+			strbuf_reset(&sha);
+			strbuf_addf(&sha, "%04x", (unsigned)i);
+			src.sha256 = sha.buf;
+			fill_run(&r, m, NULL, NULL);
+			memset(&sys, 0, sizeof(sys));
+			sys.name = "sysA";
+			if (seq[i].what == 'Y') {
+				sys.vendor = "AMD";
+				sys.accelerator = "MI250";
+				sys.meta_json = "{\"a\":2,\"y\":[1,2]}";
+			} else if (seq[i].what == 'Z') {
+				sys.accelerator = "A100";
+				sys.meta_json = "{\"a\":1,\"described\":null}";
+			} else {
+				sys.display_name = "System A";
+				sys.accelerator = "A100";
+				sys.tdp_w = 400;
+				sys.meta_json = "{ \"a\": 1, \"n\": null, \"z\": {\"k\": 1} }";
+			}
+			r.system = sys;
+			if (seq[i].what == 'M') {
+				r.bench_metric = "";
+				r.bench_unit = "";
+				r.nmetrics = 0;
+			}
+			assert_int_equal(s->begin(s->self, &src, &err), 0);
+			if (seq[i].what == 'D') {
+				struct ingest_system d;
+
+				memset(&d, 0, sizeof(d));
+				d.name = "sysA";
+				d.vendor = "Intel";
+				d.accelerator = "GPU Max";
+				d.meta_json = "{\"described\":\"systems.json\"}";
+				assert_int_equal(s->system(s->self, &d, &err), 0);
+			}
+			assert_int_equal(s->run(s->self, &r, &id, &err), 0);
+			assert_int_equal(s->end(s->self, 1, &err), 0);
+			text[k] = rows_text(dbs[k]);
+			assert_non_null(text[k]);
+		}
+		assert_string_equal(text[0], text[1]);
+		free(text[0]);
+		free(text[1]);
+	}
+	strbuf_release(&err);
+	strbuf_release(&sha);
+	drop_tmp(dbs[0], pa);
+	drop_tmp(dbs[1], pb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -480,6 +583,7 @@ int main(void)
 		cmocka_unit_test(test_prepared_same_as_direct),
 		cmocka_unit_test(test_run_many_same_as_run),
 		cmocka_unit_test(test_hold_switches_fk_once),
+		cmocka_unit_test(test_upsert_memo_same_as_upserts),
 	};
 	return cmocka_run_group_tests_name("sink", tests, NULL, NULL);
 }
