@@ -595,6 +595,108 @@ static int report_outcome(struct ingest_pipe *pipe, const char *path,
 	}
 }
 
+/*
+ * Files parsed ahead of the writer: up to PIPE_LAG files whose outcome is
+ * not reported yet, each with the events its parse gave.  Waiting for the
+ * writer after every file (one file of slack) left the parser idle
+ * whenever the writer took longer on a file (a WAL checkpoint's fsync, a
+ * large power log): the writer's queue bounds the memory either way.
+ * Everything is still reported in file order: a file's events, its
+ * progress, its outcome, then the next file's.
+ */
+#define PIPE_LAG 32
+
+struct pending_file {
+	const char *path;
+	struct ingest_events evs;
+	int inflight;                     /* the writer has it: an outcome follows */
+};
+struct pending {
+	struct pending_file v[PIPE_LAG];
+	size_t first, n;
+};
+
+static void pending_push(struct pending *pd, const char *path, struct ingest_events *evs,
+			 int inflight)
+{
+	struct pending_file *e = &pd->v[(pd->first + pd->n) % PIPE_LAG];
+
+	e->path = path;
+	e->evs = *evs;
+	e->inflight = inflight;
+	memset(evs, 0, sizeof(*evs));
+	pd->n++;
+}
+
+static void events_free(struct ingest_events *evs)
+{
+	size_t i;
+
+	for (i = 0; i < evs->n; i++) {
+		free(evs->v[i].path);
+		free(evs->v[i].msg);
+	}
+	free(evs->v);
+	memset(evs, 0, sizeof(*evs));
+}
+
+static int report_outcome(struct ingest_pipe *pipe, const char *path,
+			  const struct ingest_opts *opts, struct ingest_totals *totals,
+			  struct strbuf *err);
+
+/* Report the oldest pending file: its events, progress, outcome.  Returns
+ * 0, or -AB_EIO with err when the writer failed on it. */
+static int pending_pop(struct pending *pd, struct ingest_pipe *pipe,
+		       const struct ingest_opts *opts, struct ingest_totals *totals,
+		       struct strbuf *err)
+{
+	struct pending_file *e = &pd->v[pd->first];
+	int rc = 0;
+
+	flush_events(opts, &e->evs, totals);
+	events_free(&e->evs);
+	notify(opts, INGEST_EV_PROGRESS, e->path, NULL, totals);
+	if (e->inflight)
+		rc = report_outcome(pipe, e->path, opts, totals, err);
+	pd->first = (pd->first + 1) % PIPE_LAG;
+	pd->n--;
+	return rc;
+}
+
+/* After a write error: the outcomes of the files still pending are taken
+ * (the writer stored none of them) and nothing of them is reported. */
+static void pending_drop(struct pending *pd, struct ingest_pipe *pipe,
+			 const struct ingest_opts *opts, struct ingest_totals *totals)
+{
+	struct strbuf e2 = STRBUF_INIT;
+
+	while (pd->n) {
+		struct pending_file *e = &pd->v[pd->first];
+		if (e->inflight)
+			report_outcome(pipe, e->path, opts, totals, &e2);
+		events_free(&e->evs);
+		pd->first = (pd->first + 1) % PIPE_LAG;
+		pd->n--;
+	}
+	strbuf_release(&e2);
+}
+
+/* Report pending files until at most keep are left; on a write error the
+ * rest are dropped and -AB_EIO returned with err. */
+static int pending_report(struct pending *pd, size_t keep, struct ingest_pipe *pipe,
+			  const struct ingest_opts *opts, struct ingest_totals *totals,
+			  struct strbuf *err)
+{
+	while (pd->n > keep) {
+		int rc = pending_pop(pd, pipe, opts, totals, err);
+		if (rc < 0) {
+			pending_drop(pd, pipe, opts, totals);
+			return rc;
+		}
+	}
+	return 0;
+}
+
 /* Two cores when the sink can be written from a thread of its own (it
  * answers known()); AB_INGEST_THREADS=1 keeps one (for comparisons). */
 static struct ingest_pipe *maybe_pipe(const struct ingest_opts *opts, struct ingest_sink *sink)
@@ -614,7 +716,7 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 	struct ingest_events evs = { 0 };
 	struct ingest_pipe *pipe = NULL;
 	struct ingest_prehash *ph = NULL;
-	const char *prev = NULL;
+	struct pending pend = { .first = 0, .n = 0 };
 	struct sha256 fresh;
 	char *explicit_flags, *skip = NULL;
 	size_t i;
@@ -666,33 +768,20 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 		int r = ingest_one(files.v[i], explicit_flags[i], opts, sink, totals, head, &fresh,
 				   ph, i, &ferr, pipe, pipe ? &evs : NULL, &inflight);
 
-		if (prev) {
-			/* the previous file's outcome comes before this one's events */
-			int w = report_outcome(pipe, prev, opts, totals, err);
-			prev = NULL;
-			if (w < 0) {
+		if (pipe) {
+			/* reported in order once the writer is PIPE_LAG files behind,
+			 * or at once when the walk stops here */
+			int stop = r < 0 && (r != -AB_EDATA || (opts->flags & INGEST_STRICT));
+			pending_push(&pend, files.v[i], &evs, inflight);
+			if (pending_report(&pend, stop ? 0 : PIPE_LAG - 1, pipe, opts, totals,
+					   err) < 0) {
+				/* a write error: its message wins */
 				strbuf_release(&ferr);
-				rc = w;
-				if (inflight)
-					report_outcome(pipe, files.v[i], opts, totals, &ferr);
-				strbuf_release(&ferr);
+				rc = r < 0 && r != -AB_EDATA ? r : -AB_EIO;
 				goto out;
 			}
-		}
-		if (pipe)
-			flush_events(opts, &evs, totals);
-		if (inflight)
-			prev = files.v[i];
-		notify(opts, INGEST_EV_PROGRESS, files.v[i], NULL, totals);
-		if (r < 0 && r != -AB_EDATA && prev) {
-			/* a write error surfaces in the outcome: prefer its message */
-			struct strbuf werr = STRBUF_INIT;
-			if (report_outcome(pipe, prev, opts, totals, &werr) < 0) {
-				strbuf_reset(&ferr);
-				strbuf_addbuf(&ferr, &werr);
-			}
-			strbuf_release(&werr);
-			prev = NULL;
+		} else {
+			notify(opts, INGEST_EV_PROGRESS, files.v[i], NULL, totals);
 		}
 		if (r == -AB_EDATA) {
 			any_rejected = 1;
@@ -712,23 +801,16 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 		}
 		strbuf_release(&ferr);
 	}
-	if (prev) {
-		int w = report_outcome(pipe, prev, opts, totals, err);
-		prev = NULL;
-		if (w < 0) {
-			rc = w;
-			goto out;
-		}
+	if (pipe && pending_report(&pend, 0, pipe, opts, totals, err) < 0) {
+		rc = -AB_EIO;
+		goto out;
 	}
 	if (any_rejected)
 		rc = ab_fail(err, AB_EDATA, "%ld file%s rejected", totals->rejected,
 			     totals->rejected == 1 ? "" : "s");
 out:
-	if (prev) { /* stopped early (--strict): take the last outcome */
-		struct strbuf e2 = STRBUF_INIT;
-		report_outcome(pipe, prev, opts, totals, &e2);
-		strbuf_release(&e2);
-	}
+	if (pipe) /* stopped early: nothing more is reported */
+		pending_drop(&pend, pipe, opts, totals);
 	ingest_pipe_finish(pipe); /* the writer is done with the sink */
 	if (held)
 		sink->hold(sink->self, 0);
