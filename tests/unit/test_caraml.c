@@ -1028,7 +1028,7 @@ static void test_params_text(void **state)
 		"{\"Queue\":\"first\",\"Note\":\"m\",\"jube_id\":\"x\"}",
 	};
 	char dir[] = "/tmp/ab-caraml-XXXXXX";
-	struct strbuf p = STRBUF_INIT;
+	struct strbuf p = STRBUF_INIT, msg = STRBUF_INIT;
 	struct cap c;
 	size_t i;
 
@@ -1050,11 +1050,29 @@ static void test_params_text(void **state)
 	assert_int_equal(c.n, AB_ARRAY_SIZE(expect));
 	for (i = 0; i < c.n; i++)
 		assert_string_equal(c.runs[i].raw_params, expect[i]);
-	/* the list column summed once, for energy on one node */
 	cap_release(&c);
+	unlink(p.buf);
+	/* a bad number in a param column rejects the file at its line, on
+	 * either path (keys all distinct, or a key given twice) */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/badparam.csv", dir);
+	write_file(p.buf,
+		   "JobID,System,Tokens/second,Queue,Runtime(min)\n"
+		   "1,A100,5.5,q,60\n"
+		   "2,A100,5.5,q,sixty\n", ' ', 0, "");
+	strbuf_addf(&msg, "%s:3: 'Runtime(min)' is not a number: 'sixty'", p.buf);
+	expect_rejected(p.buf, NULL, msg.buf);
+	unlink(p.buf);
+	strbuf_reset(&msg);
+	write_file(p.buf,
+		   "JobID,System,Tokens/second,Queue,Queue,Runtime(min)\n"
+		   "1,A100,5.5,q,r,1.5\n", ' ', 0, "");
+	strbuf_addf(&msg, "%s:2: 'Runtime(min)' is not an integer: '1.5'", p.buf);
+	expect_rejected(p.buf, NULL, msg.buf);
 	unlink(p.buf);
 	rmdir(dir);
 	strbuf_release(&p);
+	strbuf_release(&msg);
 }
 
 /* ---- detection and small helpers ----------------------------------------------- */
