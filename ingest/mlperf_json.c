@@ -36,7 +36,11 @@ static int is_ws(char c)
 
 static inline const char *skip_ws(const char *p, const char *end)
 {
-	/* nearly always one byte or none: bytes above ' ' end it at once */
+	/* nearly always one ' ' or none: those two without the loop */
+	if (p < end && (unsigned char)*p > ' ')
+		return p;
+	if (p < end && *p == ' ' && (++p == end || (unsigned char)*p > ' '))
+		return p;
 	while (p < end && (unsigned char)*p <= ' ' && is_ws(*p))
 		p++;
 	return p;
