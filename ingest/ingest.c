@@ -123,6 +123,101 @@ static int walk(const char *dir, struct file_list *out, int depth, const struct 
 }
 
 
+/* ---- what parsers keep across files ------------------------------------ */
+
+#define MEMO_JSON_MAX 64
+
+struct memo_json {
+	char *path;
+	struct stat st;
+	json_t *j;
+	char *text;
+};
+struct ingest_memo {
+	struct memo_json v[MEMO_JSON_MAX];
+	size_t n, next;                   /* next: the slot replaced when full */
+	struct ingest_jtext jt;
+};
+
+struct ingest_memo *ingest_memo_new(void)
+{
+	struct ingest_memo *m = ab_calloc(1, sizeof(*m));
+
+	ingest_jtext_init(&m->jt);
+	return m;
+}
+
+void ingest_memo_free(struct ingest_memo *m)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->n; i++) {
+		free(m->v[i].path);
+		json_decref(m->v[i].j);
+		free(m->v[i].text);
+	}
+	free(m);
+}
+
+static int same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+json_t *ingest_memo_json(struct ingest_file *f, const char *path, const char **text)
+{
+	struct ingest_memo *m = f->memo;
+	struct stat st;
+	size_t i;
+
+	*text = NULL;
+	if (!m)
+		return NULL;
+	for (i = 0; i < m->n; i++)
+		if (!strcmp(m->v[i].path, path))
+			break;
+	if (i == m->n || stat(path, &st) < 0 || !same_file(&st, &m->v[i].st))
+		return NULL;
+	*text = m->v[i].text;
+	return json_incref(m->v[i].j);
+}
+
+const char *ingest_memo_json_put(struct ingest_file *f, const char *path, json_t *j)
+{
+	struct ingest_memo *m = f->memo;
+	struct memo_json *e;
+	struct stat st;
+	size_t i;
+
+	if (!m || stat(path, &st) < 0)
+		return NULL;
+	for (i = 0; i < m->n; i++)
+		if (!strcmp(m->v[i].path, path))
+			break;
+	if (i == m->n && m->n < MEMO_JSON_MAX) {
+		i = m->n++;
+	} else if (i == m->n) {
+		i = m->next;
+		m->next = (m->next + 1) % MEMO_JSON_MAX;
+	}
+	e = &m->v[i];
+	if (e->path) {
+		free(e->path);
+		json_decref(e->j);
+		free(e->text);
+	}
+	e->path = ab_strdup(path);
+	e->st = st;
+	e->j = json_incref(j);
+	/* the pipeline's and the sink's dump of the same object */
+	e->text = ingest_jtext_dup(&m->jt, j);
+	return e->text;
+}
+
 /* Events held back while the pipeline's writer finishes the previous file. */
 struct ingest_event_rec {
 	enum ingest_event ev;
@@ -343,7 +438,7 @@ static int ingest_one_at(const char *path, int explicit_file, const struct inges
 			 unsigned char *headbuf, const struct sha256 *fresh,
 			 struct ingest_prehash *ph, size_t idx, struct strbuf *err,
 			 struct ingest_pipe *pipe, struct ingest_events *evs, int *inflight,
-			 unsigned char **data)
+			 unsigned char **data, struct ingest_memo *memo)
 {
 	const unsigned char *head = headbuf;
 	struct ingest_file f = { 0 };
@@ -479,6 +574,7 @@ static int ingest_one_at(const char *path, int explicit_file, const struct inges
 	f.opts = opts;
 	f.sink = sink;
 	f.totals = totals;
+	f.memo = memo;
 	if (pipe) {
 		*inflight = 1;
 		f.sink = ingest_pipe_sink(pipe);
@@ -542,11 +638,11 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 		      struct ingest_sink *sink, struct ingest_totals *totals, unsigned char *head,
 		      const struct sha256 *fresh, struct ingest_prehash *ph, size_t idx,
 		      struct strbuf *err, struct ingest_pipe *pipe, struct ingest_events *evs,
-		      int *inflight)
+		      int *inflight, struct ingest_memo *memo)
 {
 	unsigned char *data = NULL;
 	int rc = ingest_one_at(path, explicit_file, opts, sink, totals, head, fresh, ph, idx, err,
-			       pipe, evs, inflight, &data);
+			       pipe, evs, inflight, &data, memo);
 
 	free(data);
 	return rc;
@@ -717,6 +813,7 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 	struct ingest_pipe *pipe = NULL;
 	struct ingest_prehash *ph = NULL;
 	struct pending pend = { .first = 0, .n = 0 };
+	struct ingest_memo *memo = ingest_memo_new();
 	struct sha256 fresh;
 	char *explicit_flags, *skip = NULL;
 	size_t i;
@@ -766,7 +863,7 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 		struct strbuf ferr = STRBUF_INIT;
 		int inflight = 0;
 		int r = ingest_one(files.v[i], explicit_flags[i], opts, sink, totals, head, &fresh,
-				   ph, i, &ferr, pipe, pipe ? &evs : NULL, &inflight);
+				   ph, i, &ferr, pipe, pipe ? &evs : NULL, &inflight, memo);
 
 		if (pipe) {
 			/* reported in order once the writer is PIPE_LAG files behind,
@@ -815,6 +912,7 @@ out:
 	if (held)
 		sink->hold(sink->self, 0);
 	ingest_prehash_free(ph);
+	ingest_memo_free(memo);
 	free(skip);
 	for (i = 0; i < evs.n; i++) { /* not flushed: a write error ended the walk */
 		free(evs.v[i].path);
