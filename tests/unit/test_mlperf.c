@@ -390,7 +390,7 @@ static void test_fast_values_as_general(void **state)
  * plain search: small alphabets, every length, hits at both ends. */
 static void test_memmem(void **state)
 {
-	char hay[200], needle[24];
+	char hay[600], needle[24];
 	uint64_t x = 2463534242ull;
 	int round;
 
