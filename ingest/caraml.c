@@ -251,9 +251,26 @@ struct caraml_ctx {
 	 * per row, dumped again by the sink, was a third of this parser */
 	struct jtext_obj params;
 	struct strbuf params_text;
+	/* params_plan(): per column its param key (NULL: not a param), the
+	 * key's JSON text "key": in pkeys at pkey[i], pkeylen[i] bytes */
+	const char **pname;
+	size_t *pkey, *pkeylen;
+	struct strbuf pkeys;
+	int pdirect;                      /* keys all differ: written directly */
+	struct strbuf *pw;                /* where the member being built goes */
+	size_t pn;                        /* members written (direct) */
+	/* the row's "Energy/Device(Wh)" list summed while params were
+	 * filled (list_sum() once per row, not twice) */
+	double elist_sum;
+	/* energy metric meta as JSON text (run.metrics_meta_json), with and
+	 * without the source: a jansson object per metric, dumped again by
+	 * the pipeline, was a tenth of this parser */
+	struct strbuf meta_src, meta_plain;
 };
 
 /* ---- table header ------------------------------------------------------- */
+
+static void params_plan(struct caraml_ctx *c, const struct jube_table *t);
 
 static const struct col_def *find_def(const char *title)
 {
@@ -297,6 +314,7 @@ static int table_begin(void *vctx, const struct jube_table *t, struct strbuf *er
 		return ingest_fail_at(c->f, err, t->line,
 				      "unknown CARAML table: no 'Tokens/second', 'Images/second' "
 				      "or 'TrainTimesteps/second' column");
+	params_plan(c, t);
 	return 0;
 }
 
@@ -376,20 +394,21 @@ static long as_count(double d)
 	return isfinite(d) && d > 0 && d < (double)LONG_MAX ? (long)d : 0;
 }
 
-/* Sum of a historic "[12.3, 11.9]" list (kept in params, as an array of
- * numbers, when given); NAN when it is not one. */
-static double list_sum(const char *v, struct jtext_obj *params)
+/* Sum of a historic "[12.3, 11.9]" list; NAN when it is not one.  With
+ * out, the list is also written there as a JSON array of numbers (reals
+ * through memo's cache), or nothing when it is not one. */
+static double list_sum(const char *v, struct strbuf *out, struct jtext_obj *memo)
 {
 	const char *p = v;
 	double sum = 0;
-	size_t mark = params ? params->vals.len : 0, n = 0;
+	size_t mark = out ? out->len : 0, n = 0;
 
 	while (*p == ' ')
 		p++;
 	if (*p != '[')
 		return NAN;
-	if (params)
-		strbuf_addch(&params->vals, '[');
+	if (out)
+		strbuf_addch(out, '[');
 	p++;
 	for (;;) {
 		const char *q = p;
@@ -398,95 +417,169 @@ static double list_sum(const char *v, struct jtext_obj *params)
 			q++;
 		if (!*q || ingest_parse_double(p, (size_t)(q - p), &d) != NUM_OK ||
 		    !isfinite(d)) {
-			if (params)
-				strbuf_setlen(&params->vals, mark);
+			if (out)
+				strbuf_setlen(out, mark);
 			return NAN;
 		}
-		if (params) {
+		if (out) {
 			if (n++)
-				strbuf_addch(&params->vals, ',');
-			jtext_real_cached(params, &params->vals, d);
+				strbuf_addch(out, ',');
+			jtext_real_cached(memo, out, d);
 		}
 		sum += d;
 		if (*q == ']')
 			break;
 		p = q + 1;
 	}
-	if (params) {
-		strbuf_addch(&params->vals, ']');
-		jtext_obj_put(params, "Energy/Device(Wh)", strlen("Energy/Device(Wh)"), mark);
-	}
+	if (out)
+		strbuf_addch(out, ']');
 	return sum;
 }
 
-/* params as jansson would have kept them: a key or text that is not
- * UTF-8 is left out (json_string and json_object_set refuse it) */
-static int key_ok(const char *key)
+/*
+ * Params of one row, one member at a time: param_begin(), the value's
+ * text appended to c->pw, then param_end() (kept) or param_drop().
+ * Where the table's param keys are all distinct (c->pdirect), members go
+ * straight into c->params_text as "key":value; else through c->params
+ * (a key set again replaces its value in place, as json_object_set).
+ * The bytes are json_dumps' either way.
+ */
+static size_t param_begin(struct caraml_ctx *c, size_t col)
 {
-	return jtext_utf8_valid(key, strlen(key));
+	size_t mark = c->pw->len;
+
+	if (c->pdirect) {
+		if (c->pn)
+			strbuf_addch(c->pw, ',');
+		strbuf_add(c->pw, c->pkeys.buf + c->pkey[col], c->pkeylen[col]);
+	}
+	(void)col;
+	return mark;
 }
 
-static void param_str(struct jtext_obj *params, const char *key, const char *v)
+static void param_end(struct caraml_ctx *c, size_t col, size_t mark)
 {
-	size_t n = strlen(v);
-
-	if (key_ok(key) && jtext_utf8_valid(v, n))
-		jtext_obj_set_str(params, key, v, n);
+	if (c->pdirect)
+		c->pn++;
+	else
+		jtext_obj_put(&c->params, c->pname[col], strlen(c->pname[col]), mark);
 }
 
-static void param_int(struct jtext_obj *params, const char *key, long long v)
+static void param_drop(struct caraml_ctx *c, size_t mark)
 {
-	if (key_ok(key))
-		jtext_obj_set_int(params, key, v);
+	strbuf_setlen(c->pw, mark);
 }
 
-static void param_num(struct jtext_obj *params, const char *key, double v)
+/* a text value, left out when it is not UTF-8 (json_string refuses it) */
+static void param_str(struct caraml_ctx *c, size_t col, const char *v)
 {
-	if (key_ok(key) && isfinite(v))
-		jtext_obj_set_real(params, key, v);
+	size_t mark = param_begin(c, col);
+
+	if (jtext_str_utf8(c->pw, v, strlen(v)) < 0)
+		param_drop(c, mark);
+	else
+		param_end(c, col, mark);
 }
 
-static void param_raw(struct jtext_obj *params, const char *key, const char *text)
+static int param_skipped(const struct caraml_ctx *c, const struct col_def *d)
 {
-	if (key_ok(key))
-		jtext_obj_set_raw(params, key, text, strlen(text));
+	return d && (d->role == R_JOBID || d->role == R_SYSTEM || d->role == R_NODES ||
+		     d->role == R_DEVICES || d->role == R_GBS || d->role == R_LBS ||
+		     d->role == R_TOKENS || d->role == R_IMAGES || d->role == R_STEPS ||
+		     d->role == R_TFLOPS || d->role == R_TIME_ITER || d->role == R_PRECISION ||
+		     d->role == R_ENERGY_GPU || d->role == R_ENERGY_TOTAL ||
+		     d->role == R_TRAIN_TIME ||
+		     (d->role == R_COMPILE_TIME && c->kind == K_FNO_EVAL));
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * Once per table: which columns become params, under which key (a key
+ * that is not UTF-8 never does: json_object_set refuses it), the key's
+ * JSON text, and whether all keys differ (then members are written
+ * directly, in column order).
+ */
+static void params_plan(struct caraml_ctx *c, const struct jube_table *t)
+{
+	const char **v = ab_malloc((t->ncols ? t->ncols : 1) * sizeof(*v));
+	size_t i, n = 0;
+
+	c->pname = ab_realloc(c->pname, (t->ncols ? t->ncols : 1) * sizeof(*c->pname));
+	c->pkey = ab_realloc(c->pkey, (t->ncols ? t->ncols : 1) * sizeof(*c->pkey));
+	c->pkeylen = ab_realloc(c->pkeylen, (t->ncols ? t->ncols : 1) * sizeof(*c->pkeylen));
+	strbuf_reset(&c->pkeys);
+	for (i = 0; i < t->ncols; i++) {
+		const struct col_def *d = c->def[i];
+		const char *key = d && d->role == R_ID ? "jube_id" : t->cols[i];
+
+		c->pkey[i] = c->pkeys.len;
+		c->pkeylen[i] = 0;
+		c->pname[i] = NULL;
+		if (param_skipped(c, d) || !jtext_utf8_valid(key, strlen(key)))
+			continue;
+		c->pname[i] = key;
+		jtext_str(&c->pkeys, key, strlen(key));
+		strbuf_addch(&c->pkeys, ':');
+		c->pkeylen[i] = c->pkeys.len - c->pkey[i];
+		v[n++] = key;
+	}
+	qsort(v, n, sizeof(*v), cmp_name);
+	c->pdirect = 1;
+	for (i = 1; i < n; i++)
+		if (!strcmp(v[i], v[i - 1]))
+			c->pdirect = 0;
+	free(v);
 }
 
 /* Parameters: every column but the ones that became run fields. */
 static int fill_params(struct caraml_ctx *c, const struct jube_table *t, long line,
-		       char *const *cells, struct jtext_obj *params, struct strbuf *err)
+		       char *const *cells, struct strbuf *err)
 {
-	size_t i;
+	size_t i, mark;
 
+	c->elist_sum = NAN;
+	c->pn = 0;
+	c->pw = c->pdirect ? &c->params_text : &c->params.vals;
+	strbuf_reset(&c->params_text);
+	if (c->pdirect)
+		strbuf_addch(&c->params_text, '{');
 	for (i = 0; i < t->ncols; i++) {
 		const struct col_def *d = c->def[i];
 		const char *v = cells[i];
 		double num;
 		int rc;
 
-		if (d && (d->role == R_JOBID || d->role == R_SYSTEM || d->role == R_NODES ||
-			  d->role == R_DEVICES || d->role == R_GBS || d->role == R_LBS ||
-			  d->role == R_TOKENS || d->role == R_IMAGES || d->role == R_STEPS ||
-			  d->role == R_TFLOPS || d->role == R_TIME_ITER || d->role == R_PRECISION ||
-			  d->role == R_ENERGY_GPU || d->role == R_ENERGY_TOTAL ||
-			  d->role == R_TRAIN_TIME ||
-			  (d->role == R_COMPILE_TIME && c->kind == K_FNO_EVAL)))
-			continue;
-		if (!*v)
+		if (!c->pname[i] || !*v)
 			continue;
 		if (!d || d->type == T_TEXT) {
-			if (d && d->role == R_ENERGY_LIST && isfinite(list_sum(v, params)))
-				continue; /* kept as an array of numbers */
-			param_str(params, d ? d->title : t->cols[i], v);
+			if (d && d->role == R_ENERGY_LIST) {
+				double sum;
+				mark = param_begin(c, i);
+				sum = list_sum(v, c->pw, &c->params);
+				if ((int)i == c->col[R_ENERGY_LIST])
+					c->elist_sum = sum;
+				if (isfinite(sum)) {
+					param_end(c, i, mark); /* kept as an array of numbers */
+					continue;
+				}
+				param_drop(c, mark);
+			}
+			param_str(c, i, v);
 			continue;
 		}
 		if (d->type == T_BOOL) {
-			if (!strcmp(v, "True") || !strcmp(v, "true"))
-				param_raw(params, d->title, "true");
-			else if (!strcmp(v, "False") || !strcmp(v, "false"))
-				param_raw(params, d->title, "false");
-			else
-				param_str(params, d->title, v);
+			if (!strcmp(v, "True") || !strcmp(v, "true") || !strcmp(v, "False") ||
+			    !strcmp(v, "false")) {
+				mark = param_begin(c, i);
+				strbuf_addstr(c->pw, *v == 'T' || *v == 't' ? "true" : "false");
+				param_end(c, i, mark);
+			} else {
+				param_str(c, i, v);
+			}
 			continue;
 		}
 		rc = num_cell(c, line, d->title, v, d->type == T_INT, &num, err);
@@ -494,13 +587,17 @@ static int fill_params(struct caraml_ctx *c, const struct jube_table *t, long li
 			return rc;
 		if (isnan(num))
 			continue;
-		if (d->role == R_ID)
-			param_int(params, "jube_id", (long long)num);
-		else if (d->type == T_INT && fabs(num) < 9e15)
-			param_int(params, d->title, (long long)num);
+		mark = param_begin(c, i);
+		if (d->role == R_ID || (d->type == T_INT && fabs(num) < 9e15))
+			jtext_int(c->pw, (long long)num);
 		else
-			param_num(params, d->title, num);
+			jtext_real(c->pw, num);
+		param_end(c, i, mark);
 	}
+	if (c->pdirect)
+		strbuf_addch(&c->params_text, '}');
+	else
+		jtext_obj_dump(&c->params, &c->params_text);
 	return 0;
 }
 
@@ -600,6 +697,7 @@ static void bench_name(struct caraml_ctx *c, char *const *cells)
 
 struct metrics {
 	struct ingest_metric m[MAX_METRICS];
+	const char *meta[MAX_METRICS];   /* JSON text or NULL (run.metrics_meta_json) */
 	size_t n;
 };
 
@@ -618,26 +716,37 @@ static const char *per_unit_name(const char *eff_unit)
 }
 
 static void add_metric(struct metrics *ms, const char *name, double v, const char *unit,
-		       json_t *meta)
+		       const char *meta)
 {
-	if (!isfinite(v) || ms->n == MAX_METRICS) {
-		json_decref(meta);
+	if (!isfinite(v) || ms->n == MAX_METRICS)
 		return;
-	}
 	ms->m[ms->n].name = name;
 	ms->m[ms->n].value = v;
 	ms->m[ms->n].unit = unit;
-	ms->m[ms->n].meta = meta;
+	ms->m[ms->n].meta = NULL;
+	ms->meta[ms->n] = meta;
 	ms->n++;
 }
 
-static void metrics_release(struct metrics *ms)
+/* caraml_energy_meta()'s object as json_dumps (compact, ensure-ascii)
+ * writes it: members in insertion order, a text that is not UTF-8 left
+ * out as json_string() refuses it */
+static void energy_meta_text(struct strbuf *out, const char *boundary, const char *source)
 {
-	size_t i;
+	int n = 0;
 
-	for (i = 0; i < ms->n; i++)
-		json_decref(ms->m[i].meta);
-	ms->n = 0;
+	strbuf_reset(out);
+	strbuf_addch(out, '{');
+	if (boundary && jtext_utf8_valid(boundary, strlen(boundary))) {
+		strbuf_addstr(out, "\"boundary\":");
+		jtext_str(out, boundary, strlen(boundary));
+		n++;
+	}
+	if (source && jtext_utf8_valid(source, strlen(source))) {
+		strbuf_addstr(out, n ? ",\"source\":" : "\"source\":");
+		jtext_str(out, source, strlen(source));
+	}
+	strbuf_addch(out, '}');
 }
 
 json_t *caraml_energy_meta(const char *boundary, const char *source)
@@ -766,6 +875,21 @@ static int parse_vals(struct caraml_ctx *c, long line, char *const *cells, struc
 	return 0;
 }
 
+static void add_long(struct strbuf *sb, long v)
+{
+	char b[24];
+	size_t i = sizeof(b);
+	unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+
+	do {
+		b[--i] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		b[--i] = '-';
+	strbuf_add(sb, b + i, sizeof(b) - i);
+}
+
 /* System, benchmark, counts, framework, precision, dedupe key. */
 static void set_identity(struct caraml_ctx *c, char *const *cells, const struct row_vals *v,
 			 struct ingest_run *run)
@@ -820,9 +944,19 @@ static void set_identity(struct caraml_ctx *c, char *const *cells, const struct 
 		break;
 	}
 	if (run->job_id) {
-		strbuf_reset(&c->key);
-		strbuf_addf(&c->key, "caraml|%s|%s|%s|n%ld|d%ld|b%ld", c->system.buf, run->job_id,
-			    c->bench.buf, run->nodes, run->devices, run->global_batch);
+		/* "caraml|%s|%s|%s|n%ld|d%ld|b%ld", without printf */
+		strbuf_setstr(&c->key, "caraml|");
+		strbuf_addbuf(&c->key, &c->system);
+		strbuf_addch(&c->key, '|');
+		strbuf_addstr(&c->key, run->job_id);
+		strbuf_addch(&c->key, '|');
+		strbuf_addbuf(&c->key, &c->bench);
+		strbuf_addstr(&c->key, "|n");
+		add_long(&c->key, run->nodes);
+		strbuf_addstr(&c->key, "|d");
+		add_long(&c->key, run->devices);
+		strbuf_addstr(&c->key, "|b");
+		add_long(&c->key, run->global_batch);
 		run->dedupe_key = c->key.buf;
 	}
 }
@@ -928,8 +1062,9 @@ static void energy_metrics(struct caraml_ctx *c, long line, char *const *cells,
 	} else if (efile && *efile && classify(efile) != CELL_NAN) {
 		load_energy(c, line, efile, run->nodes, re);
 	} else if (c->col[R_ENERGY_LIST] >= 0 && *cells[c->col[R_ENERGY_LIST]]) {
-		/* the Aug 2024 list column: one rank's view of its node's GPUs */
-		double s = list_sum(cells[c->col[R_ENERGY_LIST]], NULL);
+		/* the Aug 2024 list column: one rank's view of its node's GPUs
+		 * (summed by fill_params()) */
+		double s = c->elist_sum;
 		if (isfinite(s) && run->nodes == 1) {
 			re->wh = s;
 			re->boundary = JPWR_BOUNDARY_GPU;
@@ -959,19 +1094,20 @@ static void energy_metrics(struct caraml_ctx *c, long line, char *const *cells,
 	} else {
 		dur = NAN;
 	}
-	add_metric(ms, "energy", re->wh, "Wh", caraml_energy_meta(re->boundary, re->source));
-	add_metric(ms, "energy_per_device", re->per_dev, "Wh", caraml_energy_meta(re->boundary, NULL));
-	add_metric(ms, "avg_power", avg_power, "W", caraml_energy_meta(re->boundary, NULL));
+	energy_meta_text(&c->meta_src, re->boundary, re->source);
+	energy_meta_text(&c->meta_plain, re->boundary, NULL);
+	add_metric(ms, "energy", re->wh, "Wh", c->meta_src.buf);
+	add_metric(ms, "energy_per_device", re->per_dev, "Wh", c->meta_plain.buf);
+	add_metric(ms, "avg_power", avg_power, "W", c->meta_plain.buf);
 	if (re->have_e && re->p.n)
-		add_metric(ms, "peak_power", re->p.peak_w, "W", caraml_energy_meta(re->boundary, NULL));
+		add_metric(ms, "peak_power", re->p.peak_w, "W", c->meta_plain.buf);
 	work = work_done(c, cells, v, run, dur, &unit);
 	if (unit && isfinite(work) && re->wh > 0) {
-		add_metric(ms, "energy_efficiency", work / re->wh, unit,
-			   caraml_energy_meta(re->boundary, NULL));
+		add_metric(ms, "energy_efficiency", work / re->wh, unit, c->meta_plain.buf);
 		/* the same figure the other way round: joules per unit of work */
 		if (work > 0)
 			add_metric(ms, "energy_per_unit", re->wh * 3600.0 / work,
-				   per_unit_name(unit), caraml_energy_meta(re->boundary, NULL));
+				   per_unit_name(unit), c->meta_plain.buf);
 	}
 }
 
@@ -999,11 +1135,9 @@ static int row(void *vctx, const struct jube_table *t, long line, char *const *c
 		goto out;
 	}
 	if ((rc = parse_vals(c, line, cells, &v, err)) < 0 ||
-	    (rc = fill_params(c, t, line, cells, &c->params, err)) < 0)
+	    (rc = fill_params(c, t, line, cells, err)) < 0)
 		goto out;
 	run.line = line;
-	strbuf_reset(&c->params_text);
-	jtext_obj_dump(&c->params, &c->params_text);
 	run.params_json = c->params_text.buf;
 	set_identity(c, cells, &v, &run);
 	set_status(c, t, cells, &v, &run);
@@ -1016,6 +1150,7 @@ static int row(void *vctx, const struct jube_table *t, long line, char *const *c
 		run.finished = finished.buf;
 	}
 	run.metrics = ms.m;
+	run.metrics_meta_json = ms.meta;
 	run.nmetrics = ms.n;
 	rc = ingest_emit_run(c->f, &run, &run_id, err);
 	if (rc == 0 && re.have_e && re.p.n)
@@ -1023,7 +1158,6 @@ static int row(void *vctx, const struct jube_table *t, long line, char *const *c
 	if (rc > 0)
 		rc = 0; /* the same run from another table: stored once */
 out:
-	metrics_release(&ms);
 	jpwr_energy_release(&re.e);
 	jpwr_power_release(&re.p);
 	strbuf_release(&started);
@@ -1098,6 +1232,9 @@ static int caraml_parse(struct ingest_file *f, struct strbuf *err)
 	strbuf_init(&c.jube_name, 0);
 	jtext_obj_init(&c.params);
 	strbuf_init(&c.params_text, 0);
+	strbuf_init(&c.meta_src, 0);
+	strbuf_init(&c.meta_plain, 0);
+	strbuf_init(&c.pkeys, 0);
 	site_jube_name(f->path, &c.jube_name);
 	ops.absorb = absorb_cols;
 	ops.nabsorb = AB_ARRAY_SIZE(absorb_cols);
@@ -1122,6 +1259,12 @@ static int caraml_parse(struct ingest_file *f, struct strbuf *err)
 	strbuf_release(&c.jube_name);
 	jtext_obj_release(&c.params);
 	strbuf_release(&c.params_text);
+	strbuf_release(&c.meta_src);
+	strbuf_release(&c.meta_plain);
+	strbuf_release(&c.pkeys);
+	free(c.pname);
+	free(c.pkey);
+	free(c.pkeylen);
 	return rc;
 }
 

@@ -123,6 +123,101 @@ static int walk(const char *dir, struct file_list *out, int depth, const struct 
 }
 
 
+/* ---- what parsers keep across files ------------------------------------ */
+
+#define MEMO_JSON_MAX 64
+
+struct memo_json {
+	char *path;
+	struct stat st;
+	json_t *j;
+	char *text;
+};
+struct ingest_memo {
+	struct memo_json v[MEMO_JSON_MAX];
+	size_t n, next;                   /* next: the slot replaced when full */
+	struct ingest_jtext jt;
+};
+
+struct ingest_memo *ingest_memo_new(void)
+{
+	struct ingest_memo *m = ab_calloc(1, sizeof(*m));
+
+	ingest_jtext_init(&m->jt);
+	return m;
+}
+
+void ingest_memo_free(struct ingest_memo *m)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->n; i++) {
+		free(m->v[i].path);
+		json_decref(m->v[i].j);
+		free(m->v[i].text);
+	}
+	free(m);
+}
+
+static int same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+json_t *ingest_memo_json(struct ingest_file *f, const char *path, const char **text)
+{
+	struct ingest_memo *m = f->memo;
+	struct stat st;
+	size_t i;
+
+	*text = NULL;
+	if (!m)
+		return NULL;
+	for (i = 0; i < m->n; i++)
+		if (!strcmp(m->v[i].path, path))
+			break;
+	if (i == m->n || stat(path, &st) < 0 || !same_file(&st, &m->v[i].st))
+		return NULL;
+	*text = m->v[i].text;
+	return json_incref(m->v[i].j);
+}
+
+const char *ingest_memo_json_put(struct ingest_file *f, const char *path, json_t *j)
+{
+	struct ingest_memo *m = f->memo;
+	struct memo_json *e;
+	struct stat st;
+	size_t i;
+
+	if (!m || stat(path, &st) < 0)
+		return NULL;
+	for (i = 0; i < m->n; i++)
+		if (!strcmp(m->v[i].path, path))
+			break;
+	if (i == m->n && m->n < MEMO_JSON_MAX) {
+		i = m->n++;
+	} else if (i == m->n) {
+		i = m->next;
+		m->next = (m->next + 1) % MEMO_JSON_MAX;
+	}
+	e = &m->v[i];
+	if (e->path) {
+		free(e->path);
+		json_decref(e->j);
+		free(e->text);
+	}
+	e->path = ab_strdup(path);
+	e->st = st;
+	e->j = json_incref(j);
+	/* the pipeline's and the sink's dump of the same object */
+	e->text = ingest_jtext_dup(&m->jt, j);
+	return e->text;
+}
+
 /* Events held back while the pipeline's writer finishes the previous file. */
 struct ingest_event_rec {
 	enum ingest_event ev;
@@ -343,7 +438,7 @@ static int ingest_one_at(const char *path, int explicit_file, const struct inges
 			 unsigned char *headbuf, const struct sha256 *fresh,
 			 struct ingest_prehash *ph, size_t idx, struct strbuf *err,
 			 struct ingest_pipe *pipe, struct ingest_events *evs, int *inflight,
-			 unsigned char **data)
+			 unsigned char **data, struct ingest_memo *memo)
 {
 	const unsigned char *head = headbuf;
 	struct ingest_file f = { 0 };
@@ -479,6 +574,7 @@ static int ingest_one_at(const char *path, int explicit_file, const struct inges
 	f.opts = opts;
 	f.sink = sink;
 	f.totals = totals;
+	f.memo = memo;
 	if (pipe) {
 		*inflight = 1;
 		f.sink = ingest_pipe_sink(pipe);
@@ -542,11 +638,11 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 		      struct ingest_sink *sink, struct ingest_totals *totals, unsigned char *head,
 		      const struct sha256 *fresh, struct ingest_prehash *ph, size_t idx,
 		      struct strbuf *err, struct ingest_pipe *pipe, struct ingest_events *evs,
-		      int *inflight)
+		      int *inflight, struct ingest_memo *memo)
 {
 	unsigned char *data = NULL;
 	int rc = ingest_one_at(path, explicit_file, opts, sink, totals, head, fresh, ph, idx, err,
-			       pipe, evs, inflight, &data);
+			       pipe, evs, inflight, &data, memo);
 
 	free(data);
 	return rc;
@@ -595,6 +691,108 @@ static int report_outcome(struct ingest_pipe *pipe, const char *path,
 	}
 }
 
+/*
+ * Files parsed ahead of the writer: up to PIPE_LAG files whose outcome is
+ * not reported yet, each with the events its parse gave.  Waiting for the
+ * writer after every file (one file of slack) left the parser idle
+ * whenever the writer took longer on a file (a WAL checkpoint's fsync, a
+ * large power log): the writer's queue bounds the memory either way.
+ * Everything is still reported in file order: a file's events, its
+ * progress, its outcome, then the next file's.
+ */
+#define PIPE_LAG 32
+
+struct pending_file {
+	const char *path;
+	struct ingest_events evs;
+	int inflight;                     /* the writer has it: an outcome follows */
+};
+struct pending {
+	struct pending_file v[PIPE_LAG];
+	size_t first, n;
+};
+
+static void pending_push(struct pending *pd, const char *path, struct ingest_events *evs,
+			 int inflight)
+{
+	struct pending_file *e = &pd->v[(pd->first + pd->n) % PIPE_LAG];
+
+	e->path = path;
+	e->evs = *evs;
+	e->inflight = inflight;
+	memset(evs, 0, sizeof(*evs));
+	pd->n++;
+}
+
+static void events_free(struct ingest_events *evs)
+{
+	size_t i;
+
+	for (i = 0; i < evs->n; i++) {
+		free(evs->v[i].path);
+		free(evs->v[i].msg);
+	}
+	free(evs->v);
+	memset(evs, 0, sizeof(*evs));
+}
+
+static int report_outcome(struct ingest_pipe *pipe, const char *path,
+			  const struct ingest_opts *opts, struct ingest_totals *totals,
+			  struct strbuf *err);
+
+/* Report the oldest pending file: its events, progress, outcome.  Returns
+ * 0, or -AB_EIO with err when the writer failed on it. */
+static int pending_pop(struct pending *pd, struct ingest_pipe *pipe,
+		       const struct ingest_opts *opts, struct ingest_totals *totals,
+		       struct strbuf *err)
+{
+	struct pending_file *e = &pd->v[pd->first];
+	int rc = 0;
+
+	flush_events(opts, &e->evs, totals);
+	events_free(&e->evs);
+	notify(opts, INGEST_EV_PROGRESS, e->path, NULL, totals);
+	if (e->inflight)
+		rc = report_outcome(pipe, e->path, opts, totals, err);
+	pd->first = (pd->first + 1) % PIPE_LAG;
+	pd->n--;
+	return rc;
+}
+
+/* After a write error: the outcomes of the files still pending are taken
+ * (the writer stored none of them) and nothing of them is reported. */
+static void pending_drop(struct pending *pd, struct ingest_pipe *pipe,
+			 const struct ingest_opts *opts, struct ingest_totals *totals)
+{
+	struct strbuf e2 = STRBUF_INIT;
+
+	while (pd->n) {
+		struct pending_file *e = &pd->v[pd->first];
+		if (e->inflight)
+			report_outcome(pipe, e->path, opts, totals, &e2);
+		events_free(&e->evs);
+		pd->first = (pd->first + 1) % PIPE_LAG;
+		pd->n--;
+	}
+	strbuf_release(&e2);
+}
+
+/* Report pending files until at most keep are left; on a write error the
+ * rest are dropped and -AB_EIO returned with err. */
+static int pending_report(struct pending *pd, size_t keep, struct ingest_pipe *pipe,
+			  const struct ingest_opts *opts, struct ingest_totals *totals,
+			  struct strbuf *err)
+{
+	while (pd->n > keep) {
+		int rc = pending_pop(pd, pipe, opts, totals, err);
+		if (rc < 0) {
+			pending_drop(pd, pipe, opts, totals);
+			return rc;
+		}
+	}
+	return 0;
+}
+
 /* Two cores when the sink can be written from a thread of its own (it
  * answers known()); AB_INGEST_THREADS=1 keeps one (for comparisons). */
 static struct ingest_pipe *maybe_pipe(const struct ingest_opts *opts, struct ingest_sink *sink)
@@ -614,7 +812,8 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 	struct ingest_events evs = { 0 };
 	struct ingest_pipe *pipe = NULL;
 	struct ingest_prehash *ph = NULL;
-	const char *prev = NULL;
+	struct pending pend = { .first = 0, .n = 0 };
+	struct ingest_memo *memo = ingest_memo_new();
 	struct sha256 fresh;
 	char *explicit_flags, *skip = NULL;
 	size_t i;
@@ -664,35 +863,22 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 		struct strbuf ferr = STRBUF_INIT;
 		int inflight = 0;
 		int r = ingest_one(files.v[i], explicit_flags[i], opts, sink, totals, head, &fresh,
-				   ph, i, &ferr, pipe, pipe ? &evs : NULL, &inflight);
+				   ph, i, &ferr, pipe, pipe ? &evs : NULL, &inflight, memo);
 
-		if (prev) {
-			/* the previous file's outcome comes before this one's events */
-			int w = report_outcome(pipe, prev, opts, totals, err);
-			prev = NULL;
-			if (w < 0) {
+		if (pipe) {
+			/* reported in order once the writer is PIPE_LAG files behind,
+			 * or at once when the walk stops here */
+			int stop = r < 0 && (r != -AB_EDATA || (opts->flags & INGEST_STRICT));
+			pending_push(&pend, files.v[i], &evs, inflight);
+			if (pending_report(&pend, stop ? 0 : PIPE_LAG - 1, pipe, opts, totals,
+					   err) < 0) {
+				/* a write error: its message wins */
 				strbuf_release(&ferr);
-				rc = w;
-				if (inflight)
-					report_outcome(pipe, files.v[i], opts, totals, &ferr);
-				strbuf_release(&ferr);
+				rc = r < 0 && r != -AB_EDATA ? r : -AB_EIO;
 				goto out;
 			}
-		}
-		if (pipe)
-			flush_events(opts, &evs, totals);
-		if (inflight)
-			prev = files.v[i];
-		notify(opts, INGEST_EV_PROGRESS, files.v[i], NULL, totals);
-		if (r < 0 && r != -AB_EDATA && prev) {
-			/* a write error surfaces in the outcome: prefer its message */
-			struct strbuf werr = STRBUF_INIT;
-			if (report_outcome(pipe, prev, opts, totals, &werr) < 0) {
-				strbuf_reset(&ferr);
-				strbuf_addbuf(&ferr, &werr);
-			}
-			strbuf_release(&werr);
-			prev = NULL;
+		} else {
+			notify(opts, INGEST_EV_PROGRESS, files.v[i], NULL, totals);
 		}
 		if (r == -AB_EDATA) {
 			any_rejected = 1;
@@ -712,27 +898,21 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 		}
 		strbuf_release(&ferr);
 	}
-	if (prev) {
-		int w = report_outcome(pipe, prev, opts, totals, err);
-		prev = NULL;
-		if (w < 0) {
-			rc = w;
-			goto out;
-		}
+	if (pipe && pending_report(&pend, 0, pipe, opts, totals, err) < 0) {
+		rc = -AB_EIO;
+		goto out;
 	}
 	if (any_rejected)
 		rc = ab_fail(err, AB_EDATA, "%ld file%s rejected", totals->rejected,
 			     totals->rejected == 1 ? "" : "s");
 out:
-	if (prev) { /* stopped early (--strict): take the last outcome */
-		struct strbuf e2 = STRBUF_INIT;
-		report_outcome(pipe, prev, opts, totals, &e2);
-		strbuf_release(&e2);
-	}
+	if (pipe) /* stopped early: nothing more is reported */
+		pending_drop(&pend, pipe, opts, totals);
 	ingest_pipe_finish(pipe); /* the writer is done with the sink */
 	if (held)
 		sink->hold(sink->self, 0);
 	ingest_prehash_free(ph);
+	ingest_memo_free(memo);
 	free(skip);
 	for (i = 0; i < evs.n; i++) { /* not flushed: a write error ended the walk */
 		free(evs.v[i].path);

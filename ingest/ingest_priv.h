@@ -33,7 +33,24 @@ struct ingest_file {
 	 * previous file (NULL: reported at once); counts come from the writer */
 	struct ingest_events *events;
 	int deferred;
+	/* ingest.c: what parsers keep across the files of one ingest (NULL:
+	 * nothing is kept) */
+	struct ingest_memo *memo;
 };
+
+/*
+ * A JSON file a parser loaded before in this ingest (an MLPerf system
+ * description, read again for every log of that system), when the file is
+ * unchanged since (device, inode, size, mtime, ctime): a new reference,
+ * *text its compact text as json_dumps gives it (owned by the memo, NULL
+ * if it has none).  NULL when not known (or f->memo is NULL).
+ */
+struct ingest_memo *ingest_memo_new(void);
+void ingest_memo_free(struct ingest_memo *m);
+json_t *ingest_memo_json(struct ingest_file *f, const char *path, const char **text);
+/* Remember j (loaded from path, an object nothing modifies) for the rest
+ * of the ingest; returns its compact text as above, or NULL. */
+const char *ingest_memo_json_put(struct ingest_file *f, const char *path, json_t *j);
 
 enum ingest_format_flags {
 	/* Files of this format are read by another parser (energy files of a

@@ -144,6 +144,26 @@ void jtext_str(struct strbuf *o, const char *s, size_t n)
 	strbuf_addch(o, '"');
 }
 
+int jtext_str_utf8(struct strbuf *o, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (plain_run(p, p + n) == p + n) {
+		char *d;
+		strbuf_grow(o, n + 2);
+		d = o->buf + o->len;
+		d[0] = '"';
+		memcpy(d + 1, s, n);
+		d[n + 1] = '"';
+		strbuf_setlen(o, o->len + n + 2);
+		return 0;
+	}
+	if (!jtext_utf8_valid(s, n))
+		return -1;
+	jtext_str(o, s, n);
+	return 0;
+}
+
 void jtext_int(struct strbuf *o, long long v)
 {
 	char b[24];

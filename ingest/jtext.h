@@ -28,6 +28,9 @@
  * Strings must be valid UTF-8 (a stray byte becomes \uFFFD); reals must be
  * finite (anything else prints "null", which jansson refuses to print). */
 void jtext_str(struct strbuf *out, const char *s, size_t n);
+/* jtext_str() when s[0..n) is valid UTF-8 (jtext_utf8_valid), returning 0;
+ * else -1 and nothing added (one pass for plain ASCII). */
+int jtext_str_utf8(struct strbuf *out, const char *s, size_t n);
 void jtext_int(struct strbuf *out, long long v);
 void jtext_real(struct strbuf *out, double v);
 /* 1 when s[0..n) is UTF-8 as jansson accepts it (no overlong forms, no

@@ -45,7 +45,9 @@ struct reader {
 	char *name;
 	size_t *width;        /* pretty: code points between two '|' */
 	int rule_seen;
-	size_t col_cap;       /* allocated length of t.cols, cell, next, cellv */
+	size_t col_cap;       /* allocated length of t.cols, cell, next, cellv, absorb */
+	const struct jube_absorb **absorb; /* per column: its absorbing rule or NULL */
+	size_t free_absorb;   /* the first free-text absorbing column, ncols if none */
 	struct strbuf *cell;  /* ncols cells of the row being built */
 	struct strbuf *next;  /* pretty: the line just split, before it is merged */
 	char **cellv;
@@ -202,12 +204,14 @@ static void table_reset(struct reader *r)
 	free(r->cell);
 	free(r->next);
 	free(r->cellv);
+	free(r->absorb);
 	free(r->width);
 	free(r->name);
 	memset(&r->t, 0, sizeof(r->t));
 	r->cell = NULL;
 	r->next = NULL;
 	r->cellv = NULL;
+	r->absorb = NULL;
 	r->col_cap = 0;
 	r->width = NULL;
 	r->name = NULL;
@@ -226,6 +230,7 @@ static void add_col(struct reader *r, const char *s, size_t len)
 		r->cell = ab_realloc(r->cell, r->col_cap * sizeof(*r->cell));
 		r->next = ab_realloc(r->next, r->col_cap * sizeof(*r->next));
 		r->cellv = ab_realloc(r->cellv, r->col_cap * sizeof(*r->cellv));
+		r->absorb = ab_realloc(r->absorb, r->col_cap * sizeof(*r->absorb));
 	}
 	while (len && isspace((unsigned char)*s)) {
 		s++;
@@ -268,6 +273,26 @@ static void warn_duplicate_columns(struct reader *r)
 	free(v);
 }
 
+/* The absorbing rule of each column, looked up by title once per table
+ * (not per row and column: strcmp against every rule was a fifth of a
+ * CARAML parse). */
+static void find_absorb_rules(struct reader *r)
+{
+	size_t c, k;
+
+	r->free_absorb = r->t.ncols;
+	for (c = 0; c < r->t.ncols; c++) {
+		r->absorb[c] = NULL;
+		for (k = 0; k < r->ops->nabsorb; k++)
+			if (!strcmp(r->ops->absorb[k].column, r->t.cols[c])) {
+				r->absorb[c] = &r->ops->absorb[k];
+				break;
+			}
+		if (r->absorb[c] && !r->absorb[c]->open && r->free_absorb == r->t.ncols)
+			r->free_absorb = c;
+	}
+}
+
 static int table_begin(struct reader *r, struct strbuf *err)
 {
 	r->t.name = r->name;
@@ -275,9 +300,11 @@ static int table_begin(struct reader *r, struct strbuf *err)
 	if (!r->t.ncols)
 		return ingest_fail_at(r->f, err, r->t.line, "empty table header");
 	warn_duplicate_columns(r);
+	find_absorb_rules(r);
 	return r->ops->begin(r->ops->ctx, &r->t, err);
 }
 
+/* pretty: the cells built in r->cell, trimmed */
 static int emit_row(struct reader *r, long line, struct strbuf *err)
 {
 	size_t i;
@@ -321,26 +348,43 @@ static int csv_header(struct reader *r, const char *s, size_t len, struct strbuf
 	return table_begin(r, err);
 }
 
-static const struct jube_absorb *absorb_rule(const struct reader *r, size_t col)
+static int is_trim_space(char c)
 {
-	size_t k;
-
-	for (k = 0; k < r->ops->nabsorb; k++)
-		if (!strcmp(r->ops->absorb[k].column, r->t.cols[col]))
-			return &r->ops->absorb[k];
-	return NULL;
+	/* strbuf_trim()'s set */
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
+/*
+ * cellv[col] = fields [from, to) joined with ',' and trimmed.  One field
+ * (every cell but a repaired one) is trimmed in place in the splitter's
+ * copy, which is writable and NUL-terminated per field: no copy per cell.
+ */
 static void set_cell(struct reader *r, size_t col, size_t from, size_t to)
 {
+	struct strbuf *sb = &r->cell[col];
 	size_t k;
 
-	strbuf_reset(&r->cell[col]);
+	if (to == from + 1) {
+		char *v = r->fl.v[from];
+		size_t n = r->fl.len[from];
+		while (n && is_trim_space(v[n - 1]))
+			n--;
+		v[n] = '\0';
+		while (n && is_trim_space(*v)) {
+			v++;
+			n--;
+		}
+		r->cellv[col] = v;
+		return;
+	}
+	strbuf_reset(sb);
 	for (k = from; k < to; k++) {
 		if (k > from)
-			strbuf_addch(&r->cell[col], ',');
-		strbuf_add(&r->cell[col], r->fl.v[k], r->fl.len[k]);
+			strbuf_addch(sb, ',');
+		strbuf_add(sb, r->fl.v[k], r->fl.len[k]);
 	}
+	strbuf_trim(sb);
+	r->cellv[col] = sb->buf;
 }
 
 static int starts_with_ch(const struct fields *fl, size_t k, char c)
@@ -370,7 +414,7 @@ static long map_run(struct reader *r, size_t lo, size_t hi, size_t clo, size_t c
 
 	for (c = 0; c < chi - clo; c++) {
 		size_t col = dir > 0 ? clo + c : chi - 1 - c;
-		const struct jube_absorb *a = absorb_rule(r, col);
+		const struct jube_absorb *a = r->absorb[col];
 		size_t avail = hi - lo - used, take = 1;
 
 		if (!avail)
@@ -403,7 +447,7 @@ static long map_run(struct reader *r, size_t lo, size_t hi, size_t clo, size_t c
 
 static int csv_row(struct reader *r, const char *s, size_t len, struct strbuf *err)
 {
-	size_t n, ncols = r->t.ncols, a = ncols, c;
+	size_t n, ncols = r->t.ncols, a = ncols;
 	const char *joined = NULL;
 	long left, right = 0;
 	int ok = 0;
@@ -415,13 +459,8 @@ static int csv_row(struct reader *r, const char *s, size_t len, struct strbuf *e
 				      "row has %zu field%s, header has %zu (truncated row?)", n,
 				      n == 1 ? "" : "s", ncols);
 	/* the first free-text absorbing column, if any */
-	for (c = 0; c < ncols && n > ncols; c++) {
-		const struct jube_absorb *ab = absorb_rule(r, c);
-		if (ab && !ab->open) {
-			a = c;
-			break;
-		}
-	}
+	if (n > ncols)
+		a = r->free_absorb;
 	if (a < ncols) {
 		left = map_run(r, 0, n, 0, a, 1, &joined);
 		if (left >= 0)
@@ -444,7 +483,7 @@ static int csv_row(struct reader *r, const char *s, size_t len, struct strbuf *e
 		r->t.repaired++;
 		r->t.repaired_col = joined;
 	}
-	return emit_row(r, r->lr.lineno, err);
+	return r->ops->row(r->ops->ctx, &r->t, r->lr.lineno, r->cellv, err);
 }
 
 /* ---- pretty ------------------------------------------------------------- */

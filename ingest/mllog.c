@@ -165,12 +165,48 @@ static size_t line_scan(struct mllog_reader *r)
 	return NOT_FOUND;
 }
 
+#ifdef LINE_SCAN_AVX2
+/* mlperf_memmem's loop 32 positions at a time (m >= 2): the hit, or NULL
+ * with *at where the narrower loops go on. */
+__attribute__((target("avx2"))) static const unsigned char *
+memmem32(const unsigned char **at, const unsigned char *end, const char *needle, size_t m)
+{
+	const __m256i f = _mm256_set1_epi8(needle[0]), l = _mm256_set1_epi8(needle[m - 1]);
+	const unsigned char *p = *at;
+
+	for (; (size_t)(end - p) >= m - 1 + 32; p += 32) {
+		__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)p);
+		__m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(p + m - 1));
+		uint32_t hit = (uint32_t)_mm256_movemask_epi8(
+			_mm256_and_si256(_mm256_cmpeq_epi8(a, f), _mm256_cmpeq_epi8(b, l)));
+
+		while (hit) {
+			const unsigned char *q = p + __builtin_ctz(hit);
+			if (!memcmp(q + 1, needle + 1, m - 2))
+				return q;
+			hit &= hit - 1;
+		}
+	}
+	*at = p;
+	return NULL;
+}
+#endif
+
 const void *mlperf_memmem(const void *hay, size_t n, const char *needle, size_t m)
 {
 	const unsigned char *p = hay, *end = p + n;
 
 	if (!m)
 		return hay;
+#ifdef LINE_SCAN_AVX2
+	/* detection looks through every file's first 64 KiB, twice for a
+	 * training log ("mlperf::logging" is in none) */
+	if (m >= 2 && cpu_avx2()) {
+		const unsigned char *q = memmem32(&p, end, needle, m);
+		if (q)
+			return q;
+	}
+#endif
 #ifdef __SSE2__
 	/* detection looks through every file's first 64 KiB: 16 positions at
 	 * a time where the needle's first and last bytes both match */

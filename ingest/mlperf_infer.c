@@ -428,7 +428,7 @@ static int emit_infer(struct ingest_file *f, struct infer *in, struct strbuf *er
 				    "the log)", l.scenario.buf);
 		goto out;
 	}
-	if (mlperf_sysdesc_load(&sd, &l, &why) < 0)
+	if (mlperf_sysdesc_load(&sd, &l, f, &why) < 0)
 		ingest_warn(f, 0, "%s", why.buf);
 	else if (!sd.json)
 		ingest_warn(f, 0, "no system description systems/%s.json", l.system.buf);

@@ -36,7 +36,11 @@ static int is_ws(char c)
 
 static inline const char *skip_ws(const char *p, const char *end)
 {
-	/* nearly always one byte or none: bytes above ' ' end it at once */
+	/* nearly always one ' ' or none: those two without the loop */
+	if (p < end && (unsigned char)*p > ' ')
+		return p;
+	if (p < end && *p == ' ' && (++p == end || (unsigned char)*p > ' '))
+		return p;
 	while (p < end && (unsigned char)*p <= ' ' && is_ws(*p))
 		p++;
 	return p;
@@ -191,6 +195,8 @@ static int has_word(const char *p, const char *end, const char *w, size_t n)
 }
 
 static const char *scan_value(struct jscan *s, const char *p, const char *end, int depth);
+static const char *scan_object(struct jscan *s, const char *p, const char *end, int depth);
+static const char *scan_array(struct jscan *s, const char *p, const char *end, int depth);
 
 /* scan_string(s, p, end), the common case (no escapes) without a call. */
 static inline const char *fast_string(struct jscan *s, const char *p, const char *end)
@@ -207,22 +213,37 @@ static inline const char *fast_string(struct jscan *s, const char *p, const char
 /* scan_value(s, p, end, depth): same end, same acceptance, same error;
  * the kinds nearly every value is are done here without a call (a string
  * without escapes, a plain integer). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline const char *fast_value(struct jscan *s, const char *p, const char *end, int depth)
 {
 	const char *q;
 
-	if (depth > MLLOG_JSON_MAX_DEPTH)
+	if (depth > MLLOG_JSON_MAX_DEPTH || p >= end)
 		return scan_value(s, p, end, depth);
-	if (p < end && *p == '"')
+	if (*p == '"')
 		return fast_string(s, p, end);
-	if (p < end && *p >= '1' && *p <= '9') {
+	if (*p >= '1' && *p <= '9') {
 		q = p + 1;
 		while (q < end && is_digit(*q))
 			q++;
-		/* a fraction or an exponent: the general scanner decides */
+		/* a fraction ("2.936000") as scan_number takes it */
+		if (q + 1 < end && *q == '.' && is_digit(q[1])) {
+			q += 2;
+			while (q < end && is_digit(*q))
+				q++;
+		}
+		/* an exponent, or a '.' without digits: the general scanner decides */
 		if (q >= end || (*q != '.' && *q != 'e' && *q != 'E'))
 			return q;
+		return scan_value(s, p, end, depth);
 	}
+	/* what scan_value() would call, without its switch */
+	if (*p == '{')
+		return scan_object(s, p, end, depth);
+	if (*p == '[')
+		return scan_array(s, p, end, depth);
 	return scan_value(s, p, end, depth);
 }
 
@@ -840,19 +861,34 @@ static int fast_record(struct jscan *s, const char *q, const char *end, struct j
 		m[idx].n = (size_t)(q - vs);                                   \
 	} while (0)
 	FAST_MEMBER("{\"namespace\": ", M_NS);
-	FAST_MEMBER(", \"time_ms\": ", M_TIME);
-	/* nearly always a plain integer of 13 digits: converted as scanned */
-	if (m[M_TIME].n <= 15 && *vs >= '1' && *vs <= '9') {
-		long long v = 0;
-		const char *d;
+	/* nearly always a plain integer of 13 digits: converted as scanned
+	 * (what fast_value() accepts as a plain integer, in one pass) */
+	if (!AT_LIT(q, end, ", \"time_ms\": "))
+		return 0;
+	vs = q + sizeof(", \"time_ms\": ") - 1;
+	q = vs;
+	if (q < end && *q >= '1' && *q <= '9') {
+		uint64_t v = 0;
 
-		for (d = vs; d < q && *d >= '0' && *d <= '9'; d++)
-			v = v * 10 + (*d - '0');
-		if (d == q) {
+		while (q < end && is_digit(*q))
+			v = v * 10 + (uint64_t)(*q++ - '0');
+		if (q < end && (*q == '.' || *q == 'e' || *q == 'E')) {
+			q = vs; /* a fraction or an exponent: scanned below */
+		} else if (q - vs <= 15) {
 			*time_ms = (double)v;
 			*have_time = 1;
 		}
 	}
+	if (q == vs) {
+		q = fast_value(s, vs, end, 1);
+		if (!q) {
+			s->err = NULL;
+			s->err_at = NULL;
+			return 0;
+		}
+	}
+	m[M_TIME].p = vs;
+	m[M_TIME].n = (size_t)(q - vs);
 	FAST_MEMBER(", \"event_type\": ", M_EVENT);
 	FAST_MEMBER(", \"key\": ", M_KEY);
 	FAST_MEMBER(", \"value\": ", M_VALUE);

@@ -154,6 +154,7 @@ struct mlperf_sysdesc {
 	const char *submitter;    /* the JSON's submitter ("CoreWeave + IBM + NVIDIA") */
 	const char *status;       /* availability */
 	long nodes, per_node;     /* 0 = unknown */
+	const char *meta_text;    /* json as compact text (the ingest's memo), or NULL */
 };
 
 void mlperf_sysdesc_init(struct mlperf_sysdesc *d);
@@ -161,7 +162,7 @@ void mlperf_sysdesc_release(struct mlperf_sysdesc *d);
 /* Load <root>/systems/<system>.json.  Returns 0 (d->json NULL when the file
  * is absent), or -AB_EDATA with why set when it exists but is unusable. */
 int mlperf_sysdesc_load(struct mlperf_sysdesc *d, const struct mlperf_layout *l,
-			struct strbuf *why);
+			struct ingest_file *f, struct strbuf *why);
 /* The division is part of a system's identity: the same folder in closed
  * and open is two systems.  Any division but closed (or none) is appended:
  * "<submitter>/<system> (open)". */

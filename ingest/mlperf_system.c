@@ -329,7 +329,7 @@ out:
 }
 
 int mlperf_sysdesc_load(struct mlperf_sysdesc *d, const struct mlperf_layout *l,
-			struct strbuf *why)
+			struct ingest_file *f, struct strbuf *why)
 {
 	struct strbuf path = STRBUF_INIT;
 	json_t *j;
@@ -340,9 +340,14 @@ int mlperf_sysdesc_load(struct mlperf_sysdesc *d, const struct mlperf_layout *l,
 	d->display_name = d->accelerator = d->host_cpu = d->interconnect = NULL;
 	d->framework = d->division = d->status = d->submitter = NULL;
 	d->nodes = d->per_node = 0;
+	d->meta_text = NULL;
 	strbuf_reset(&d->name);
 	strbuf_addf(&d->name, "%s/%s", l->submitter.buf, l->system.buf);
 	strbuf_addf(&path, "%s/systems/%s.json", l->root.buf, l->system.buf);
+	/* every log of a system reads the same description: loaded once */
+	j = ingest_memo_json(f, path.buf, &d->meta_text);
+	if (j)
+		goto loaded;
 	if (access(path.buf, F_OK) < 0)
 		goto out;
 	j = load_json_file(path.buf, why);
@@ -360,6 +365,8 @@ int mlperf_sysdesc_load(struct mlperf_sysdesc *d, const struct mlperf_layout *l,
 		rc = -AB_EDATA;
 		goto out;
 	}
+	d->meta_text = ingest_memo_json_put(f, path.buf, j);
+loaded:
 	d->json = j;
 	d->display_name = str_member(j, "system_name");
 	d->accelerator = str_member(j, "accelerator_model_name");
@@ -392,4 +399,5 @@ void mlperf_sysdesc_fill(const struct mlperf_sysdesc *d, struct ingest_system *s
 	sys->host_cpu = d->host_cpu;
 	sys->interconnect = d->interconnect;
 	sys->meta = d->json;
+	sys->meta_json = d->meta_text;
 }

@@ -417,7 +417,7 @@ static int parse_train(struct ingest_file *f, struct strbuf *err)
 		mlperf_round_of(&l.round, f->path);
 		strbuf_reset(&sd.name);
 		strbuf_addf(&sd.name, "%s/%s", l.submitter.buf, l.system.buf);
-	} else if (mlperf_sysdesc_load(&sd, &l, &why) < 0) {
+	} else if (mlperf_sysdesc_load(&sd, &l, f, &why) < 0) {
 		ingest_warn(f, 0, "%s", why.buf);
 	} else if (!sd.json) {
 		ingest_warn(f, 0, "no system description systems/%s.json", l.system.buf);

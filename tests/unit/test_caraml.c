@@ -24,6 +24,7 @@ struct cap_metric {
 struct cap_run {
 	char *system, *vendor, *suite, *bench, *unit, *job, *reason, *precision, *framework;
 	char *params, *started;
+	char *raw_params;   /* params_json exactly as handed over */
 	int status;
 	long line, nodes, devices, gbs, lbs;
 	struct cap_metric m[20];
@@ -50,6 +51,18 @@ static char *dup_or_null(const char *s)
 static char *json_or_null(json_t *j)
 {
 	return j ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+}
+
+/* a meta handed as JSON text, keys sorted like json_or_null() */
+static char *text_sorted(const char *text)
+{
+	json_t *j = json_loads(text, 0, NULL);
+	char *out;
+
+	assert_non_null(j);
+	out = json_or_null(j);
+	json_decref(j);
+	return out;
 }
 
 /* params as a parser hands them: JSON text (params_json) or a value */
@@ -103,6 +116,7 @@ static int cap_run_fn(void *self, const struct ingest_run *r, int64_t *run_id, s
 	x->framework = dup_or_null(r->framework);
 	x->started = dup_or_null(r->started);
 	x->params = params_of(r);
+	x->raw_params = dup_or_null(r->params_json);
 	x->status = r->status;
 	x->line = r->line;
 	x->nodes = r->nodes;
@@ -116,7 +130,9 @@ static int cap_run_fn(void *self, const struct ingest_run *r, int64_t *run_id, s
 			assert_string_not_equal(r->metrics[k].name, r->metrics[i].name);
 		x->m[i].name = ab_strdup(r->metrics[i].name);
 		x->m[i].unit = ab_strdup(r->metrics[i].unit);
-		x->m[i].meta = json_or_null(r->metrics[i].meta);
+		x->m[i].meta = r->metrics_meta_json && r->metrics_meta_json[i] ?
+				       text_sorted(r->metrics_meta_json[i]) :
+				       json_or_null(r->metrics[i].meta);
 		x->m[i].v = r->metrics[i].value;
 		assert_true(isfinite(x->m[i].v));
 	}
@@ -184,6 +200,7 @@ static void cap_release(struct cap *c)
 		free(x->framework);
 		free(x->started);
 		free(x->params);
+		free(x->raw_params);
 		for (k = 0; k < x->nm; k++) {
 			free(x->m[k].name);
 			free(x->m[k].unit);
@@ -989,6 +1006,75 @@ static void test_bad_generated(void **state)
 	strbuf_release(&msg);
 }
 
+/*
+ * Params text byte for byte (the bytes json_dumps gave when params were a
+ * jansson object; the stored params and their split depend on them):
+ * members in column order, a key or text that is not UTF-8 left out,
+ * "id" as jube_id, booleans, a "[..]" list as an array of numbers (and as
+ * text when it is not one), and a key set twice keeping its first place
+ * with the last value (a column named twice; an "id" beside a "jube_id").
+ */
+static void test_params_text(void **state)
+{
+	static const char *const expect[] = {
+		/* all keys differ: written directly */
+		"{\"jube_id\":7,\"Queue\":\"dc-gpu\",\"ChannelLast\":true,\"TrainOptim\":\"maybe\","
+		"\"Runtime(min)\":60,\"Energy/Device(Wh)\":[1.5,2.5],"
+		"\"ModelParam (Million)\":117.25,\"Note\":\"caf\\u00E9 \\\"x\\\"\"}",
+		"{\"jube_id\":8,\"Queue\":\"q2\",\"ChannelLast\":false,\"Runtime(min)\":61,"
+		"\"Energy/Device(Wh)\":\"n/a\",\"ModelParam (Million)\":1e20}",
+		/* keys given twice: the last value in the first place */
+		"{\"Queue\":\"second\",\"Note\":\"n\",\"jube_id\":9}",
+		"{\"Queue\":\"first\",\"Note\":\"m\",\"jube_id\":\"x\"}",
+	};
+	char dir[] = "/tmp/ab-caraml-XXXXXX";
+	struct strbuf p = STRBUF_INIT, msg = STRBUF_INIT;
+	struct cap c;
+	size_t i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	strbuf_addf(&p, "%s/params.csv", dir);
+	write_file(p.buf,
+		   "JobID,System,Tokens/second,id,Queue,ChannelLast,TrainOptim,Runtime(min),"
+		   "Energy/Device(Wh),ModelParam (Million),Note,Bad\xff,Skip\n"
+		   "1,A100,5.5,7,dc-gpu,True,maybe,60,[1.5, 2.5],117.25,caf\xc3\xa9 \"x\",v,\n"
+		   "2,A100,5.5,8,q2,false,,61,n/a,1e20,bad\xff,v,\n"
+		   "\n"
+		   "JobID,System,Tokens/second,Queue,Note,Queue,jube_id,id\n"
+		   "3,A100,5.5,first,n,second,x,9\n"
+		   "4,A100,5.5,first,m,,x,\n",
+		   ' ', 0, "");
+	cap_init(&c);
+	assert_int_equal(ingest1(&c, p.buf), 0);
+	assert_int_equal(c.n, AB_ARRAY_SIZE(expect));
+	for (i = 0; i < c.n; i++)
+		assert_string_equal(c.runs[i].raw_params, expect[i]);
+	cap_release(&c);
+	unlink(p.buf);
+	/* a bad number in a param column rejects the file at its line, on
+	 * either path (keys all distinct, or a key given twice) */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/badparam.csv", dir);
+	write_file(p.buf,
+		   "JobID,System,Tokens/second,Queue,Runtime(min)\n"
+		   "1,A100,5.5,q,60\n"
+		   "2,A100,5.5,q,sixty\n", ' ', 0, "");
+	strbuf_addf(&msg, "%s:3: 'Runtime(min)' is not a number: 'sixty'", p.buf);
+	expect_rejected(p.buf, NULL, msg.buf);
+	unlink(p.buf);
+	strbuf_reset(&msg);
+	write_file(p.buf,
+		   "JobID,System,Tokens/second,Queue,Queue,Runtime(min)\n"
+		   "1,A100,5.5,q,r,1.5\n", ' ', 0, "");
+	strbuf_addf(&msg, "%s:2: 'Runtime(min)' is not an integer: '1.5'", p.buf);
+	expect_rejected(p.buf, NULL, msg.buf);
+	unlink(p.buf);
+	rmdir(dir);
+	strbuf_release(&p);
+	strbuf_release(&msg);
+}
+
 /* ---- detection and small helpers ----------------------------------------------- */
 
 static void test_detect(void **state)
@@ -1026,6 +1112,7 @@ int main(void)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_bad_mixed_dir),
 		cmocka_unit_test(test_bad_generated),
+		cmocka_unit_test(test_params_text),
 		cmocka_unit_test(test_sample_jedi_readme),
 		cmocka_unit_test(test_sample_gc200_llm),
 		cmocka_unit_test(test_sample_three_styles),

@@ -261,6 +261,52 @@ static void test_record_shapes(void **state)
 /* The fast path scans values itself (strings without escapes, integers
  * inline): whatever a value or time is, a record in the fast shape gives
  * what the same record with a member more (the general loop) gives. */
+/* The ingest's memo of JSON files: a hit while the file is unchanged, a
+ * miss (so the parser loads it again) once it changed. */
+static void test_memo_json(void **state)
+{
+	char dir[] = "/tmp/ab-mlperf-XXXXXX";
+	struct ingest_file f;
+	struct strbuf p = STRBUF_INIT;
+	const char *text = NULL;
+	json_t *j, *got;
+	FILE *fp;
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	assert_non_null(mkdtemp(dir));
+	strbuf_addf(&p, "%s/sys.json", dir);
+	fp = fopen(p.buf, "w");
+	assert_non_null(fp);
+	fputs("{\"b\": 1, \"a\": 2.5}", fp);
+	assert_int_equal(fclose(fp), 0);
+	j = json_pack("{s:i, s:f}", "b", 1, "a", 2.5);
+	/* no memo: nothing kept */
+	assert_null(ingest_memo_json_put(&f, p.buf, j));
+	assert_null(ingest_memo_json(&f, p.buf, &text));
+	f.memo = ingest_memo_new();
+	assert_null(ingest_memo_json(&f, p.buf, &text));
+	assert_string_equal(ingest_memo_json_put(&f, p.buf, j), "{\"b\":1,\"a\":2.5}");
+	got = ingest_memo_json(&f, p.buf, &text);
+	assert_ptr_equal(got, j);
+	assert_string_equal(text, "{\"b\":1,\"a\":2.5}");
+	json_decref(got);
+	/* rewritten with another size: not the remembered file any more */
+	fp = fopen(p.buf, "w");
+	assert_non_null(fp);
+	fputs("{\"b\": 12}", fp);
+	assert_int_equal(fclose(fp), 0);
+	assert_null(ingest_memo_json(&f, p.buf, &text));
+	assert_null(text);
+	/* gone */
+	unlink(p.buf);
+	assert_null(ingest_memo_json(&f, p.buf, &text));
+	ingest_memo_free(f.memo);
+	json_decref(j);
+	rmdir(dir);
+	strbuf_release(&p);
+}
+
 static void test_fast_values_as_general(void **state)
 {
 	static const char *const values[] = {
@@ -269,10 +315,14 @@ static void test_fast_values_as_general(void **state)
 		"\"a\\\"b\"", "\"\\u00e9\"", "\"\\x\"", "\"tab\there\"", "\"open", "[]", "[1, 2]",
 		"[1,]", "{}", "{\"a\": {\"b\": [1, \"c\"]}}", "{\"a\" 1}", "{1: 2}", "{\"k\\n\": 5}",
 		"{\"a\": 1,}", "[\"s\", 12, -3.5e2, null]", "-", "+1", "0x10", "2 ",
+		/* fractions, scanned inline by fast_value() */
+		"2.936000", "50350.5", "1.5.5", "1.e5", "12.", "3.14e", "3.14e+", "3.14E-2",
+		"10.0x", "1.5,", "[1.5, 2.25]", "{\"a\": 2.5, \"b\": [0.5, 7.25e1]}", "9.9}",
 	};
 	static const char *const times[] = {
 		"1728769362845", "0", "01", "123456789012345", "1234567890123456", "1.5", "1e3", "-5",
 		"\"12\"", "null", "99999999999999999999",
+		"1728769362845.5", "1728769362845e3", "1728769362845.", "17287693628450000", "1x",
 	};
 	struct strbuf w[3] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
 	struct strbuf v[3] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
@@ -340,7 +390,7 @@ static void test_fast_values_as_general(void **state)
  * plain search: small alphabets, every length, hits at both ends. */
 static void test_memmem(void **state)
 {
-	char hay[200], needle[24];
+	char hay[600], needle[24];
 	uint64_t x = 2463534242ull;
 	int round;
 
@@ -1013,6 +1063,7 @@ int main(void)
 		cmocka_unit_test(test_json_scanner),
 		cmocka_unit_test(test_json_string_bytes),
 		cmocka_unit_test(test_record_shapes),
+		cmocka_unit_test(test_memo_json),
 		cmocka_unit_test(test_fast_values_as_general),
 		cmocka_unit_test(test_memmem),
 		cmocka_unit_test(test_numbers_as_strtod),
