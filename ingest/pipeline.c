@@ -26,6 +26,7 @@
 #define POWER_BATCH 512 /* power samples per queued record */
 #define POWER_DEVICES 16 /* distinct device names per queued record */
 #define RUN_MANY 64      /* runs handed to the sink's run_many() at once */
+#define KEY_BATCH 16     /* runs the parser holds for the sink's prepare_keys() */
 
 /* Power samples, packed many to a record: one allocation and one queue
  * operation per sample were most of what the parser spent on them. */
@@ -61,6 +62,8 @@ struct ingest_pipe {
 	int dead;                         /* a write failed: store nothing more */
 	int64_t prov;                     /* parser side: provisional ids in this file */
 	struct qrec *pending;             /* parser side: power samples not queued yet */
+	struct qrec *held[KEY_BATCH];     /* parser side: runs not queued yet (prepare_keys) */
+	size_t nheld;
 	struct ingest_jtext jt;           /* parser side: JSON text of params and metas */
 	struct strbuf prep;               /* parser side: the sink's prepare() of a run */
 	size_t *lens;                     /* parser side: pack_run's string lengths */
@@ -482,13 +485,45 @@ static int q_begin(void *self, const struct ingest_source *src, struct strbuf *e
 	return 0; /* ingest_pipe_begin() does it */
 }
 
-/* Queue the power samples gathered so far (before any other record, so
- * the writer sees everything in the parser's order). */
+/* Queue the runs held back for prepare_keys(), their keys hashed at once. */
+static int flush_runs(struct ingest_pipe *p, struct strbuf *err)
+{
+	const struct ingest_run *runs[KEY_BATCH];
+	void *prepared[KEY_BATCH];
+	size_t i, n = p->nheld;
+	int rc = 0;
+
+	if (!n)
+		return 0;
+	for (i = 0; i < n; i++) {
+		runs[i] = &p->held[i]->run;
+		/* the block's own bytes (pack_run copied them there) */
+		prepared[i] = (void *)(uintptr_t)p->held[i]->run.prepared;
+	}
+	p->sink->prepare_keys(p->sink->self, runs, prepared, n);
+	p->nheld = 0;
+	for (i = 0; i < n; i++) {
+		if (rc < 0)
+			qrec_free(p->held[i]);
+		else
+			rc = push(p, p->held[i], err);
+	}
+	return rc;
+}
+
+/* Queue the runs held and the power samples gathered so far (before any
+ * other record, so the writer sees everything in the parser's order). */
 static int flush_power(struct ingest_pipe *p, struct strbuf *err)
 {
 	struct qrec *q = p->pending;
+	int rc = flush_runs(p, err);
 
 	p->pending = NULL;
+	if (rc < 0) {
+		if (q)
+			qrec_free(q);
+		return rc;
+	}
 	return q ? push(p, q, err) : 0;
 }
 
@@ -496,14 +531,21 @@ static int q_run(void *self, const struct ingest_run *r, int64_t *run_id, struct
 {
 	struct ingest_pipe *p = self;
 	struct qrec *q;
-	int rc = flush_power(p, err);
+	int rc = p->pending ? flush_power(p, err) : 0;
 
 	if (rc < 0) {
 		*run_id = 0;
 		return rc;
 	}
 	q = pack_run(p, r);
-	rc = push(p, q, err);
+	if (p->sink->prepare_keys && q->run.prepared) {
+		/* held until KEY_BATCH runs can have their keys hashed at once
+		 * (a write error then surfaces a few runs later, the same) */
+		p->held[p->nheld++] = q;
+		rc = p->nheld == KEY_BATCH ? flush_runs(p, err) : 0;
+	} else {
+		rc = push(p, q, err);
+	}
 
 	*run_id = rc < 0 ? 0 : ++p->prov;
 	return rc;
@@ -668,6 +710,8 @@ void ingest_pipe_finish(struct ingest_pipe *p)
 		return;
 	if (p->pending) /* a file that never ended: nothing of it is stored */
 		qrec_free(p->pending);
+	for (i = 0; i < p->nheld; i++)
+		qrec_free(p->held[i]);
 	q = qrec_new(0, 0);
 	q->kind = Q_QUIT;
 	push(p, q, &err);
