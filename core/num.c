@@ -128,6 +128,8 @@ enum num_kind num_parse_double(const char *s, size_t len, double *out)
 	trim(&s, &len);
 	if (!len)
 		return NUM_EMPTY;
+	if (exact_decimal(s, len, out)) /* a plain decimal is none of the words */
+		return NUM_OK;
 	if (ieq(s, len, "nan") || ieq(s, len, "null") || ieq(s, len, "none") ||
 	    ieq(s, len, "-nan"))
 		return NUM_NAN;
@@ -150,8 +152,6 @@ enum num_kind num_parse_double(const char *s, size_t len, double *out)
 		      c == '-'))
 			return NUM_BAD;
 	}
-	if (exact_decimal(s, len, out))
-		return NUM_OK;
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	errno = 0;
