@@ -37,8 +37,25 @@ struct qpower {
 };
 enum qkind { Q_BEGIN, Q_RUN, Q_POWER, Q_SYSTEM, Q_END, Q_QUIT };
 
+/* Run records are cut from slabs the parser fills one after another; the
+ * writer, done with every record of a slab once it meets a record of the
+ * next one, hands the slab back for reuse.  One malloc per SLAB bytes
+ * instead of one per run on the parser and a free on the writer (glibc
+ * then had the two threads take turns on the main arena's lock and
+ * trim and grow its top again and again). */
+#define SLAB ((size_t)256 << 10)
+
+struct slab {
+	struct slab *next;   /* in the free list */
+	struct slab *all;    /* every slab made, freed at the end (bounded: the
+			      * queue is, and slabs given back are reused) */
+	size_t used;
+	max_align_t mem[];   /* SLAB bytes */
+};
+
 struct qrec {
 	struct qrec *next;
+	struct slab *slab;                /* NULL: malloc'ed */
 	enum qkind kind;
 	int commit;
 	int64_t prov;
@@ -71,6 +88,9 @@ struct ingest_pipe {
 	const char **meta;                /* parser side: pack_run's metric meta texts, */
 	char **owned;                     /* and those it dumped (freed after packing) */
 	size_t capmeta;
+	struct slab *cur;                 /* parser side: the slab being filled */
+	struct slab *free_slabs;          /* done with by the writer (mu) */
+	struct slab *all_slabs;           /* parser side: every slab made */
 	struct ingest_outcome *out;       /* outcomes, file order */
 	size_t nout, capout, firstout;
 };
@@ -147,7 +167,54 @@ static struct qrec *qrec_new(size_t extra, size_t strings)
 	struct qrec *q = ab_malloc(sizeof(*q) + extra + strings);
 
 	memset(q, 0, sizeof(*q));
+	return q; /* q->slab NULL: malloc'ed */
+}
+
+/* A run record of n bytes: from the current slab, else a slab the writer
+ * gave back, else a new one; malloc'ed when it would fill a quarter slab.
+ * Only next and slab are set. */
+static struct qrec *slab_rec(struct ingest_pipe *p, size_t n)
+{
+	struct slab *sl = p->cur;
+	struct qrec *q;
+
+	n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+	if (n > SLAB / 4) {
+		q = ab_malloc(n);
+		q->slab = NULL;
+		q->next = NULL;
+		return q;
+	}
+	if (!sl || sl->used + n > SLAB) {
+		pthread_mutex_lock(&p->mu);
+		sl = p->free_slabs;
+		if (sl)
+			p->free_slabs = sl->next;
+		pthread_mutex_unlock(&p->mu);
+		if (!sl) {
+			sl = ab_malloc(sizeof(*sl) + SLAB);
+			sl->all = p->all_slabs;
+			p->all_slabs = sl;
+		}
+		sl->used = 0;
+		p->cur = sl;
+	}
+	q = (struct qrec *)(void *)((char *)sl->mem + sl->used);
+	sl->used += n;
+	q->slab = sl;
+	q->next = NULL;
 	return q;
+}
+
+/* The writer is done with slab sl (NULL: nothing). */
+static void slab_done(struct ingest_pipe *p, struct slab *sl)
+{
+	if (!sl)
+		return;
+	pthread_mutex_lock(&p->mu);
+	sl->next = p->free_slabs;
+	p->free_slabs = sl;
+	pthread_mutex_unlock(&p->mu);
 }
 
 static struct qrec *pack_run(struct ingest_pipe *p, const struct ingest_run *r)
@@ -196,7 +263,7 @@ static struct qrec *pack_run(struct ingest_pipe *p, const struct ingest_run *r)
 		struct ingest_run tmp;
 
 		if (pass == 1) {
-			q = qrec_new(extra, k.need);
+			q = slab_rec(p, sizeof(*q) + extra + k.need);
 			m = (struct ingest_metric *)(void *)(q + 1);
 			mj = (const char **)(void *)(m + r->nmetrics);
 			k.p = (char *)(q + 1) + extra;
@@ -247,16 +314,30 @@ static struct qrec *pack_run(struct ingest_pipe *p, const struct ingest_run *r)
 	return q;
 }
 
+/* A record nobody will read: a slab's records go with their slab. */
 static void qrec_free(struct qrec *q)
 {
 	size_t i;
 
+	if (q->slab)
+		return;
 	if (q->kind == Q_POWER) {
 		for (i = 0; i < q->ndev; i++)
 			free(q->devices[i]);
 		free(q->pw);
 	}
 	free(q);
+}
+
+/* The writer is done with q; *last: the slab of the slab record before. */
+static void qrec_done(struct ingest_pipe *p, struct qrec *q, struct slab **last)
+{
+	if (q->slab && q->slab != *last) {
+		/* records come in the order they were cut: the slab before is done */
+		slab_done(p, *last);
+		*last = q->slab;
+	}
+	qrec_free(q);
 }
 
 /* ---- the queue ----------------------------------------------------------- */
@@ -334,7 +415,7 @@ static void *writer_main(void *arg)
 	size_t nids = 0, capids = 0;
 	int skip = 0, bad = 0, dead = 0, rc;
 	struct strbuf err = STRBUF_INIT;
-
+	struct slab *last = NULL;
 	struct qrec *batch = NULL;
 
 	memset(&o, 0, sizeof(o));
@@ -350,6 +431,7 @@ static void *writer_main(void *arg)
 		switch (q->kind) {
 		case Q_QUIT:
 			free(q);
+			slab_done(p, last);
 			free(ids);
 			strbuf_release(&err);
 			return NULL;
@@ -399,10 +481,10 @@ static void *writer_main(void *arg)
 						ids = ab_realloc(ids, capids * sizeof(*ids));
 					}
 					ids[nids++] = rcs[i] == 0 ? rids[i] : 0;
-					if (i)
-						qrec_free(more[i]);
+					/* done with in queue order (slabs) */
+					qrec_done(p, i ? more[i] : q, &last);
 				}
-				break;
+				continue; /* q is done with */
 			}
 			if (!skip && !bad) {
 				rc = s->run(s->self, &q->run, &id, &err);
@@ -473,7 +555,7 @@ static void *writer_main(void *arg)
 			memset(&o, 0, sizeof(o));
 			break;
 		}
-		qrec_free(q);
+		qrec_done(p, q, &last);
 	}
 }
 
@@ -712,11 +794,17 @@ void ingest_pipe_finish(struct ingest_pipe *p)
 		qrec_free(p->pending);
 	for (i = 0; i < p->nheld; i++)
 		qrec_free(p->held[i]);
+	p->nheld = 0;
 	q = qrec_new(0, 0);
 	q->kind = Q_QUIT;
 	push(p, q, &err);
 	strbuf_release(&err);
 	pthread_join(p->writer, NULL);
+	while (p->all_slabs) {
+		struct slab *sl = p->all_slabs;
+		p->all_slabs = sl->all;
+		free(sl);
+	}
 	for (i = p->firstout; i < p->nout; i++)
 		free(p->out[i].err);
 	free(p->out);
