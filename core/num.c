@@ -21,9 +21,10 @@ static void trim(const char **s, size_t *len)
 		(*len)--;
 }
 
-static int ieq(const char *s, size_t len, const char *word)
+/* s[0..len) is word (n letters, lowercase) in any case */
+static int ieq_n(const char *s, size_t len, const char *word, size_t n)
 {
-	size_t i, n = strlen(word);
+	size_t i;
 
 	if (len != n)
 		return 0;
@@ -36,6 +37,7 @@ static int ieq(const char *s, size_t len, const char *word)
 	}
 	return 1;
 }
+#define ieq(s, len, word) ieq_n(s, len, word, sizeof(word) - 1)
 
 /*
  * A plain decimal, [+-]digits[.digits] with at most 19 significant digits
