@@ -418,14 +418,16 @@ static int line_case(struct perflog *pl, const char *line, long lineno, struct r
 			asc_s = v;
 			asc_n = n;
 			break;
+		/* unix times have 17 digits, past ingest_parse_double's fast
+		 * path: straight to num_parse_double's exact one (same value) */
 		case RA_TIME_UNIX:
-			if (ingest_parse_double(v, n, &d) == NUM_OK) {
+			if (num_parse_double(v, n, &d) == NUM_OK) {
 				c->completion = d;
 				have_unix = 1;
 			}
 			break;
 		case RA_SUBMIT_UNIX:
-			if (ingest_parse_double(v, n, &d) == NUM_OK)
+			if (num_parse_double(v, n, &d) == NUM_OK)
 				c->submit = d;
 			break;
 		case RA_DISPLAY:
