@@ -65,7 +65,6 @@ struct ingest_prehash {
 	pthread_t th;
 	int threaded, stop, finished;
 	size_t want;          /* the file the caller waits for; earlier ones are done with */
-	int waiting;          /* the caller is blocked on file `want` */
 };
 
 static void *hash_thread(void *arg);
@@ -315,30 +314,6 @@ static int step(struct ingest_prehash *ph)
 	return 1;
 }
 
-/* The caller is blocked on the file in lane l: hash that lane alone (one
- * message at full speed, not one of the lanes going side by side: the
- * first file of an ingest is not waited for until all lanes have hashed
- * as much as it).  Whole blocks only, so the lane can join the others
- * again.  Returns 1 (a lane was busy). */
-static int step_lane(struct ingest_prehash *ph, struct ph_lane *l)
-{
-	size_t n;
-
-	if (lane_fill(l) < 0) {
-		result(ph, l->file, PH_FAILED, l);
-		lane_stop(ph, l);
-	} else if (l->len - l->off < 64) { /* eof: the last partial block */
-		sha256_update(&l->c, l->buf + l->off, l->len - l->off);
-		result(ph, l->file, PH_OK, l);
-		lane_stop(ph, l);
-	} else {
-		n = (l->len - l->off) / 64 * 64;
-		sha256_update(&l->c, l->buf + l->off, n);
-		l->off += n;
-	}
-	return 1;
-}
-
 static int ready(const struct ph_result *r, size_t i)
 {
 	return r->file == i && r->state != PH_EMPTY;
@@ -357,7 +332,6 @@ static void *hash_thread(void *arg)
 	pthread_mutex_lock(&ph->mu);
 	while (!ph->stop) {
 		size_t want = ph->want, need = 0, room, k;
-		struct ph_lane *alone = NULL;
 		int busy;
 
 		for (k = 0; k < (size_t)ph->lanes; k++)
@@ -370,17 +344,9 @@ static void *hash_thread(void *arg)
 			pthread_cond_wait(&ph->cv, &ph->mu);
 			continue;
 		}
-		if (ph->waiting && !ready(&ph->res[want % PH_AHEAD], want))
-			for (k = 0; k < (size_t)ph->lanes; k++)
-				if (ph->lane[k].fp && ph->lane[k].file == want)
-					alone = &ph->lane[k];
 		pthread_mutex_unlock(&ph->mu);
-		if (alone) {
-			busy = step_lane(ph, alone);
-		} else {
-			lanes_take(ph, want);
-			busy = step(ph);
-		}
+		lanes_take(ph, want);
+		busy = step(ph);
 		pthread_mutex_lock(&ph->mu);
 		if (!busy && ph->next >= ph->n)
 			break; /* every file hashed (or left to the caller) */
@@ -405,10 +371,8 @@ int ingest_prehash_get(struct ingest_prehash *ph, size_t i, char hex[65], uint64
 		pthread_mutex_lock(&ph->mu);
 		ph->want = i;
 		pthread_cond_broadcast(&ph->cv);
-		ph->waiting = 1;
 		while (!ready(r, i) && !ph->finished)
 			pthread_cond_wait(&ph->cv, &ph->mu);
-		ph->waiting = 0;
 	} else {
 		if (i >= ph->next) { /* asked past what the lanes hold (never, in order) */
 			int k;
