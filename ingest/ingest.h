@@ -141,6 +141,13 @@ struct ingest_sink {
 	 * instead of switching them for every source.  Called on the thread
 	 * that owns the sink while no source is open. */
 	void (*hold)(void *self, int on);
+	/* Optional, with prepare(): what prepare() left of runs[0..n) for
+	 * later (the dedupe keys' hashes) done for all n at once, into their
+	 * prepared bytes prepared[i] (side by side in vector lanes).  The
+	 * ingest pipeline calls it on the parsing thread before handing the
+	 * runs on; run() does what is left undone itself. */
+	void (*prepare_keys)(void *self, const struct ingest_run *const runs[],
+			     void *const prepared[], size_t n);
 };
 
 /* A sink that only counts (for --dry-run and tests). */

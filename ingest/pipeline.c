@@ -26,6 +26,7 @@
 #define POWER_BATCH 512 /* power samples per queued record */
 #define POWER_DEVICES 16 /* distinct device names per queued record */
 #define RUN_MANY 64      /* runs handed to the sink's run_many() at once */
+#define KEY_BATCH 16     /* runs the parser holds for the sink's prepare_keys() */
 
 /* Power samples, packed many to a record: one allocation and one queue
  * operation per sample were most of what the parser spent on them. */
@@ -36,8 +37,25 @@ struct qpower {
 };
 enum qkind { Q_BEGIN, Q_RUN, Q_POWER, Q_SYSTEM, Q_END, Q_QUIT };
 
+/* Run records are cut from slabs the parser fills one after another; the
+ * writer, done with every record of a slab once it meets a record of the
+ * next one, hands the slab back for reuse.  One malloc per SLAB bytes
+ * instead of one per run on the parser and a free on the writer (glibc
+ * then had the two threads take turns on the main arena's lock and
+ * trim and grow its top again and again). */
+#define SLAB ((size_t)256 << 10)
+
+struct slab {
+	struct slab *next;   /* in the free list */
+	struct slab *all;    /* every slab made, freed at the end (bounded: the
+			      * queue is, and slabs given back are reused) */
+	size_t used;
+	max_align_t mem[];   /* SLAB bytes */
+};
+
 struct qrec {
 	struct qrec *next;
+	struct slab *slab;                /* NULL: malloc'ed */
 	enum qkind kind;
 	int commit;
 	int64_t prov;
@@ -61,6 +79,8 @@ struct ingest_pipe {
 	int dead;                         /* a write failed: store nothing more */
 	int64_t prov;                     /* parser side: provisional ids in this file */
 	struct qrec *pending;             /* parser side: power samples not queued yet */
+	struct qrec *held[KEY_BATCH];     /* parser side: runs not queued yet (prepare_keys) */
+	size_t nheld;
 	struct ingest_jtext jt;           /* parser side: JSON text of params and metas */
 	struct strbuf prep;               /* parser side: the sink's prepare() of a run */
 	size_t *lens;                     /* parser side: pack_run's string lengths */
@@ -68,6 +88,9 @@ struct ingest_pipe {
 	const char **meta;                /* parser side: pack_run's metric meta texts, */
 	char **owned;                     /* and those it dumped (freed after packing) */
 	size_t capmeta;
+	struct slab *cur;                 /* parser side: the slab being filled */
+	struct slab *free_slabs;          /* done with by the writer (mu) */
+	struct slab *all_slabs;           /* parser side: every slab made */
 	struct ingest_outcome *out;       /* outcomes, file order */
 	size_t nout, capout, firstout;
 };
@@ -84,7 +107,7 @@ struct packer {
 };
 
 /* n bytes (the sink's prepared run), copied as they are */
-static const void *pkb(struct packer *k, const void *s, size_t n)
+static inline const void *pkb(struct packer *k, const void *s, size_t n)
 {
 	char *d;
 
@@ -98,8 +121,14 @@ static const void *pkb(struct packer *k, const void *s, size_t n)
 	return d;
 }
 
-/* a NUL-terminated string, copied with its NUL */
-static const char *pk(struct packer *k, const char *s)
+static void pk_grow(struct packer *k)
+{
+	*k->caplens = *k->caplens ? 2 * *k->caplens : 64;
+	*k->lens = ab_realloc(*k->lens, *k->caplens * sizeof(**k->lens));
+}
+
+/* a NUL-terminated string, copied with its NUL (inline: ~25 a run, twice) */
+static inline const char *pk(struct packer *k, const char *s)
 {
 	size_t n;
 
@@ -108,10 +137,8 @@ static const char *pk(struct packer *k, const char *s)
 	if (!k->lens) {
 		n = strlen(s);
 	} else if (!k->p) {
-		if (k->nl == *k->caplens) {
-			*k->caplens = *k->caplens ? 2 * *k->caplens : 64;
-			*k->lens = ab_realloc(*k->lens, *k->caplens * sizeof(**k->lens));
-		}
+		if (k->nl == *k->caplens)
+			pk_grow(k);
 		n = (*k->lens)[k->nl++] = strlen(s);
 	} else {
 		n = (*k->lens)[k->nl++];
@@ -144,7 +171,54 @@ static struct qrec *qrec_new(size_t extra, size_t strings)
 	struct qrec *q = ab_malloc(sizeof(*q) + extra + strings);
 
 	memset(q, 0, sizeof(*q));
+	return q; /* q->slab NULL: malloc'ed */
+}
+
+/* A run record of n bytes: from the current slab, else a slab the writer
+ * gave back, else a new one; malloc'ed when it would fill a quarter slab.
+ * Only next and slab are set. */
+static struct qrec *slab_rec(struct ingest_pipe *p, size_t n)
+{
+	struct slab *sl = p->cur;
+	struct qrec *q;
+
+	n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+	if (n > SLAB / 4) {
+		q = ab_malloc(n);
+		q->slab = NULL;
+		q->next = NULL;
+		return q;
+	}
+	if (!sl || sl->used + n > SLAB) {
+		pthread_mutex_lock(&p->mu);
+		sl = p->free_slabs;
+		if (sl)
+			p->free_slabs = sl->next;
+		pthread_mutex_unlock(&p->mu);
+		if (!sl) {
+			sl = ab_malloc(sizeof(*sl) + SLAB);
+			sl->all = p->all_slabs;
+			p->all_slabs = sl;
+		}
+		sl->used = 0;
+		p->cur = sl;
+	}
+	q = (struct qrec *)(void *)((char *)sl->mem + sl->used);
+	sl->used += n;
+	q->slab = sl;
+	q->next = NULL;
 	return q;
+}
+
+/* The writer is done with slab sl (NULL: nothing). */
+static void slab_done(struct ingest_pipe *p, struct slab *sl)
+{
+	if (!sl)
+		return;
+	pthread_mutex_lock(&p->mu);
+	sl->next = p->free_slabs;
+	p->free_slabs = sl;
+	pthread_mutex_unlock(&p->mu);
 }
 
 static struct qrec *pack_run(struct ingest_pipe *p, const struct ingest_run *r)
@@ -193,7 +267,7 @@ static struct qrec *pack_run(struct ingest_pipe *p, const struct ingest_run *r)
 		struct ingest_run tmp;
 
 		if (pass == 1) {
-			q = qrec_new(extra, k.need);
+			q = slab_rec(p, sizeof(*q) + extra + k.need);
 			m = (struct ingest_metric *)(void *)(q + 1);
 			mj = (const char **)(void *)(m + r->nmetrics);
 			k.p = (char *)(q + 1) + extra;
@@ -244,16 +318,30 @@ static struct qrec *pack_run(struct ingest_pipe *p, const struct ingest_run *r)
 	return q;
 }
 
+/* A record nobody will read: a slab's records go with their slab. */
 static void qrec_free(struct qrec *q)
 {
 	size_t i;
 
+	if (q->slab)
+		return;
 	if (q->kind == Q_POWER) {
 		for (i = 0; i < q->ndev; i++)
 			free(q->devices[i]);
 		free(q->pw);
 	}
 	free(q);
+}
+
+/* The writer is done with q; *last: the slab of the slab record before. */
+static void qrec_done(struct ingest_pipe *p, struct qrec *q, struct slab **last)
+{
+	if (q->slab && q->slab != *last) {
+		/* records come in the order they were cut: the slab before is done */
+		slab_done(p, *last);
+		*last = q->slab;
+	}
+	qrec_free(q);
 }
 
 /* ---- the queue ----------------------------------------------------------- */
@@ -331,7 +419,7 @@ static void *writer_main(void *arg)
 	size_t nids = 0, capids = 0;
 	int skip = 0, bad = 0, dead = 0, rc;
 	struct strbuf err = STRBUF_INIT;
-
+	struct slab *last = NULL;
 	struct qrec *batch = NULL;
 
 	memset(&o, 0, sizeof(o));
@@ -347,6 +435,7 @@ static void *writer_main(void *arg)
 		switch (q->kind) {
 		case Q_QUIT:
 			free(q);
+			slab_done(p, last);
 			free(ids);
 			strbuf_release(&err);
 			return NULL;
@@ -396,10 +485,10 @@ static void *writer_main(void *arg)
 						ids = ab_realloc(ids, capids * sizeof(*ids));
 					}
 					ids[nids++] = rcs[i] == 0 ? rids[i] : 0;
-					if (i)
-						qrec_free(more[i]);
+					/* done with in queue order (slabs) */
+					qrec_done(p, i ? more[i] : q, &last);
 				}
-				break;
+				continue; /* q is done with */
 			}
 			if (!skip && !bad) {
 				rc = s->run(s->self, &q->run, &id, &err);
@@ -470,7 +559,7 @@ static void *writer_main(void *arg)
 			memset(&o, 0, sizeof(o));
 			break;
 		}
-		qrec_free(q);
+		qrec_done(p, q, &last);
 	}
 }
 
@@ -482,13 +571,45 @@ static int q_begin(void *self, const struct ingest_source *src, struct strbuf *e
 	return 0; /* ingest_pipe_begin() does it */
 }
 
-/* Queue the power samples gathered so far (before any other record, so
- * the writer sees everything in the parser's order). */
+/* Queue the runs held back for prepare_keys(), their keys hashed at once. */
+static int flush_runs(struct ingest_pipe *p, struct strbuf *err)
+{
+	const struct ingest_run *runs[KEY_BATCH];
+	void *prepared[KEY_BATCH];
+	size_t i, n = p->nheld;
+	int rc = 0;
+
+	if (!n)
+		return 0;
+	for (i = 0; i < n; i++) {
+		runs[i] = &p->held[i]->run;
+		/* the block's own bytes (pack_run copied them there) */
+		prepared[i] = (void *)(uintptr_t)p->held[i]->run.prepared;
+	}
+	p->sink->prepare_keys(p->sink->self, runs, prepared, n);
+	p->nheld = 0;
+	for (i = 0; i < n; i++) {
+		if (rc < 0)
+			qrec_free(p->held[i]);
+		else
+			rc = push(p, p->held[i], err);
+	}
+	return rc;
+}
+
+/* Queue the runs held and the power samples gathered so far (before any
+ * other record, so the writer sees everything in the parser's order). */
 static int flush_power(struct ingest_pipe *p, struct strbuf *err)
 {
 	struct qrec *q = p->pending;
+	int rc = flush_runs(p, err);
 
 	p->pending = NULL;
+	if (rc < 0) {
+		if (q)
+			qrec_free(q);
+		return rc;
+	}
 	return q ? push(p, q, err) : 0;
 }
 
@@ -496,14 +617,21 @@ static int q_run(void *self, const struct ingest_run *r, int64_t *run_id, struct
 {
 	struct ingest_pipe *p = self;
 	struct qrec *q;
-	int rc = flush_power(p, err);
+	int rc = p->pending ? flush_power(p, err) : 0;
 
 	if (rc < 0) {
 		*run_id = 0;
 		return rc;
 	}
 	q = pack_run(p, r);
-	rc = push(p, q, err);
+	if (p->sink->prepare_keys && q->run.prepared) {
+		/* held until KEY_BATCH runs can have their keys hashed at once
+		 * (a write error then surfaces a few runs later, the same) */
+		p->held[p->nheld++] = q;
+		rc = p->nheld == KEY_BATCH ? flush_runs(p, err) : 0;
+	} else {
+		rc = push(p, q, err);
+	}
 
 	*run_id = rc < 0 ? 0 : ++p->prov;
 	return rc;
@@ -668,11 +796,19 @@ void ingest_pipe_finish(struct ingest_pipe *p)
 		return;
 	if (p->pending) /* a file that never ended: nothing of it is stored */
 		qrec_free(p->pending);
+	for (i = 0; i < p->nheld; i++)
+		qrec_free(p->held[i]);
+	p->nheld = 0;
 	q = qrec_new(0, 0);
 	q->kind = Q_QUIT;
 	push(p, q, &err);
 	strbuf_release(&err);
 	pthread_join(p->writer, NULL);
+	while (p->all_slabs) {
+		struct slab *sl = p->all_slabs;
+		p->all_slabs = sl->all;
+		free(sl);
+	}
 	for (i = p->firstout; i < p->nout; i++)
 		free(p->out[i].err);
 	free(p->out);

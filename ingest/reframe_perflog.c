@@ -369,7 +369,8 @@ static int line_case(struct perflog *pl, const char *line, long lineno, struct r
 	size_t time_n = 0, asc_n = 0, name_n = 0, i;
 	double tnum;
 	enum rfm_value kind;
-	int have_unix = 0;
+	int have_unix = 0, last_perf = -1;
+	struct rfm_perf *last_p = NULL;
 
 	rfm_case_reset(c);
 	c->line = lineno;
@@ -385,9 +386,19 @@ static int line_case(struct perflog *pl, const char *line, long lineno, struct r
 		const struct rfm_col *col = &l->col[i];
 		const char *v = line + pl->m.off[i];
 		size_t n = pl->m.len[i];
-		const char *pn = col->perf >= 0 ? l->perf_names[col->perf] : NULL;
-		struct rfm_perf *p = pn ? rfm_case_perf(c, pn, strlen(pn)) : lone;
+		struct rfm_perf *p = lone;
 		double d;
+
+		if (col->perf >= 0) {
+			/* a variable's columns come together: looked up once
+			 * (a lookup may move the array: only the last is kept) */
+			if (col->perf != last_perf) {
+				const char *pn = l->perf_names[col->perf];
+				last_p = rfm_case_perf(c, pn, strlen(pn));
+				last_perf = col->perf;
+			}
+			p = last_p;
+		}
 
 		switch (col->attr) {
 		case RA_OTHER:
@@ -407,14 +418,16 @@ static int line_case(struct perflog *pl, const char *line, long lineno, struct r
 			asc_s = v;
 			asc_n = n;
 			break;
+		/* unix times have 17 digits, past ingest_parse_double's fast
+		 * path: straight to num_parse_double's exact one (same value) */
 		case RA_TIME_UNIX:
-			if (ingest_parse_double(v, n, &d) == NUM_OK) {
+			if (num_parse_double(v, n, &d) == NUM_OK) {
 				c->completion = d;
 				have_unix = 1;
 			}
 			break;
 		case RA_SUBMIT_UNIX:
-			if (ingest_parse_double(v, n, &d) == NUM_OK)
+			if (num_parse_double(v, n, &d) == NUM_OK)
 				c->submit = d;
 			break;
 		case RA_DISPLAY:

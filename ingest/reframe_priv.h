@@ -200,6 +200,8 @@ struct rfm_match {
 	/* slow-path scratch */
 	unsigned char *memo;
 	size_t memo_cap;
+	size_t *cum;        /* single-character separators: how many before each offset */
+	size_t cum_cap;
 };
 
 enum rfm_match_status {

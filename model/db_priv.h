@@ -106,6 +106,7 @@ struct db_sink_prep {
 	struct ingest_jtext jt;    /* params JSON text (cached reals) */
 	struct strbuf buf;         /* what run() prepares when nobody did */
 	struct validate_run vr;
+	struct strbuf kpad;        /* prepare_keys(): the keys' padded blocks */
 };
 
 struct db_sink_state {
@@ -199,6 +200,10 @@ int64_t db_hash64(const char *s, size_t n);
 /* fresh: a context just sha256_init()ed, copied per key (its CPU probe is
  * slow under virtualisation); NULL to initialise one here. */
 void db_key16(const struct sha256 *fresh, const char *s, size_t n, unsigned char out[16]);
+/* db_key16 of s[i][0..len[i]) into out[i] for i < n, the messages hashed
+ * side by side (sha256_update_blocks); pad: scratch for the padded blocks. */
+void db_key16_many(const struct sha256 *fresh, const char *const s[], const size_t len[],
+		   size_t n, unsigned char (*out)[16], struct strbuf *pad);
 int db_register_functions(sqlite3 *sql);
 
 void db_sink_init(struct db *db);

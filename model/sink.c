@@ -1021,9 +1021,106 @@ struct prep_head {
 	uint32_t reason_len;    /* validate_run() found it impossible: why (after shared) */
 	unsigned char invalid;
 	unsigned char status;   /* PREP_* */
-	unsigned char has_key;  /* key: the run's dedupe key, hashed */
+	unsigned char has_key;  /* PREP_KEY: key is the run's dedupe key, hashed */
 	unsigned char key[16];
 };
+enum { PREP_NO_KEY = 0, PREP_KEY = 1, PREP_KEY_PENDING = 2 /* not hashed yet */ };
+
+void db_key16_many(const struct sha256 *fresh, const char *const s[], const size_t len[],
+		   size_t n, unsigned char (*out)[16], struct strbuf *pad)
+{
+	struct sha256 c[SHA256_LANES_MAX], *cp[SHA256_LANES_MAX];
+	const unsigned char *dp[SHA256_LANES_MAX];
+	size_t nb[SHA256_LANES_MAX], off[SHA256_LANES_MAX], ord[SHA256_LANES_MAX];
+	size_t i, k, done, first, at;
+
+	while (n > SHA256_LANES_MAX) {
+		db_key16_many(fresh, s, len, SHA256_LANES_MAX, out, pad);
+		s += SHA256_LANES_MAX;
+		len += SHA256_LANES_MAX;
+		out += SHA256_LANES_MAX;
+		n -= SHA256_LANES_MAX;
+	}
+	if (n < 2 || sha256_lanes(fresh) < 2) {
+		for (i = 0; i < n; i++)
+			db_key16(fresh, s[i], len[i], out[i]);
+		return;
+	}
+	/* each message padded as sha256_final pads it: 0x80, zeros, its
+	 * length in bits (big-endian) at the end of its last block */
+	strbuf_reset(pad);
+	for (i = 0; i < n; i++) {
+		uint64_t bits = (uint64_t)len[i] * 8;
+		unsigned char *b;
+
+		nb[i] = (len[i] + 9 + 63) / 64;
+		off[i] = pad->len;
+		strbuf_grow(pad, 64 * nb[i]);
+		b = (unsigned char *)pad->buf + pad->len;
+		memcpy(b, s[i], len[i]);
+		b[len[i]] = 0x80;
+		memset(b + len[i] + 1, 0, 64 * nb[i] - len[i] - 1);
+		for (k = 0; k < 8; k++)
+			b[64 * nb[i] - 1 - k] = (unsigned char)(bits >> (8 * k));
+		strbuf_setlen(pad, pad->len + 64 * nb[i]);
+	}
+	/* shortest first: the blocks all still running have in common go
+	 * through the lanes together, then the finished ones drop out */
+	for (i = 0; i < n; i++) {
+		c[i] = *fresh;
+		for (k = i; k > 0 && nb[ord[k - 1]] > nb[i]; k--)
+			ord[k] = ord[k - 1];
+		ord[k] = i;
+	}
+	for (done = 0, first = 0; first < n;) {
+		size_t m = nb[ord[first]] - done;
+
+		for (k = first, at = 0; k < n; k++, at++) {
+			cp[at] = &c[ord[k]];
+			dp[at] = (const unsigned char *)pad->buf + off[ord[k]] + 64 * done;
+		}
+		sha256_update_blocks(cp, dp, at, m);
+		done += m;
+		while (first < n && nb[ord[first]] == done)
+			first++;
+	}
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 16; k++)
+			out[i][k] = (unsigned char)(c[i].h[k / 4] >> (24 - 8 * (k % 4)));
+}
+
+/* The dedupe keys prepare() left pending, hashed side by side. */
+static void sink_prepare_keys(void *self, const struct ingest_run *const runs[],
+			      void *const prepared[], size_t n)
+{
+	struct db_sink_prep *p = &((struct db_sink_state *)self)->prep;
+	const char *keys[SHA256_LANES_MAX];
+	size_t lens[SHA256_LANES_MAX], at[SHA256_LANES_MAX], i, m = 0, k;
+	unsigned char out[SHA256_LANES_MAX][16];
+	struct prep_head h;
+
+	for (i = 0; i <= n; i++) {
+		if (i < n) {
+			memcpy(&h, prepared[i], sizeof(h));
+			if (h.has_key != PREP_KEY_PENDING)
+				continue;
+			keys[m] = runs[i]->dedupe_key;
+			lens[m] = strlen(keys[m]);
+			at[m++] = i;
+		}
+		if (m == SHA256_LANES_MAX || (i == n && m)) {
+			db_key16_many(&p->fresh, keys, lens, m, out, &p->kpad);
+			for (k = 0; k < m; k++) {
+				unsigned char *d = prepared[at[k]];
+				memcpy(&h, d, sizeof(h));
+				h.has_key = PREP_KEY;
+				memcpy(h.key, out[k], sizeof(h.key));
+				memcpy(d, &h, sizeof(h));
+			}
+			m = 0;
+		}
+	}
+}
 
 /* A pre-split half of params into sb: nothing when NULL or "{}"; -1 when
  * not an object text. */
@@ -1069,10 +1166,10 @@ static void sink_prepare(void *self, const struct ingest_run *r, struct strbuf *
 		strbuf_reset(&p->shared);
 	}
 	if (r->dedupe_key) {
-		h.has_key = 1;
-		/* a key read back from the view `run` (pull) is the hash itself */
-		if (!key_from_hex(r->dedupe_key, h.key))
-			db_key16(&p->fresh, r->dedupe_key, strlen(r->dedupe_key), h.key);
+		/* a key read back from the view `run` (pull) is the hash itself;
+		 * else its hash is left to prepare_keys() (many at once), or to
+		 * run_resolve() when nobody calls that */
+		h.has_key = key_from_hex(r->dedupe_key, h.key) ? PREP_KEY : PREP_KEY_PENDING;
 	}
 	/* impossible values: stored `invalid` with the reason */
 	vr = validate_run(r, &p->vr);
@@ -1126,6 +1223,10 @@ static int run_resolve(struct db_sink_state *s, const struct ingest_run **rp,
 		prep = s->prep.buf.buf;
 	}
 	memcpy(&h, prep, sizeof(h));
+	if (h.has_key == PREP_KEY_PENDING) { /* nobody hashed it (prepare_keys) */
+		db_key16(&s->fresh, r->dedupe_key, strlen(r->dedupe_key), h.key);
+		h.has_key = PREP_KEY;
+	}
 	row->own = prep + sizeof(h);
 	row->own_len = h.own_len;
 	shared = row->own + h.own_len;
@@ -1703,6 +1804,7 @@ void db_sink_init(struct db *db)
 	strbuf_init(&s->prep.text, 0);
 	strbuf_init(&s->prep.prev, 0);
 	strbuf_init(&s->prep.buf, 0);
+	strbuf_init(&s->prep.kpad, 0);
 	s->prep.fresh = s->fresh;
 	ingest_jtext_init(&s->prep.jt);
 	s->sink.self = s;
@@ -1715,6 +1817,7 @@ void db_sink_init(struct db *db)
 	s->sink.prepare = sink_prepare;
 	s->sink.run_many = sink_run_many;
 	s->sink.hold = sink_hold;
+	s->sink.prepare_keys = sink_prepare_keys;
 }
 
 void db_sink_release(struct db *db)
@@ -1753,6 +1856,7 @@ void db_sink_release(struct db *db)
 	strbuf_release(&s->prep.text);
 	strbuf_release(&s->prep.prev);
 	strbuf_release(&s->prep.buf);
+	strbuf_release(&s->prep.kpad);
 	free(s->prep.prev_pair);
 	free(s->prep.cur_pair);
 	db_intern_release(&s->sets);

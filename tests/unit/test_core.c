@@ -291,6 +291,107 @@ static void test_num(void **state)
 	strbuf_release(&sb);
 }
 
+/* xorshift64*: the same inputs every run */
+static uint64_t rnd(uint64_t *x)
+{
+	*x ^= *x >> 12;
+	*x ^= *x << 25;
+	*x ^= *x >> 27;
+	return *x * 2685821657736338717ULL;
+}
+
+/* One decimal both ways: num_parse_double's value bit for bit strtod's. */
+static int same_as_strtod(const char *t)
+{
+	double a = 0, b = strtod(t, NULL);
+	uint64_t ba, bb;
+
+	if (num_parse_double(t, strlen(t), &a) != NUM_OK)
+		return 0;
+	memcpy(&ba, &a, 8);
+	memcpy(&bb, &b, 8);
+	if (ba != bb)
+		fprintf(stderr, "%s: %.17g, strtod %.17g\n", t, a, b);
+	return ba == bb;
+}
+
+/* The exact path for plain decimals of up to 19 significant digits (and
+ * strtod past them): 2,000,000 random decimals, unix times with 17 digits,
+ * halfway cases between two doubles, leading zeros, 20 digits. */
+static void test_num_exact(void **state)
+{
+	static const char *const fixed[] = {
+		"1579688119.6235445", "0.1", "-0.0", "0", "000.000", "9007199254740993",
+		"9007199254740992.5", "18446744073709551615", "9999999999999999999",
+		"0.000000000000000000000000001", "1.0000000000000002220446049250313080847",
+		"2.2250738585072014", "123456789012345678.9", "0.3000000000000000166533453693773481063544750213623046875",
+		"1.00000000000000011102230246251565404236316680908203125",
+		"1.00000000000000011102230246251565404236316680908203124",
+		"1.00000000000000011102230246251565404236316680908203126",
+		"4503599627370496.5", "4503599627370497.5", "-1579688089.6235445",
+	};
+	uint64_t x = 0x9E3779B97F4A7C15ULL;
+	char t[64];
+	size_t i;
+	long bad = 0;
+
+	(void)state;
+	for (i = 0; i < AB_ARRAY_SIZE(fixed); i++)
+		bad += !same_as_strtod(fixed[i]);
+	for (i = 0; i < 2000000; i++) {
+		uint64_t r = rnd(&x);
+		int nd = 1 + (int)(r % 21), point = (int)((r >> 8) % (unsigned)(nd + 1)), k, n = 0;
+		int zeros = (r >> 16) % 8 == 0 ? (int)((r >> 20) % 10) : 0;
+
+		if ((r >> 24) % 4 == 0) { /* a unix time: 10 digits, '.', 7 */
+			nd = 17;
+			point = 10;
+			zeros = 0;
+		}
+		if ((r >> 28) % 2)
+			t[n++] = '-';
+		if (point == 0)
+			t[n++] = '0';
+		for (k = 0; k < nd; k++) {
+			if (k == point && k) {
+				t[n++] = '.';
+				for (; zeros > 0; zeros--)
+					t[n++] = '0';
+			}
+			t[n++] = (char)('0' + rnd(&x) % 10);
+		}
+		if (point == 0) {
+			memmove(t + n - nd + 1, t + n - nd, (size_t)nd);
+			t[n - nd] = '.';
+			n++;
+		}
+		t[n] = '\0';
+		bad += !same_as_strtod(t);
+		/* halfway between two doubles (ties to even) and one unit in the
+		 * last digit either side: (2a + 1) / 2^(j+1) with a in [2^52, 2^53)
+		 * is (2a + 1) * 5^(j+1) / 10^(j+1), 17 to 19 digits */
+		if (i % 4 == 0) {
+			unsigned j = (unsigned)(rnd(&x) % 3), d;
+			uint64_t a = (1ULL << 52) | (rnd(&x) >> 12), p5 = 5, nn;
+			int delta;
+			char digits[32];
+
+			for (d = 0; d < j; d++)
+				p5 *= 5;
+			for (delta = -1; delta <= 1; delta++) {
+				size_t nd2;
+				nn = (2 * a + 1) * p5 + (uint64_t)(int64_t)delta;
+				snprintf(digits, sizeof(digits), "%llu", (unsigned long long)nn);
+				nd2 = strlen(digits);
+				snprintf(t, sizeof(t), "%.*s.%s", (int)(nd2 - j - 1), digits,
+					 digits + nd2 - j - 1);
+				bad += !same_as_strtod(t);
+			}
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
 static void test_table(void **state)
 {
 	struct table *t = table_new();
@@ -337,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_strbuf), cmocka_unit_test(test_sha256),
 		cmocka_unit_test(test_sha256_lanes),
 		cmocka_unit_test(test_lines),  cmocka_unit_test(test_num),
+		cmocka_unit_test(test_num_exact),
 		cmocka_unit_test(test_table),  cmocka_unit_test(test_error),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);

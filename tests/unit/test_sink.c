@@ -8,11 +8,14 @@
  * pipeline's way) is stored as one the sink prepares itself; run_many()
  * gives what run() one by one gives, to the byte; a held sink switches
  * foreign key checks once per series, not per source; skipping an upsert
- * of the same system or benchmark input leaves the rows as upserting does.
+ * of the same system or benchmark input leaves the rows as upserting does;
+ * dedupe keys hashed many at once (prepare_keys, db_key16_many) are
+ * db_key16's.
  */
 #include "unit.h"
 
 #include "model/db.h"
+#include "model/db_priv.h"
 #include "ingest/ingest.h"
 
 #include <unistd.h>
@@ -244,11 +247,15 @@ static void test_prepared_same_as_direct(void **state)
 	static const char *const dump =
 		"SELECT d.set_id, d.params, d.status, d.excluded_reason, hex(d.dedupe),"
 		" (SELECT kv FROM param_set WHERE id = d.set_id) FROM run_data d ORDER BY d.id";
-	struct strbuf got[2] = { STRBUF_INIT, STRBUF_INIT }, err = STRBUF_INIT, prep = STRBUF_INIT;
+	struct strbuf got[3] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT }, err = STRBUF_INIT,
+		      prep = STRBUF_INIT, many[4] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
+						      STRBUF_INIT };
 	int way;
 
 	(void)state;
-	for (way = 0; way < 2; way++) {
+	/* 0: run() prepares; 1: prepare() first; 2: prepare() of all four,
+	 * then prepare_keys() of all four at once */
+	for (way = 0; way < 3; way++) {
 		char path[] = "/tmp/ab-test-sink-XXXXXX";
 		struct db *db = open_tmp(path);
 		struct ingest_sink *s = db_ingest_sink(db);
@@ -264,7 +271,32 @@ static void test_prepared_same_as_direct(void **state)
 
 		assert_non_null(s->prepare);
 		assert_int_equal(s->begin(s->self, &src, &err), 0);
-		for (i = 0; i < AB_ARRAY_SIZE(keys); i++) {
+		if (way == 2) {
+			struct ingest_run rs[4];
+			const struct ingest_run *rp[4];
+			void *pp[4];
+
+			for (i = 0; i < AB_ARRAY_SIZE(keys); i++) {
+				fill_run(&rs[i], m, params, keys[i]);
+				if (i == 2)
+					m[0].value = -1;
+				json_object_set_new(params, "host", json_string(i % 2 ? "n2" : "n1"));
+				strbuf_reset(&many[i]);
+				s->prepare(s->self, &rs[i], &many[i]);
+				rp[i] = &rs[i];
+				pp[i] = many[i].buf;
+			}
+			s->prepare_keys(s->self, rp, pp, 4);
+			for (i = 0; i < AB_ARRAY_SIZE(keys); i++) {
+				fill_run(&r, m, NULL, keys[i]);
+				m[0].value = i == 2 ? -1 : m[0].value;
+				r.params = NULL;
+				r.prepared = many[i].buf;
+				r.prepared_len = many[i].len;
+				assert_int_equal(s->run(s->self, &r, &id, &err), 0);
+			}
+		}
+		for (i = 0; way < 2 && i < AB_ARRAY_SIZE(keys); i++) {
 			fill_run(&r, m, params, keys[i]);
 			if (i == 2)
 				m[0].value = -1; /* an impossible throughput: invalid */
@@ -297,8 +329,12 @@ static void test_prepared_same_as_direct(void **state)
 	assert_non_null(strstr(got[0].buf, "|3|impossible value: throughput"));
 	assert_non_null(strstr(got[0].buf, "0123456789ABCDEF0123456789ABCDEF"));
 	assert_string_equal(got[0].buf, got[1].buf);
+	assert_string_equal(got[0].buf, got[2].buf);
 	strbuf_release(&got[0]);
 	strbuf_release(&got[1]);
+	strbuf_release(&got[2]);
+	for (way = 0; way < 4; way++)
+		strbuf_release(&many[way]);
 	strbuf_release(&prep);
 	strbuf_release(&err);
 }
@@ -574,6 +610,38 @@ static void test_upsert_memo_same_as_upserts(void **state)
 	drop_tmp(dbs[1], pb);
 }
 
+/* db_key16_many == db_key16 for every length around the block edges and
+ * every batch size up to past the lanes. */
+static void test_key16_many(void **state)
+{
+	char text[41][300];
+	const char *sv[41];
+	size_t len[41], n, i, k, total = 0;
+	unsigned char out[41][16], one[16];
+	struct strbuf pad = STRBUF_INIT;
+	struct sha256 fresh;
+
+	(void)state;
+	sha256_init(&fresh);
+	for (n = 1; n <= 41; n++) {
+		for (i = 0; i < n; i++) {
+			len[i] = (n * 37 + i * 53) % 300; /* 0..299: 1 to 5 blocks */
+			for (k = 0; k < len[i]; k++)
+				text[i][k] = (char)('a' + (k * 7 + i + n) % 26);
+			sv[i] = text[i];
+		}
+		memset(out, 0, sizeof(out));
+		db_key16_many(&fresh, sv, len, n, out, &pad);
+		for (i = 0; i < n; i++) {
+			db_key16(&fresh, sv[i], len[i], one);
+			assert_memory_equal(out[i], one, 16);
+			total++;
+		}
+	}
+	assert_int_equal(total, 41 * 42 / 2);
+	strbuf_release(&pad);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -584,6 +652,7 @@ int main(void)
 		cmocka_unit_test(test_run_many_same_as_run),
 		cmocka_unit_test(test_hold_switches_fk_once),
 		cmocka_unit_test(test_upsert_memo_same_as_upserts),
+		cmocka_unit_test(test_key16_many),
 	};
 	return cmocka_run_group_tests_name("sink", tests, NULL, NULL);
 }
