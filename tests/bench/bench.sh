@@ -63,3 +63,5 @@ sh "$(dirname "$0")/speed.sh"
 sh "$(dirname "$0")/export.sh"
 # issue 10: report on a 100,000-run CARAML corpus and an MLPerf round (tests/bench/report.sh)
 sh "$(dirname "$0")/report.sh"
+# `make demo`'s steps, timed (t4506 checks what they write, not how fast)
+sh "$(dirname "$0")/demo.sh"
