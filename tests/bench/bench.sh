@@ -13,6 +13,8 @@ mkdir -p "$BENCH_DIR"
 export LC_ALL=C
 TIME=/usr/bin/time
 [ -x "$TIME" ] || { echo "bench: /usr/bin/time is missing (apt-get install time)"; exit 2; }
+. "$(dirname "$0")/lib.sh"
+bench_need gen_caraml gen_mlperf gen_reframe || exit 2
 
 # name  generator-args (the generator's own size knob)
 CORPORA="
