@@ -333,11 +333,12 @@ static void summary_ci(const struct views_chart_opts *o, const struct db_config 
 static const char *shape_note(struct views_chart *f, const struct views_chart_opts *o)
 {
 	if (o->batch > 0 && o->devices > 0)
-		return kstr(f, "global batch %ld, %ld devices", o->batch, o->devices);
+		return kstr(f, "global batch %ld, %ld device%s", o->batch, o->devices,
+			    o->devices == 1 ? "" : "s");
 	if (o->batch > 0)
 		return kstr(f, "global batch %ld", o->batch);
 	if (o->devices > 0)
-		return kstr(f, "%ld devices", o->devices);
+		return kstr(f, "%ld device%s", o->devices, o->devices == 1 ? "" : "s");
 	return "best configuration per system";
 }
 
