@@ -173,6 +173,15 @@ test_expect_success 'FNO table: energy columns in the table, tuple cell kept who
 	test_cmp expect actual
 '
 
+test_expect_success 'params store a real in its shortest form that reads back equal (issue 13)' '
+	ab --db fno.db ingest "$C/fno_result_csv.dat" "$C/fno_eval_result_csv.dat" >/dev/null 2>&1 &&
+	ab --db fno.db sql --csv "SELECT params FROM run" >params.csv &&
+	grep -q "\"\"ModelParam (Million)\"\":3.1," params.csv &&
+	grep -q "\"\"TFLOPs\"\":3.4}" params.csv &&
+	grep -q "\"\"TrainTime/Epoch (min)\"\":0.9[,}]" params.csv &&
+	! grep -E "[0-9]\.[0-9]*(0000000000|9999999999)[0-9]" params.csv
+'
+
 test_expect_success 'jpwr CLI files on their own: a jpwr run per file, companions skipped in a walk' '
 	rm -f "$ACCELBENCH_DB" &&
 	ab ingest "$C/jpwr" >out &&
