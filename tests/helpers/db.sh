@@ -4,7 +4,8 @@
 #   dbsum [DB]        the bytes of DB (default $ACCELBENCH_DB) and of its WAL
 #                     when it has one, as SHA-256 lines; "none" when DB is absent
 #   orphans [DB]      succeeds when every child row has its parent, every
-#                     interned row is used, and SQLite's foreign key and
+#                     interned row is used, each source's run id range is
+#                     exact (schema 8 on), and SQLite's foreign key and
 #                     integrity checks pass
 #   content DB        what DB holds, independent of ids and ingest order: one
 #                     sorted CSV line a run (system, job id, benchmark, status,
@@ -41,7 +42,22 @@ orphans() {
 	printf "n,unused\n0,0\n" >orph.expect && test_cmp orph.expect orph &&
 	"$AB" --db "$or_db" sql --csv "PRAGMA foreign_key_check" >fk && test "$(wc -l <fk)" -le 1 &&
 	"$AB" --db "$or_db" sql --csv "PRAGMA integrity_check" >ic &&
-	printf "integrity_check\nok\n" >ic.expect && test_cmp ic.expect ic
+	printf "integrity_check\nok\n" >ic.expect && test_cmp ic.expect ic &&
+	or_ranges "$or_db"
+}
+
+# from schema 8 on: each source's first_run..last_run is exactly the id
+# range of its runs (nothing to check in an older database)
+or_ranges() {
+	or_has=$("$AB" --db "$1" sql --csv "SELECT count(*) FROM pragma_table_info('source')
+		WHERE name = 'first_run'" | tail -1) || return 1
+	test "$or_has" = 0 && return 0
+	"$AB" --db "$1" sql --csv "SELECT count(*) AS bad_ranges FROM source s
+	    WHERE first_run IS NOT (SELECT min(id) FROM run_data WHERE source_id = s.id)
+	    OR last_run IS NOT (SELECT max(id) FROM run_data WHERE source_id = s.id)
+	    OR (SELECT count(*) FROM run_data WHERE source_id = s.id)
+	       <> coalesce(last_run - first_run + 1, 0)" >ranges &&
+	printf "bad_ranges\n0\n" >ranges.expect && test_cmp ranges.expect ranges
 }
 
 content() {
