@@ -5,6 +5,7 @@
 #   make demo       install missing packages, build, write the example campaign, its
 #                   database, workbook, CSV, report and charts to out/
 #   make bench      time ingest on a large generated corpus (MB/s, records/s, peak RSS)
+#   make bench-bins build what tests/bench/*.sh need (binary, build/helpers/gen_*)
 #   make deps       install the Debian packages the project and its tests need
 #   make check-headers   compile every header on its own
 #   make fuzz       build the fuzz drivers (clang, libFuzzer)
@@ -66,7 +67,7 @@ HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
 HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/helpers/%)
 HEADERS := $(sort $(wildcard $(addsuffix /*.h,$(LIB_DIRS) cli)))
 
-.PHONY: all check check-run demo demo-run bench bench-run deps deps-if-missing \
+.PHONY: all check check-run demo demo-run bench bench-run bench-bins deps deps-if-missing \
 	check-headers fuzz fuzz-bins fuzz-results-db install clean unit-bins
 
 all: $(BIN)
@@ -124,7 +125,11 @@ demo-run: $(BIN)
 bench: deps-if-missing
 	@$(MAKE) --no-print-directory bench-run
 
-bench-run: $(BIN) $(HELPER_BINS)
+# what tests/bench/*.sh run: the binary and the corpus generators (plain `make`
+# builds only the binary; the scripts refuse a generator older than the library)
+bench-bins: $(BIN) $(HELPER_BINS)
+
+bench-run: bench-bins
 	@AB_BIN="$(abspath $(BIN))" AB_BUILD="$(abspath $(BUILD))" sh tests/bench/bench.sh
 
 check-headers:

@@ -1,17 +1,17 @@
 /*
  * jtext.c - JSON text written directly, byte for byte the way jansson's
- * json_dumps(JSON_COMPACT | JSON_ENSURE_ASCII) writes the same values
- * (see jtext.h): scalars, objects under construction, and the text of a
- * jansson value.
+ * json_dumps(JSON_COMPACT | JSON_ENSURE_ASCII) writes the same values, but
+ * for reals in the shortest form that reads back equal (see jtext.h):
+ * scalars, objects under construction, and the text of a jansson value.
  *
  * Why: a parser that builds a jansson object per record, only for the
  * pipeline to dump it to text again, spends most of its time in malloc,
  * free and printf (a 300,000-line perflog: ~0.6 s of 1.7 s); and printf
  * of a double at 17 digits (glibc's exact multi-precision path) was a
- * tenth of a CARAML ingest.  Writing the text once, with the same bytes,
- * keeps everything downstream unchanged (stored params, dedupe-key
- * hashes).  tests/unit/test_jtext.c and test_json_text.c compare every
- * writer here with jansson.
+ * tenth of a CARAML ingest.  Writing the text once keeps everything
+ * downstream unchanged (dedupe-key hashes hold no reals).
+ * tests/unit/test_jtext.c and test_json_text.c compare every writer here
+ * with jansson.
  */
 #include "core/compat.h"
 #include "jtext.h"
@@ -180,31 +180,58 @@ void jtext_int(struct strbuf *o, long long v)
 }
 
 /*
- * %.17g of a finite, non-integer v with 1e-4 <= |v| < 2^53 (the fixed
- * notation %g picks there), exactly as glibc prints it: the 17 significant
- * digits of the exact binary value, rounded to nearest with ties to even,
- * trailing zeros dropped.  v = m / 2^s, so the digits are
- * floor(m * 10^k / 2^s) with k = 16 - (decimal exponent) <= 20: at most
- * 2^53 * 10^20 < 2^120, exact in 128 bits.  Returns 0 when v is outside
- * that range or the compiler has no 128-bit integers (the caller prints
- * with snprintf then).
+ * The shortest of %.15g, %.16g and %.17g of v that reads back as v (17
+ * digits always do), for a finite, non-integer v with 1e-4 <= |v| < 2^53
+ * (the fixed notation %g picks there), exactly as glibc prints it: the
+ * significant digits of the exact binary value, rounded to nearest with
+ * ties to even, trailing zeros dropped.  v = m / 2^s, so the nd digits are
+ * floor(m * 10^k / 2^s) with k = nd - 1 - (decimal exponent) <= 20: at most
+ * 2^53 * 10^20 < 2^120, exact in 128 bits.  Whether the digits read back as
+ * v is exact too: the decimal is within v's rounding interval (half an ulp
+ * either side, a quarter below a power of two; the bound itself reads back
+ * as v when m is even).  Returns 0 when v is outside that range or the
+ * compiler has no 128-bit integers (the caller prints with snprintf then).
  */
 #if defined(__SIZEOF_INT128__)
 __extension__ typedef unsigned __int128 jt_u128;
 
-static int real_fixed17(struct strbuf *o, double v)
+static const uint64_t p10[20] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+	100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+	10000000000000ULL, 100000000000000ULL, 1000000000000000ULL,
+	10000000000000000ULL, 100000000000000000ULL, 1000000000000000000ULL,
+	10000000000000000000ULL
+};
+
+static jt_u128 pow10_128(int k)
 {
-	static const uint64_t p10[20] = {
-		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
-		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
-		10000000000000ULL, 100000000000000ULL, 1000000000000000ULL,
-		10000000000000000ULL, 100000000000000000ULL, 1000000000000000000ULL,
-		10000000000000000000ULL
-	};
+	return k < 20 ? (jt_u128)p10[k] : (jt_u128)p10[19] * 10;
+}
+
+/* The nd significant digits of m / 2^s (scaled by 10^k) rounded to nearest,
+ * even on a tie, into *q; 1 when they read back as m / 2^s (always for
+ * nd == 17), else 0. */
+static int digits_at(uint64_t m, int s, int k, int nd, uint64_t *q)
+{
+	jt_u128 scale = pow10_128(k), num = (jt_u128)m * scale;
+	jt_u128 rem = num & ((((jt_u128)1) << s) - 1), half = ((jt_u128)1) << (s - 1), err;
+	int up = rem > half || (rem == half && ((uint64_t)(num >> s) & 1));
+
+	*q = (uint64_t)(num >> s) + (uint64_t)up;
+	if (nd == 17)
+		return 1;
+	/* the distance from v, in units of 2^-s * 10^-k; half an ulp is scale/2 */
+	err = up ? (((jt_u128)1) << s) - rem : rem;
+	if (!up && rem && m == (1ULL << 52)) /* below a power of two: a quarter */
+		return 4 * err < scale || (4 * err == scale && !(m & 1));
+	return 2 * err < scale || (2 * err == scale && !(m & 1));
+}
+
+static int real_fixed_short(struct strbuf *o, double v)
+{
 	double a = fabs(v);
-	uint64_t bits, m, q;
-	jt_u128 num, rem, half, scale;
-	int s, x, k, i, tries;
+	uint64_t bits, m, q = 0;
+	int s, x, k, i, nd, tries;
 	char d[17], b[48];
 	size_t n = 0, end;
 
@@ -220,9 +247,7 @@ static int real_fixed17(struct strbuf *o, double v)
 		k = 16 - x;
 		if (k < 0 || k > 20 || tries > 2)
 			return 0;
-		scale = k < 20 ? (jt_u128)p10[k] : (jt_u128)p10[19] * 10;
-		num = (jt_u128)m * scale;
-		q = (uint64_t)(num >> s);
+		q = (uint64_t)(((jt_u128)m * pow10_128(k)) >> s);
 		if (q >= p10[17])
 			x++;
 		else if (q < p10[16])
@@ -232,29 +257,32 @@ static int real_fixed17(struct strbuf *o, double v)
 	}
 	if (x < -4)
 		return 0;
-	rem = num & ((((jt_u128)1) << s) - 1);
-	half = ((jt_u128)1) << (s - 1);
-	if (rem > half || (rem == half && (q & 1)))
-		q++;
-	if (q == p10[17]) { /* 9.99...95 rounded up to the next power of ten */
-		q = p10[16];
+	for (nd = 15; nd <= 17; nd++) {
+		if (16 - x - (17 - nd) < 0)
+			continue; /* digits left of the point only: never v */
+		if (digits_at(m, s, 16 - x - (17 - nd), nd, &q))
+			break;
+	}
+	if (q == p10[nd]) { /* 9.99...95 rounded up to the next power of ten */
+		q = p10[nd - 1];
 		x++;
 	}
-	for (i = 16; i >= 0; i--) {
+	for (i = nd - 1; i >= 0; i--) {
 		d[i] = (char)('0' + q % 10);
 		q /= 10;
 	}
-	for (end = 17; end > 0 && d[end - 1] == '0'; end--)
+	for (end = (size_t)nd; end > 0 && d[end - 1] == '0'; end--)
 		;
 	if (v < 0)
 		b[n++] = '-';
 	if (x >= 0) {
-		memcpy(b + n, d, (size_t)x + 1);
-		n += (size_t)x + 1;
-		if (end > (size_t)x + 1) {
+		size_t lead = (size_t)x + 1;
+		for (i = 0; (size_t)i < lead; i++) /* digits beyond nd are zeros */
+			b[n++] = (size_t)i < end ? d[i] : '0';
+		if (end > lead) {
 			b[n++] = '.';
-			memcpy(b + n, d + x + 1, end - (size_t)x - 1);
-			n += end - (size_t)x - 1;
+			memcpy(b + n, d + lead, end - lead);
+			n += end - lead;
 		} else {
 			b[n++] = '.'; /* jansson: a real always shows it is one */
 			b[n++] = '0';
@@ -271,7 +299,7 @@ static int real_fixed17(struct strbuf *o, double v)
 	return 1;
 }
 #else
-static int real_fixed17(struct strbuf *o, double v)
+static int real_fixed_short(struct strbuf *o, double v)
 {
 	(void)o;
 	(void)v;
@@ -279,36 +307,20 @@ static int real_fixed17(struct strbuf *o, double v)
 }
 #endif
 
-void jtext_real(struct strbuf *o, double v)
+/* %.<prec>g of v as jansson lays it out (".0" on a bare integer, no '+'
+ * and no leading zeros in the exponent) into b; its length, or -1. */
+static int real_g(char *b, size_t size, int prec, double v)
 {
-	char b[64];
-	int n;
+	int n = snprintf(b, size, "%.*g", prec, v);
 	char *e;
 
-	/* integers below 2^53 print as their digits with ".0", as %.17g does */
-	if (v == floor(v) && fabs(v) < 9007199254740992.0 && !(v == 0 && signbit(v))) {
-		jtext_int(o, (long long)v);
-		strbuf_add(o, ".0", 2);
-		return;
-	}
-	if (!isfinite(v)) {
-		/* jansson refuses these; a parser never gets here (callers check) */
-		strbuf_addstr(o, "null");
-		return;
-	}
-	if (real_fixed17(o, v))
-		return;
-	n = snprintf(b, sizeof(b), "%.17g", v);
-	if (n < 0 || (size_t)n >= sizeof(b) - 3) {
-		strbuf_addstr(o, "null");
-		return;
-	}
+	if (n < 0 || (size_t)n >= size - 3)
+		return -1;
 	if (!strchr(b, '.') && !strchr(b, 'e')) {
 		b[n++] = '.';
 		b[n++] = '0';
 		b[n] = '\0';
 	}
-	/* no '+' and no leading zeros in the exponent */
 	e = strchr(b, 'e');
 	if (e) {
 		char *start = e + 1, *end = e + 2;
@@ -321,7 +333,41 @@ void jtext_real(struct strbuf *o, double v)
 			n -= (int)(end - start);
 		}
 	}
-	strbuf_add(o, b, (size_t)n);
+	return n;
+}
+
+void jtext_real(struct strbuf *o, double v)
+{
+	char b[64], best[64];
+	int n, nbest = -1, prec;
+
+	/* integers below 10^15 print as their digits with ".0", as %.15g does
+	 * (from 10^15 on, %.15g may take an exponent: 2.5e15) */
+	if (v == floor(v) && fabs(v) < 1e15 && !(v == 0 && signbit(v))) {
+		jtext_int(o, (long long)v);
+		strbuf_add(o, ".0", 2);
+		return;
+	}
+	if (!isfinite(v)) {
+		/* jansson refuses these; a parser never gets here (callers check) */
+		strbuf_addstr(o, "null");
+		return;
+	}
+	if (v != floor(v) && real_fixed_short(o, v))
+		return;
+	/* the shortest text of 15, 16, 17 digits that reads back equal (issue
+	 * 13); with an exponent, 16 digits can be longer than 17 without */
+	for (prec = 15; prec <= 17; prec++) {
+		n = real_g(b, sizeof(b), prec, v);
+		if (n > 0 && (nbest < 0 || n < nbest) && (prec == 17 || strtod(b, NULL) == v)) {
+			memcpy(best, b, (size_t)n + 1);
+			nbest = n;
+		}
+	}
+	if (nbest < 0)
+		strbuf_addstr(o, "null");
+	else
+		strbuf_add(o, best, (size_t)nbest);
 }
 
 void jtext_real_cached(struct jtext_obj *j, struct strbuf *o, double v)
@@ -347,17 +393,17 @@ void jtext_real_cached(struct jtext_obj *j, struct strbuf *o, double v)
 	}
 }
 
+static int add_value(struct ingest_jtext *c, struct strbuf *out, const json_t *v, int depth);
+
 int jtext_json(struct strbuf *o, json_t *v)
 {
-	char *s;
+	size_t mark = o->len;
 
-	if (!v)
+	/* json_dumps(JSON_ENCODE_ANY) with the reals in their shortest form */
+	if (!v || add_value(NULL, o, v, 0) < 0) {
+		strbuf_setlen(o, mark);
 		return -1;
-	s = json_dumps(v, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY);
-	if (!s)
-		return -1;
-	strbuf_addstr(o, s);
-	free(s);
+	}
 	return 0;
 }
 
@@ -606,6 +652,10 @@ static void add_real(struct ingest_jtext *c, struct strbuf *out, double d)
 	uint64_t bits;
 	size_t slot, before = out->len, n;
 
+	if (!c) { /* jtext_json: no cache */
+		jtext_real(out, d);
+		return;
+	}
 	memcpy(&bits, &d, sizeof(bits));
 	slot = (size_t)((bits * 0x9e3779b97f4a7c15ull) >> 56) % INGEST_JTEXT_REALS;
 	if (c->real[slot].len && c->real[slot].bits == bits) {

@@ -1,8 +1,9 @@
 /*
  * jtext.h - compact JSON text written directly, byte for byte what
  * jansson's json_dumps(JSON_COMPACT | JSON_ENSURE_ASCII) writes for the
- * same values (keys in insertion order, reals as %.17g with ".0" and
- * jansson's exponent rules).  One writer for the whole ingest path:
+ * same values (keys in insertion order, jansson's ".0" and exponent rules),
+ * but a real as the shortest of %.15g, %.16g and %.17g that reads back as
+ * the same double (235.17, not 235.16999999999999: issue 13).  One writer for the whole ingest path:
  *   - scalars (jtext_str/int/real) and struct jtext_obj, an object under
  *     construction, for parsers that never build jansson values
  *     (ReFrame perflogs hand the sink params_json directly);
@@ -11,8 +12,9 @@
  *     turn those into stored text.
  * Why: json_dumps allocates per call and prints every real with printf;
  * both were a large part of an ingest's CPU.  Stored params and dedupe-key
- * hashes depend on these bytes, so they must not drift from jansson's:
- * tests/unit/test_jtext.c and test_json_text.c compare with json_dumps.
+ * hashes depend on these bytes (the keys hold no reals), so they must not
+ * drift: tests/unit/test_jtext.c and test_json_text.c compare with
+ * json_dumps (reals: at 15, 16 and 17 digits).
  *
  * Ownership: everything appends to the caller's strbuf; values are only
  * read.  struct jtext_obj owns its buffers (jtext_obj_release);
@@ -36,7 +38,8 @@ void jtext_real(struct strbuf *out, double v);
 /* 1 when s[0..n) is UTF-8 as jansson accepts it (no overlong forms, no
  * surrogates, nothing beyond U+10FFFF), else 0. */
 int jtext_utf8_valid(const char *s, size_t n);
-/* Any jansson value, dumped; -1 (nothing added) for NULL or a failed dump. */
+/* Any jansson value, dumped (reals as jtext_real prints them); -1 (nothing
+ * added) for NULL or a value json_dumps would refuse. */
 int jtext_json(struct strbuf *out, json_t *v);
 
 /* ---- an object under construction ----------------------------------------

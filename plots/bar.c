@@ -67,10 +67,9 @@ static void labels_of(const struct plot_bar *b, double base, int lower, int comp
 	strbuf_reset(v);
 	strbuf_reset(r);
 	if (compact) {
-		struct plot_numfmt f = { .per_tick = 1 };
-		plot_numfmt_apply(v, &f, b->value);
+		views_fmt_value_short(v, b->value); /* the table's number does not fit */
 	} else {
-		plot_format_value(v, b->value);
+		views_fmt_value(v, b->value); /* as the tables print it */
 	}
 	if (isfinite(base) && base != 0)
 		/* one meaning of "x": times better than the baseline */

@@ -77,7 +77,7 @@ static void hvalue(struct strbuf *sb, const struct plot_bargroup_spec *s, double
 	if (s->labels.y_unit && !strcmp(s->labels.y_unit, "\xC3\x97"))
 		plot_format_ratio(sb, v);
 	else
-		plot_format_value(sb, v);
+		views_fmt_value(sb, v);
 }
 
 /* Many systems: one block of rows per system (its full name and marker
@@ -313,7 +313,7 @@ int plot_bargroup_render(struct plot_ctx *c, struct plot_rect area,
 			if (isnan(s->cells[i].value))
 				continue;
 			strbuf_reset(&sb);
-			plot_format_value(&sb, s->cells[i].value);
+			views_fmt_value(&sb, s->cells[i].value);
 			plot_text_extent(c, &value_font, sb.buf, &w, &h);
 			if (w > bw + 3)
 				show_values = 0;
@@ -381,7 +381,7 @@ int plot_bargroup_render(struct plot_ctx *c, struct plot_rect area,
 			if (isnan(v->value))
 				continue;
 			strbuf_reset(&sb);
-			plot_format_value(&sb, v->value);
+			views_fmt_value(&sb, v->value);
 			plot_text_draw(c, &value_font, sb.buf, gx + ((double)k + 0.5) * bw,
 				       tops[g * ns + k] - 2, 0.5, 1, 0);
 		}

@@ -24,14 +24,11 @@ double plot_hbar_height(const struct plot_bar_spec *s)
 	return 170.0 + ROW_H * (double)s->n_bars;
 }
 
-/* Three significant digits at least: an official score of 0.0293 min is
- * not "0.03". */
+/* As the tables print it (views_fmt_value keeps 3 significant digits at
+ * least: an official score of 0.0293 min is not "0.03"). */
 static void value_label(struct strbuf *sb, double v)
 {
-	if (fabs(v) < 100)
-		strbuf_addf(sb, "%.3g", v);
-	else
-		views_fmt_value(sb, v);
+	views_fmt_value(sb, v);
 }
 
 static int cmp_row(const void *pa, const void *pb, int lower_better)

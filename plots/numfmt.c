@@ -1,7 +1,8 @@
 /*
- * numfmt.c - numbers as people read them on charts: thousands separators,
- * SI suffixes once numbers get long, as many decimals as the tick step
- * needs.  Independent of the locale (always '.' and ',').
+ * numfmt.c - axis tick labels: thousands separators, SI suffixes once
+ * numbers get long, as many decimals as the tick step needs.  Independent
+ * of the locale (always '.' and ',').  Values and ratios drawn as labels
+ * use views/fmt.c's formats, as the tables do.
  */
 #include "plots/plot_priv.h"
 
@@ -53,28 +54,6 @@ void plot_numfmt_ticks(struct plot_numfmt *f, enum plot_scale scale, const doubl
 	f->thousands = maxabs / pow(10, f->si) >= 1000;
 }
 
-/* v with sig significant digits, trailing zeros after the point removed. */
-static void add_sig(struct strbuf *sb, double v, int sig, int thousands)
-{
-	int d = 0;
-	double a = fabs(v);
-	size_t start = sb->len;
-
-	if (a > 0)
-		d = sig - 1 - (int)floor(log10(a) + 1e-12);
-	if (d < 0)
-		d = 0;
-	if (d > 12)
-		d = 12;
-	num_format_fixed(sb, v, d, thousands);
-	if (d > 0) {
-		while (sb->len > start && sb->buf[sb->len - 1] == '0')
-			strbuf_setlen(sb, sb->len - 1);
-		if (sb->len > start && sb->buf[sb->len - 1] == '.')
-			strbuf_setlen(sb, sb->len - 1);
-	}
-}
-
 void plot_numfmt_apply(struct strbuf *sb, const struct plot_numfmt *f, double v)
 {
 	int e;
@@ -85,14 +64,12 @@ void plot_numfmt_apply(struct strbuf *sb, const struct plot_numfmt *f, double v)
 	}
 	if (f->per_tick == 2) {
 		e = fabs(v) >= 1e6 ? si_for(fabs(v)) : 0;
-		add_sig(sb, v / pow(10, e), e ? 3 : 12, 0);
+		views_fmt_sig(sb, v / pow(10, e), e ? 3 : 12, 0);
 		strbuf_addstr(sb, si_suffix[e / 3]);
 		return;
 	}
 	if (f->per_tick) {
-		e = fabs(v) >= 1e4 ? si_for(fabs(v)) : 0;
-		add_sig(sb, v / pow(10, e), 3, fabs(v) >= 1000 && !e);
-		strbuf_addstr(sb, si_suffix[e / 3]);
+		views_fmt_value_short(sb, v); /* what a bar label too long for its bar says */
 		return;
 	}
 	v /= pow(10, f->si);
@@ -104,45 +81,10 @@ void plot_numfmt_apply(struct strbuf *sb, const struct plot_numfmt *f, double v)
 	strbuf_addstr(sb, si_suffix[f->si / 3]);
 }
 
-void plot_format_value(struct strbuf *sb, double v)
-{
-	double a = fabs(v);
-
-	if (!isfinite(v)) {
-		num_format(sb, v);
-		return;
-	}
-	if (a >= 999999.5) {
-		int e = si_for(a);
-		double m = v / pow(10, e);
-		if (fabs(m) >= 999.5 && e < 15) { /* 999.7k rounds up to 1.00M */
-			e += 3;
-			m /= 1e3;
-		}
-		num_format_fixed(sb, m, fabs(m) >= 99.95 ? 0 : (fabs(m) >= 9.995 ? 1 : 2), 0);
-		strbuf_addstr(sb, si_suffix[e / 3]);
-	} else if (a >= 999.5) {
-		num_format_fixed(sb, v, 0, 1);
-	} else if (a == 0) {
-		strbuf_addch(sb, '0');
-	} else if (a >= 0.0995) {
-		/* 183, 12.3, 1.09, 0.92: at most two decimals */
-		num_format_fixed(sb, v, a >= 99.95 ? 0 : (a >= 9.995 ? 1 : 2), 0);
-	} else {
-		int d = 2 - (int)floor(log10(a) + 1e-12); /* 0.0123 */
-		num_format_fixed(sb, v, d > 12 ? 12 : d, 0);
-	}
-}
-
 void plot_format_ratio(struct strbuf *sb, double r)
 {
-	if (!isfinite(r)) {
-		strbuf_addstr(sb, "\xE2\x80\x94"); /* — */
-		return;
-	}
-	if (r > 0 && r < 0.0995) /* 0.027x: two significant digits */
-		num_format_fixed(sb, r, 1 - (int)floor(log10(r) + 1e-12), 0);
+	if (!isfinite(r))
+		strbuf_addstr(sb, "\xE2\x80\x94"); /* —: an empty cell */
 	else
-		num_format_fixed(sb, r, r >= 99.5 ? 0 : (r >= 9.95 ? 1 : 2), 1);
-	strbuf_addstr(sb, "\xC3\x97"); /* × */
+		views_fmt_ratio(sb, r);
 }

@@ -149,7 +149,6 @@ void plot_numfmt_apply(struct strbuf *sb, const struct plot_numfmt *f, double v)
  * as an integer with separators ("98,288"), >= 0.1 with 3 significant
  * digits but at most two decimals ("183", "12.3", "0.92"), below that 3
  * significant digits ("0.0123"). */
-void plot_format_value(struct strbuf *sb, double v);
 /* "1.21×", "0.85×", "12.3×", "0.027×" */
 void plot_format_ratio(struct strbuf *sb, double r);
 

@@ -1458,16 +1458,7 @@ static const char *verdict_words(enum compare_verdict v)
 /* "1.23×" and "[1.20–1.26]" with three significant digits. */
 static void fmt_ratio(struct strbuf *sb, double v)
 {
-	if (!isfinite(v))
-		strbuf_addstr(sb, "n/a");
-	else if (v < 0.1)
-		strbuf_addf(sb, "%.2g" TIMES, v);
-	else if (v >= 100)
-		strbuf_addf(sb, "%.0f" TIMES, v);
-	else if (v >= 10)
-		strbuf_addf(sb, "%.1f" TIMES, v);
-	else
-		strbuf_addf(sb, "%.2f" TIMES, v);
+	views_fmt_ratio(sb, v); /* as the charts label it */
 }
 
 static void fmt_ratio_ci(struct strbuf *sb, double lo, double hi)

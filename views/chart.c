@@ -333,11 +333,12 @@ static void summary_ci(const struct views_chart_opts *o, const struct db_config 
 static const char *shape_note(struct views_chart *f, const struct views_chart_opts *o)
 {
 	if (o->batch > 0 && o->devices > 0)
-		return kstr(f, "global batch %ld, %ld devices", o->batch, o->devices);
+		return kstr(f, "global batch %ld, %ld device%s", o->batch, o->devices,
+			    o->devices == 1 ? "" : "s");
 	if (o->batch > 0)
 		return kstr(f, "global batch %ld", o->batch);
 	if (o->devices > 0)
-		return kstr(f, "%ld devices", o->devices);
+		return kstr(f, "%ld device%s", o->devices, o->devices == 1 ? "" : "s");
 	return "best configuration per system";
 }
 
@@ -507,7 +508,7 @@ static int bar_mlperf(struct views_chart *f, struct db *db, const struct views_c
 	struct plot_bar *bars;
 	struct strbuf cap = STRBUF_INIT;
 	const char *note, *uncounted = "", **cand;
-	size_t i, n = 0, nhatched = 0, runs = 0, ncand = 0;
+	size_t i, n = 0, nhatched = 0, runs = 0, ncand = 0, nsets = 0, nsys;
 	int rc;
 	json_t *g;
 
@@ -530,13 +531,14 @@ static int bar_mlperf(struct views_chart *f, struct db *db, const struct views_c
 
 		if (!sys || (!json_is_number(score) && !json_is_number(med)))
 			continue;
+		like.system = (char *)sys;
+		if (!wanted(o, &like))
+			continue;
+		nsets++; /* a run set of the selection, charted or not */
 		for (k = 0; k < n && strcmp(bars[k].system, sys); k++)
 			;
 		if (k < n)
 			continue; /* one run set per system: the first (by round) */
-		like.system = (char *)sys;
-		if (!wanted(o, &like))
-			continue;
 		if (per_applies(o, &f->cs.v[0]) && per_count(o, nodes, devices) <= 0) {
 			cand[ncand++] = sys; /* normalised: a run set without the count */
 			continue;
@@ -564,6 +566,7 @@ static int bar_mlperf(struct views_chart *f, struct db *db, const struct views_c
 	if (!n)
 		return ab_fail(err, AB_EDATA, "nothing to plot: no MLPerf training run set of '%s' "
 					      "matches the selection", o->benchmark);
+	nsys = n; /* before --top keeps the best (the note says "best k of n systems") */
 	note = bars_finish(f, o, sp, bars, &n, &f->cs.v[0], uncounted, err);
 	if (!note)
 		return -AB_EDATA;
@@ -575,9 +578,17 @@ static int bar_mlperf(struct views_chart *f, struct db *db, const struct views_c
 	sp->labels.title = o->title ? o->title
 				    : kstr(f, "%s: official MLPerf training score, time to train "
 					      "(lower is better)", o->benchmark);
-	sp->labels.subtitle = kstr(f, "mlperf-training · %zu system%s, %zu result file%s · %s",
-				   json_array_size(f->json), json_array_size(f->json) == 1 ? "" : "s",
-				   runs, runs == 1 ? "" : "s", note);
+	/* systems are systems: a system with run sets in several rounds is one
+	 * bar (its first run set), and the run sets are counted as such */
+	if (nsets > nsys)
+		sp->labels.subtitle = kstr(f, "mlperf-training · %zu system%s (each one's first of "
+					      "%zu run sets by round), %zu result file%s · %s",
+					   nsys, nsys == 1 ? "" : "s", nsets, runs,
+					   runs == 1 ? "" : "s", note);
+	else
+		sp->labels.subtitle = kstr(f, "mlperf-training · %zu system%s, %zu result file%s · %s",
+					   nsys, nsys == 1 ? "" : "s", runs, runs == 1 ? "" : "s",
+					   note);
 	strbuf_addstr(&cap, "Bars: official score = olympic mean of the valid runs (a failed run "
 			    "counts as the slowest) × the RCP scaling factor, as MLCommons scores "
 			    "it; n = valid runs; no CI: a score is one number per run set.");

@@ -40,8 +40,20 @@
 /* ---- number formats (text tables, chart labels) ----------------------- */
 
 /* Significant digits by magnitude with thousands separators ("87,257",
- * "122.9", "0.00596"); "n/a" when not finite. */
+ * "122.9", "0.0293", "0.00596"); "n/a" when not finite.  Tables and the
+ * value labels of charts (bar, horizontal bar, grouped bar) alike. */
 void views_fmt_value(struct strbuf *sb, double v);
+/* v with sig significant digits (at most 12 decimals; never fewer digits
+ * than the integer part has), trailing zeros after the point dropped; ','
+ * between thousands when asked. */
+void views_fmt_sig(struct strbuf *sb, double v, int sig, int thousands);
+/* Chart labels where views_fmt_value does not fit (and log-axis ticks):
+ * 3 significant digits, a k/M/G suffix from 10,000 ("585", "18.5k");
+ * "n/a" when not finite. */
+void views_fmt_value_short(struct strbuf *sb, double v);
+/* A ratio, "1.21×", "12.3×", "1,500×", "0.027×" (two significant digits
+ * below 0.1), in tables and on charts alike; "n/a" when not finite. */
+void views_fmt_ratio(struct strbuf *sb, double r);
 /* "[lo, hi]" with views_fmt_value; "n too small" when either is not finite. */
 void views_fmt_ci(struct strbuf *sb, double lo, double hi);
 /* A confidence level as a percentage without the sign: "95", "97.5". */

@@ -13,6 +13,8 @@ mkdir -p "$BENCH_DIR"
 export LC_ALL=C
 TIME=/usr/bin/time
 [ -x "$TIME" ] || { echo "bench: /usr/bin/time is missing (apt-get install time)"; exit 2; }
+. "$(dirname "$0")/lib.sh"
+bench_need gen_caraml gen_mlperf gen_reframe || exit 2
 
 # name  generator-args (the generator's own size knob)
 CORPORA="
@@ -63,3 +65,5 @@ sh "$(dirname "$0")/speed.sh"
 sh "$(dirname "$0")/export.sh"
 # issue 10: report on a 100,000-run CARAML corpus and an MLPerf round (tests/bench/report.sh)
 sh "$(dirname "$0")/report.sh"
+# `make demo`'s steps, timed (t4506 checks what they write, not how fast)
+sh "$(dirname "$0")/demo.sh"

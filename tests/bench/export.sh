@@ -14,8 +14,9 @@ mkdir -p "$DIR"
 export LC_ALL=C
 TIME=/usr/bin/time
 [ -x "$TIME" ] || { echo "export bench: /usr/bin/time is missing (apt-get install time)"; exit 2; }
+. "$(dirname "$0")/lib.sh"
+bench_need gen_reframe || exit 2
 gen="$AB_BUILD/helpers/gen_reframe"
-[ -x "$gen" ] || { echo "export bench: no generator $gen (make unit-bins)"; exit 2; }
 corpus="$DIR/export-reframe"; db="$DIR/export.db"; stamp="$corpus.stamp"
 if [ ! -f "$stamp" ] || [ "$gen" -nt "$stamp" ] || [ "$AB_BIN" -nt "$stamp" ] ||
    [ "$(cat "$stamp")" != "$LINES" ] || [ ! -f "$db" ]; then

@@ -26,6 +26,8 @@ AB=${AB_BIN:?AB_BIN not set}
 # seconds (vacuuming the tables just filled) to the transfer's cpu-pg
 PG_EXTRA_OPTS="-c fsync=on -c shared_buffers=512MB -c max_wal_size=8GB -c checkpoint_timeout=30min -c autovacuum=off"
 . "$ROOT/tests/cli/pg_lib.sh"
+. "$ROOT/tests/bench/lib.sh"
+bench_need gen_pgcaraml gen_reframe || exit 2
 if ! pg_start; then
 	echo "pg: skipped: $PG_WHY"
 	exit 0

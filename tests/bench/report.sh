@@ -38,9 +38,10 @@ printf 'report   caraml 100k runs: ingest %.2f s wall, %s s CPU (%s MB) + report
 	"$i" "$ic" "$(rss "$BENCH_DIR/rc-ingest.time")" "$r" "$rcpu" "$(rss "$BENCH_DIR/rc-report.time")" \
 	"${pages:-?}" "$(echo "$i $r" | awk '{ print $1 + $2 }')" "$(echo "$ic $rcpu" | awk '{ print $1 + $2 }')"
 
+. "$(dirname "$0")/lib.sh"
 gen=$AB_BUILD/helpers/gen_mlperf
 dir=$BENCH_DIR/report-mlperf
-if [ -x "$gen" ]; then
+if bench_need gen_mlperf; then
 	if [ ! -f "$dir.stamp" ] || [ "$gen" -nt "$dir.stamp" ]; then
 		rm -rf "$dir"
 		"$gen" "$dir" 1300 >/dev/null && touch "$dir.stamp"

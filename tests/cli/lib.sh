@@ -32,6 +32,8 @@ PY=/usr/bin/python3
 PYTHONPATH="$ROOT/tests/helpers${PYTHONPATH:+:$PYTHONPATH}"; export PYTHONPATH
 
 ab() { "$AB" "$@"; }
+# dbsum, orphans, content, runq: what the tests ask of a database
+. "$ROOT/tests/helpers/db.sh"
 
 # desc FILE.svg: the strings drawn into an SVG (plots put each one into the
 # file's <desc>), one per line

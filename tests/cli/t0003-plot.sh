@@ -111,4 +111,14 @@ test_expect_success 'a failed write leaves no file behind' '
 	test ! -d no
 '
 
+test_expect_success 'a bar label prints the value as the stats table does (585.1 both)' '
+	ab $DB plot bar -b resnet50 --devices 1 -o r1.svg && desc r1.svg >d &&
+	ab $DB stats -b resnet50 >table &&
+	awk "\$1 == \"resnet50\" && \$3 == 1 && \$4 == 1 { for (i = 5; i < NF; i++) if (\$(i + 1) == \"images/s\") print \$2, \$i }" table >want &&
+	test "$(wc -l <want)" -ge 5 && grep -q "^GC200 585.1$" want && grep -q " · 1 device (" d &&
+	while read -r sys v; do
+		grep -qxF "$v" d || { echo "bar of $sys: no label $v"; cat d; exit 1; }
+	done <want
+'
+
 test_done

@@ -38,6 +38,14 @@ test_expect_success 'MLPerf bars are official scores, labelled, with n; incomple
 	PYEOF
 '
 
+test_expect_success 'the subtitle counts systems, not run sets, of the selection' '
+	n=$($PY -c "import json; print(len({g[\"system\"] for g in json.load(open(\"scores.json\"))}))") &&
+	grep -q "^mlperf-training · $n systems, [0-9]* result files" d &&
+	sys=$($PY -c "import json; print(json.load(open(\"scores.json\"))[0][\"system\"])") &&
+	ab plot bar -b bert --system "$sys" -o one.svg 2>/dev/null && desc one.svg >d1 &&
+	grep -q "^mlperf-training · 1 system, [0-9]* result files" d1
+'
+
 test_expect_success 'many systems: horizontal bars, every full name once, no ellipsis, the file grows' '
 	ab plot bar -b bert -o bar.png &&
 	$PY -c "import struct; b=open(\"bar.png\",\"rb\").read(24); w,h=struct.unpack(\">II\", b[16:24]); assert w==1600 and h>1000, (w,h)" &&

@@ -8,17 +8,6 @@
 T=$FIXTURES/caraml/tree
 R=llm_benchmark_nvidia_amd_run
 
-# orphans: rows whose parent is gone, and SQLite's own foreign key check
-orphans() {
-	ab sql --csv "SELECT
-	 (SELECT count(*) FROM run WHERE source_id NOT IN (SELECT id FROM source))
-	 + (SELECT count(*) FROM run WHERE system_id NOT IN (SELECT id FROM system))
-	 + (SELECT count(*) FROM run WHERE benchmark_id NOT IN (SELECT id FROM benchmark))
-	 + (SELECT count(*) FROM metric WHERE run_id NOT IN (SELECT id FROM run))
-	 + (SELECT count(*) FROM power_sample WHERE run_id NOT IN (SELECT id FROM run)) AS n" >orph &&
-	printf "n\n0\n" >orph.expect && test_cmp orph.expect orph &&
-	ab sql --csv "PRAGMA foreign_key_check" >fk && test "$(wc -l <fk)" -le 1
-}
 
 test_expect_success 'a table ingested before its energy file: run stored without energy' '
 	cp -R "$T" tree && mv tree/$R/000000/000002_combine_energy energy.away &&

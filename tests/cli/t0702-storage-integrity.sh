@@ -9,34 +9,6 @@
 
 GEN=${AB_BUILD:-}/helpers/gen_reframe
 
-# every child row has its parent (and every interned id exists)
-orphans() {
-	db=$1
-	ab --db "$db" sql --csv "SELECT
-	 (SELECT count(*) FROM run_data WHERE source_id NOT IN (SELECT id FROM source))
-	 + (SELECT count(*) FROM run_data WHERE system_id NOT IN (SELECT id FROM system))
-	 + (SELECT count(*) FROM run_data WHERE benchmark_id NOT IN (SELECT id FROM benchmark))
-	 + (SELECT count(*) FROM metric_data WHERE run_id NOT IN (SELECT id FROM run_data))
-	 + (SELECT count(*) FROM metric_data WHERE kind_id NOT IN (SELECT id FROM metric_kind))
-	 + (SELECT count(*) FROM power_data WHERE run_id NOT IN (SELECT id FROM run_data))
-	 + (SELECT count(*) FROM power_data WHERE device_id NOT IN (SELECT id FROM power_device))
-	 + (SELECT count(*) FROM run_data WHERE set_id IS NOT NULL
-	    AND set_id NOT IN (SELECT id FROM param_set)) AS n,
-	 (SELECT count(*) FROM param_set
-	    WHERE id NOT IN (SELECT set_id FROM run_data WHERE set_id IS NOT NULL))
-	 + (SELECT count(*) FROM metric_kind WHERE id NOT IN (SELECT kind_id FROM metric_data))
-	 + (SELECT count(*) FROM power_device WHERE id NOT IN (SELECT device_id FROM power_data))
-	 AS unused,
-	 (SELECT count(*) FROM source s
-	    WHERE first_run IS NOT (SELECT min(id) FROM run_data WHERE source_id = s.id)
-	    OR last_run IS NOT (SELECT max(id) FROM run_data WHERE source_id = s.id)
-	    OR (SELECT count(*) FROM run_data WHERE source_id = s.id)
-	       <> coalesce(last_run - first_run + 1, 0)) AS bad_ranges" >orph &&
-	printf "n,unused,bad_ranges\n0,0,0\n" >orph.expect && test_cmp orph.expect orph &&
-	ab --db "$db" sql --csv "PRAGMA foreign_key_check" >fk && test "$(wc -l <fk)" -le 1 &&
-	ab --db "$db" sql --csv "PRAGMA integrity_check" >ic && printf "integrity_check\nok\n" >ic.expect &&
-	test_cmp ic.expect ic
-}
 
 test_expect_success 'a schema-1 database upgrades with every row and value kept' '
 	sqlite3 old.db <"$FIXTURES/db/v1.sql" &&
@@ -124,6 +96,19 @@ test_expect_success 'a source range spanning other sources: ls and rm see only i
 	grep -q "^removed 1 source, $own runs" rm.out &&
 	sqlite3 w.db "SELECT id FROM run_data ORDER BY id" >others.after &&
 	test_cmp others.before others.after && orphans w.db
+'
+
+test_expect_success 'the shared checks (tests/helpers/db.sh) notice what they look for' '
+	ab --db h.db ingest "$FIXTURES/caraml/tree/resnet50_benchmark_run" >/dev/null 2>&1 &&
+	orphans h.db && dbsum h.db >s1 && cp h.db g.db &&
+	sqlite3 g.db "DELETE FROM source WHERE id = (SELECT min(source_id) FROM run_data)" &&
+	! orphans g.db >/dev/null 2>&1 && dbsum g.db >s2 && ! cmp -s s1 s2 &&
+	test "$(dbsum nothing.db)" = none &&
+	cp h.db k.db && sqlite3 k.db "UPDATE metric_data SET value = value * 2" &&
+	content h.db >c1 && test -s c1 && content k.db >c2 && ! cmp -s c1 c2 &&
+	ab --db h.db ls runs --json >runs.json &&
+	! runq status=ok -- job_id <runs.json 2>/dev/null &&
+	runq status=ok nth=0 -- status <runs.json >one && echo status=ok >one.expect && test_cmp one.expect one
 '
 
 if [ -x "$GEN" ]; then

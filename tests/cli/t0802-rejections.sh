@@ -6,10 +6,6 @@
 H=$FIXTURES/hostile
 DB=$ACCELBENCH_DB
 
-dbsum() { # the database file and its WAL, as bytes
-	cat "$DB" | sha256sum
-	if [ -f "$DB-wal" ] && [ -s "$DB-wal" ]; then echo wal; sha256sum <"$DB-wal"; fi
-}
 
 # reject CODE MESSAGE ab-args... : exit code, the exact stderr line, same bytes
 reject() {

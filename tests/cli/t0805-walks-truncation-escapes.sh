@@ -8,7 +8,6 @@
 C=$FIXTURES/caraml
 DB=$ACCELBENCH_DB
 q="'"
-dbsum() { sha256sum <"$DB"; }
 
 test_expect_success 'a database with data to protect' '
 	ab ingest "$C/llm_result_energy_list_2024.csv" >/dev/null 2>&1 && dbsum >before

@@ -6,13 +6,6 @@
 # last writer leaves, even while another connection keeps the file open.
 . "$(dirname "$0")/lib.sh"
 
-# what a database holds, independent of ids and ingest order
-content() {
-	"$AB" --db "$1" sql --csv "SELECT b.name, y.name, r.status, r.global_batch, r.devices,
-		(SELECT group_concat(name || '=' || value, ';') FROM (SELECT name, value FROM metric m
-		 WHERE m.run_id = r.id ORDER BY name)) FROM run r JOIN benchmark b ON b.id = r.benchmark_id
-		JOIN system y ON y.id = r.system_id" | sort | sha256sum
-}
 counts() {
 	"$AB" --db "$1" sql --csv "SELECT (SELECT count(*) FROM source), (SELECT count(*) FROM run),
 		(SELECT count(*) FROM metric), (SELECT count(*) FROM power_sample)" | tail -1

@@ -10,7 +10,6 @@ H=$FIXTURES/hostile/reframe-values
 R=$FIXTURES/reframe/reports
 q="'"
 
-dbsum() { if test -e "$ACCELBENCH_DB"; then sha256sum <"$ACCELBENCH_DB"; else echo none; fi; }
 
 test_expect_success 'perflog: nan, inf, 1e400, 1e-400 warned with file:line; None/null/empty silent' '
 	cp "$H/Vals.log" . &&

@@ -8,7 +8,6 @@
 
 H=$FIXTURES/hostile
 
-dbsum() { if test -e "$ACCELBENCH_DB"; then sha256sum <"$ACCELBENCH_DB"; else echo none; fi; }
 
 test_expect_success 'a slow results.db of real tables (generated)' '
 	$PY "$H/make_results_db.py" slow slow.db &&

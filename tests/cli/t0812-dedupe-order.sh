@@ -7,11 +7,6 @@
 
 C=$FIXTURES/caraml/llm_result_energy_list_2024.csv
 
-content() {
-	"$AB" --db "$1" sql --csv "SELECT y.name, r.job_id, r.status, (SELECT group_concat(name || '=' || value, ';')
-		FROM (SELECT name, value FROM metric m WHERE m.run_id = r.id ORDER BY name))
-		FROM run r JOIN system y ON y.id = r.system_id ORDER BY 1, 2, 4"
-}
 
 test_expect_success 'two tables, one job id, different values: both kept, in either order' '
 	mkdir a b && cp "$C" a/run.csv && sed "s/,109226.67,/,99999.5,/" "$C" >b/run.csv &&
@@ -20,7 +15,7 @@ test_expect_success 'two tables, one job id, different values: both kept, in eit
 	ab --db ba.db ingest b/run.csv a/run.csv >out2 2>&1 &&
 	grep -q "added 2 runs" out1 && grep -q "added 2 runs" out2 &&
 	content ab.db >ab.txt && content ba.db >ba.txt && test_cmp ab.txt ba.txt &&
-	test "$(grep -c "^H100,13000001,ok," ab.txt)" = 2
+	test "$(grep -c "^H100,13000001,[^,]*,ok," ab.txt)" = 2
 '
 
 test_expect_success 'the same values in other bytes are a duplicate, whichever came first' '

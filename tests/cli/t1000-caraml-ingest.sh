@@ -6,23 +6,6 @@
 
 C=$FIXTURES/caraml
 
-# print one run's fields: ls runs --json | runq JOBID field...
-runq() {
-	$PY -c '
-import json, sys
-runs = [r for r in json.load(sys.stdin) if r["job_id"] == sys.argv[1]]
-assert len(runs) == 1, "%d runs with job %s" % (len(runs), sys.argv[1])
-r = runs[0]
-for f in sys.argv[2:]:
-    if f.startswith("m."):
-        m = r["metrics"].get(f[2:])
-        print("%s=%s" % (f, "none" if m is None else "%.10g %s" % (m["value"], m["unit"])))
-    elif f.startswith("p."):
-        print("%s=%s" % (f, r["params"].get(f[2:])))
-    else:
-        print("%s=%s" % (f, r[f]))
-' "$@"
-}
 
 test_expect_samples 'the samples directory ingests (exit 0), energy files read with their tables' '
 	ab ingest "$SAMPLES/caraml" >out 2>err &&
@@ -33,7 +16,7 @@ test_expect_samples 'the samples directory ingests (exit 0), energy files read w
 
 test_expect_samples 'ls runs --json: the JEDI README row' '
 	ab ls runs --json >runs.json &&
-	runq 3914 suite benchmark system vendor accelerator status nodes devices global_batch m.throughput m.throughput_per_device m.tflops_per_device m.time_per_iteration p.Version p.Iterations <runs.json >actual &&
+	runq job_id=3914 -- suite benchmark system vendor accelerator status nodes devices global_batch m.throughput m.throughput_per_device m.tflops_per_device m.time_per_iteration p.Version p.Iterations <runs.json >actual &&
 	cat >expect <<-\EOF &&
 	suite=caraml
 	benchmark=llm-gpt-800M
@@ -48,14 +31,14 @@ test_expect_samples 'ls runs --json: the JEDI README row' '
 	m.throughput_per_device=39538.2 tokens/s
 	m.tflops_per_device=321.65 TFLOP/s
 	m.time_per_iteration=26.52 s
-	p.Version=2024.01
+	p.Version="2024.01"
 	p.Iterations=25
 	EOF
 	test_cmp expect actual
 '
 
 test_expect_samples 'the GC200 LLM row is in samples/s; tokens/s derived from seq 1024' '
-	runq 13011841 benchmark vendor m.throughput m.throughput_tokens <runs.json >actual &&
+	runq job_id=13011841 -- benchmark vendor m.throughput m.throughput_tokens <runs.json >actual &&
 	cat >expect <<-\EOF &&
 	benchmark=llm-gpt-117M
 	vendor=Graphcore
@@ -66,7 +49,7 @@ test_expect_samples 'the GC200 LLM row is in samples/s; tokens/s derived from se
 '
 
 test_expect_samples 'failed rows are failed, with the missing columns named' '
-	runq 13077003 status excluded_reason m.throughput <runs.json >actual &&
+	runq job_id=13077003 -- status excluded_reason m.throughput <runs.json >actual &&
 	cat >expect <<-\EOF &&
 	status=failed
 	excluded_reason='"'"'Tokens/second'"'"' is nan (nan: Iterations, Tokens/second; empty: Time/iteration(s), Avg_TFLOPs/GPU, EnergyFile)
@@ -79,11 +62,11 @@ test_expect_samples 'failed rows are failed, with the missing columns named' '
 test_expect_samples 'the forced-csv file: args_starter rejoined, no column shifted' '
 	ab --db forced.db ingest "$SAMPLES/caraml/resnet50_tf_H100_result_forced_csv_unquoted_commas_constructed.csv" >out 2>err &&
 	grep -q "forced_csv_unquoted_commas_constructed.csv:1: 6 rows had more fields than the header (unquoted .,.); the surplus was joined back into .args_starter.$" err &&
-	ab --db forced.db ls runs --json | runq 13080502 m.throughput p.EnergyFile p.args_exec >actual &&
+	ab --db forced.db ls runs --json | runq job_id=13080502 -- m.throughput p.EnergyFile p.args_exec >actual &&
 	cat >expect <<-\EOF &&
 	m.throughput=1927.89 images/s
-	p.EnergyFile=None
-	p.args_exec=--num_gpus 1 --model resnet50_v2 --batch_size 16 --data_dir=/p/project1/cjsc/benchmark/imagenet-processed/ --variable_update horovod --use_fp16=True
+	p.EnergyFile=null
+	p.args_exec="--num_gpus 1 --model resnet50_v2 --batch_size 16 --data_dir=/p/project1/cjsc/benchmark/imagenet-processed/ --variable_update horovod --use_fp16=True"
 	EOF
 	test_cmp expect actual &&
 	ab --db forced.db sql "SELECT json_extract(params, '"'"'$.args_starter'"'"') FROM run WHERE job_id = '"'"'13080505'"'"'" --csv | tail -1 >actual &&
@@ -126,7 +109,7 @@ test_expect_success 'a JUBE outpath tree: energy resolved by suffix, power serie
 	ab ingest "$C/tree" >out 2>err &&
 	grep -q "^4 files ingested, 0 skipped as already ingested, 0 rejected, 7 read with their tables; added 5 runs, 27 metrics, 44 power samples; 3 duplicate runs skipped$" out &&
 	ab ls runs --json >runs.json &&
-	runq 900001 started finished m.energy m.avg_power m.peak_power m.energy_efficiency <runs.json >actual &&
+	runq job_id=900001 -- started finished m.energy m.avg_power m.peak_power m.energy_efficiency <runs.json >actual &&
 	cat >expect <<-\EOF &&
 	started=2024-08-23T08:00:00Z
 	finished=2024-08-23T08:00:10Z
@@ -136,7 +119,7 @@ test_expect_success 'a JUBE outpath tree: energy resolved by suffix, power serie
 	m.energy_efficiency=178734.5455 tokens/Wh
 	EOF
 	test_cmp expect actual &&
-	runq 4001 nodes m.energy m.energy_per_device m.avg_power <runs.json >actual &&
+	runq job_id=4001 -- nodes m.energy m.energy_per_device m.avg_power <runs.json >actual &&
 	cat >expect <<-\EOF &&
 	nodes=2
 	m.energy=100 Wh
@@ -178,16 +161,25 @@ test_expect_success 'FNO table: energy columns in the table, tuple cell kept who
 	rm -f "$ACCELBENCH_DB" &&
 	ab ingest "$C/fno_result_csv.dat" >out 2>err &&
 	ab ls runs --json >runs.json &&
-	runq 5100002 benchmark precision p.Grid m.throughput m.energy m.energy_efficiency <runs.json >actual &&
+	runq job_id=5100002 -- benchmark precision p.Grid m.throughput m.energy m.energy_efficiency <runs.json >actual &&
 	cat >expect <<-\EOF &&
 	benchmark=fno-RBC2D
 	precision=amp
-	p.Grid=(256, 64)
+	p.Grid="(256, 64)"
 	m.throughput=300 samples/s
 	m.energy=50 Wh
 	m.energy_efficiency=1800 samples/Wh
 	EOF
 	test_cmp expect actual
+'
+
+test_expect_success 'params store a real in its shortest form that reads back equal (issue 13)' '
+	ab --db fno.db ingest "$C/fno_result_csv.dat" "$C/fno_eval_result_csv.dat" >/dev/null 2>&1 &&
+	ab --db fno.db sql --csv "SELECT params FROM run" >params.csv &&
+	grep -q "\"\"ModelParam (Million)\"\":3.1," params.csv &&
+	grep -q "\"\"TFLOPs\"\":3.4}" params.csv &&
+	grep -q "\"\"TrainTime/Epoch (min)\"\":0.9[,}]" params.csv &&
+	! grep -E "[0-9]\.[0-9]*(0000000000|9999999999)[0-9]" params.csv
 '
 
 test_expect_success 'jpwr CLI files on their own: a jpwr run per file, companions skipped in a walk' '

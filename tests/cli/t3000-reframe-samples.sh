@@ -7,24 +7,6 @@
 
 R=${SAMPLES:+$SAMPLES/reframe}
 
-# one run's fields: ls runs --json | runq SOURCE-SUBSTRING BENCHMARK SYSTEM NTH field...
-runq() {
-	$PY -c '
-import json, sys
-src, bench, system, nth = sys.argv[1:5]
-runs = [r for r in json.load(sys.stdin)
-        if src in r["source"] and r["benchmark"] == bench and r["system"] == system]
-r = runs[int(nth)]
-for f in sys.argv[5:]:
-    if f.startswith("m."):
-        m = r["metrics"].get(f[2:])
-        print("%s=%s" % (f, "none" if m is None else "%.10g %s" % (m["value"], m["unit"])))
-    elif f.startswith("p."):
-        print("%s=%s" % (f, json.dumps(r["params"].get(f[2:]), sort_keys=True)))
-    else:
-        print("%s=%s" % (f, r[f]))
-' "$@"
-}
 
 test_expect_samples 'the reframe samples ingest (exit 0), duplicates stored once' '
 	ab ingest "$R" >out 2>err &&
@@ -74,7 +56,7 @@ for k in sorted(rows):
 '
 
 test_expect_samples 'ResNet50CPUCheck on archer2:compute (ReFrame 4.9.3 perflog)' '
-	runq 4.9.3/perflogs ResNet50CPUCheck archer2:compute 0 suite status nodes job_id finished m.effective_throughput m.compute_throughput headline_metric better p.num_nodes p.environ p.time_basis <runs.json >actual &&
+	runq source~4.9.3/perflogs benchmark=ResNet50CPUCheck system=archer2:compute nth=0 -- suite status nodes job_id finished m.effective_throughput m.compute_throughput headline_metric better p.num_nodes p.environ p.time_basis <runs.json >actual &&
 	cat >expect <<-\EOF &&
 	suite=reframe
 	status=ok
@@ -96,8 +78,8 @@ test_expect_samples 'ResNet50CPUCheck on archer2:compute (ReFrame 4.9.3 perflog)
 '
 
 test_expect_samples 'the failing CosmoFlow run and its retry are two failed runs' '
-	runq 4.9.3/perflogs CosmoFlowGPUBenchmark archer2:compute-gpu-torch 0 status job_id excluded_reason m.effective_throughput <runs.json >actual &&
-	runq 4.9.3/perflogs CosmoFlowGPUBenchmark archer2:compute-gpu-torch 1 status job_id excluded_reason m.effective_throughput <runs.json >>actual &&
+	runq source~4.9.3/perflogs benchmark=CosmoFlowGPUBenchmark system=archer2:compute-gpu-torch nth=0 -- status job_id excluded_reason m.effective_throughput <runs.json >actual &&
+	runq source~4.9.3/perflogs benchmark=CosmoFlowGPUBenchmark system=archer2:compute-gpu-torch nth=1 -- status job_id excluded_reason m.effective_throughput <runs.json >>actual &&
 	cat >expect <<-\EOF &&
 	status=failed
 	job_id=13199
@@ -112,8 +94,8 @@ test_expect_samples 'the failing CosmoFlow run and its retry are two failed runs
 '
 
 test_expect_samples 'the sanity failure: stored as failed, without values' '
-	runq 3.12.0/reports DeepCAMGraphcoreBenchmark eidf:graphcore 0 status excluded_reason metrics p.fail_phase <runs.json >actual &&
-	runq 4.9.3/perflogs DeepCAMGraphcoreBenchmark eidf:graphcore 0 status metrics p.perf_missing <runs.json >>actual &&
+	runq source~3.12.0/reports benchmark=DeepCAMGraphcoreBenchmark system=eidf:graphcore nth=0 -- status excluded_reason metrics p.fail_phase <runs.json >actual &&
+	runq source~4.9.3/perflogs benchmark=DeepCAMGraphcoreBenchmark system=eidf:graphcore nth=0 -- status metrics p.perf_missing <runs.json >>actual &&
 	cat >expect <<-\EOF &&
 	status=failed
 	excluded_reason=sanity error: pattern '\''Effective Throughput'\'' not found in '\''rfm_DeepCAMGraphcoreBenchmark_8_job.out'\''
@@ -146,7 +128,7 @@ test_expect_samples 'reframe_perf.out on its own: 27 lines, 15 test cases' '
 	ab ingest "$R/constructed_reframe-4.6.0_epcc-site-format/reframe_perf.out" >out &&
 	grep -q "^1 file ingested, 0 skipped as already ingested, 0 rejected; added 15 runs, 27 metrics$" out &&
 	ab ls runs --json >runs.json &&
-	runq reframe_perf.out ResNet50CPUCheck archer2:compute 0 status line m.effective_throughput m.compute_throughput p.hashcode p.environ <runs.json >actual &&
+	runq source~reframe_perf.out benchmark=ResNet50CPUCheck system=archer2:compute nth=0 -- status line m.effective_throughput m.compute_throughput p.hashcode p.environ <runs.json >actual &&
 	cat >expect <<-\EOF &&
 	status=ok
 	line=11

@@ -56,4 +56,30 @@ test_expect_success 'the README says what is needed first and uses no ../shared 
 	! grep -n "\.\./shared" tour.md
 '
 
+test_expect_success 'every path the README names is in a plain clone (none outside it)' '
+	$PY - "$ROOT" <<-\PYEOF
+	import glob, os, re, sys
+	root = sys.argv[1]
+	text = open(os.path.join(root, "README.md"), encoding="utf-8").read()
+	text = re.sub(r"```.*?```", "", text, flags=re.S)  # the tour is the first test
+	tops = ("cli/", "core/", "ingest/", "model/", "views/", "plots/", "reports/", "runners/",
+	        "tests/", "docs/", "../")
+	bad, seen = [], 0
+	for tok in re.findall(r"`([^`]+)`", text):
+	    for word in tok.split():
+	        word = word.strip("()\",;:")
+	        if not word.startswith(tops):
+	            continue
+	        seen += 1
+	        rel = os.path.normpath(os.path.join(root, word))
+	        if not rel.startswith(root + os.sep):
+	            bad.append("outside the clone: " + word)
+	        elif not glob.glob(rel):
+	            bad.append("not in the repository: " + word)
+	assert seen >= 5, seen
+	print("\n".join(bad))
+	sys.exit(1 if bad else 0)
+	PYEOF
+'
+
 test_done

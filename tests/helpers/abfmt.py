@@ -16,7 +16,7 @@ def fmt_value(v):
     a = abs(v)
     if a >= 1000:
         return "{:,.0f}".format(v)
-    for lim, dec in ((100, 1), (10, 2), (0.01, 3)):
+    for lim, dec in ((100, 1), (10, 2), (0.1, 3)):
         if a >= lim:
             return "{:.{}f}".format(v, dec)
     if a == 0:

@@ -3,8 +3,10 @@
  * versions: fields_split, ingest_looks_binary, ingest_iso8601, and
  * ingest/jtext.c, which writes the bytes jansson's
  * json_dumps(JSON_COMPACT | JSON_ENSURE_ASCII) writes: strings (escapes,
- * UTF-8 to \u, surrogate pairs, NUL), integers, reals (many random
- * doubles, integers, exponents, -0.0), objects with keys set twice.
+ * UTF-8 to \u, surrogate pairs, NUL), integers, objects with keys set
+ * twice; reals (many random doubles, integers, exponents, -0.0) as the
+ * shortest of jansson's texts at 15, 16 and 17 digits that reads back
+ * equal, never longer than its %.17g (issue 13).
  */
 #include "unit.h"
 #include "ingest/ingest_priv.h"
@@ -32,15 +34,42 @@ static void same_str(const char *s, size_t n)
 	strbuf_release(&o);
 }
 
+/* What jansson prints for a real at 15, 16 and 17 significant digits
+ * (JSON_REAL_PRECISION): the shortest text that reads back as v, the form
+ * issue 13 asks for, in jansson's layout (".0", exponent without '+'). */
+static char *jansson_shortest(double v)
+{
+	char *best = NULL;
+	int prec;
+
+	for (prec = 15; prec <= 17; prec++) {
+		json_t *r = json_real(v);
+		char *t = json_dumps(r, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(prec));
+
+		json_decref(r);
+		if (strtod(t, NULL) == v && (!best || strlen(t) < strlen(best))) {
+			free(best);
+			best = t;
+		} else {
+			free(t);
+		}
+	}
+	return best;
+}
+
 static void same_real(double v)
 {
 	struct strbuf o = STRBUF_INIT;
-	char *want = jansson_dump(json_real(v));
+	char *want = jansson_shortest(v), *full = jansson_dump(json_real(v));
 
 	jtext_real(&o, v);
 	if (strcmp(o.buf, want))
-		fail_msg("%.17g: jtext '%s', jansson '%s'", v, o.buf, want);
+		fail_msg("%.17g: jtext '%s', shortest '%s'", v, o.buf, want);
+	/* reads back equal, never longer than %.17g */
+	if (strtod(o.buf, NULL) != v || o.len > strlen(full))
+		fail_msg("%.17g: jtext '%s', %%.17g '%s'", v, o.buf, full);
 	free(want);
+	free(full);
 	strbuf_release(&o);
 }
 
@@ -137,7 +166,8 @@ static void test_objects(void **state)
 		jtext_obj_set_json(&j, "missing", NULL);
 		strbuf_reset(&o);
 		jtext_obj_dump(&j, &o);
-		w = json_dumps(want, JSON_COMPACT | JSON_ENSURE_ASCII);
+		/* reals in their shortest form: 14.8 and 2.5 take 15 digits */
+		w = json_dumps(want, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(15));
 		assert_string_equal(o.buf, w);
 		free(w);
 	}

@@ -119,11 +119,22 @@ static void test_tick_format(void **state)
 	check_axis_labels(PLOT_SCALE_LOG10, l10, 5, 0, l10_s);
 }
 
+/* chart value labels are views_fmt_value, the tables' format */
 static void check_value(double v, const char *want)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	plot_format_value(&sb, v);
+	views_fmt_value(&sb, v);
+	assert_string_equal(sb.buf, want);
+	strbuf_release(&sb);
+}
+
+/* what a label says when the table's number does not fit its bar */
+static void check_value_short(double v, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	views_fmt_value_short(&sb, v);
 	assert_string_equal(sb.buf, want);
 	strbuf_release(&sb);
 }
@@ -143,16 +154,23 @@ static void test_value_format(void **state)
 	check_value(158152.8, "158,153");
 	check_value(81626, "81,626");
 	check_value(1000, "1,000");
-	check_value(999.4, "999");
-	check_value(1234567, "1.23M");
-	check_value(999999.7, "1.00M");
-	check_value(25.4e9, "25.4G");
-	check_value(183.37, "183");
-	check_value(12.345, "12.3");
-	check_value(0.9234, "0.92");
+	check_value(999.4, "999.4");
+	check_value(585.14, "585.1"); /* the GC200 bar and table row of the demo */
+	check_value(1234567, "1,234,567");
+	check_value(183.37, "183.4");
+	check_value(12.345, "12.35"); /* 12.345 is 12.3449999... in binary */
+	check_value(0.9234, "0.923");
+	check_value(0.0293, "0.0293"); /* 3 significant digits at least */
 	check_value(0.012345, "0.0123");
-	check_value(0, "0");
+	check_value(0, "0.000");
 	check_value(-2500, "-2,500");
+	check_value_short(585.14, "585");
+	check_value_short(1234.5, "1,234"); /* no digits lost before the point */
+	check_value_short(999499, "999k");
+	check_value_short(12345, "12.3k");
+	check_value_short(999999.7, "1M");
+	check_value_short(25.4e9, "25.4G");
+	check_value_short(0.012345, "0.0123");
 	check_ratio(1.2069, "1.21\xC3\x97");
 	check_ratio(0.027, "0.027\xC3\x97");
 	check_ratio(12.34, "12.3\xC3\x97");
