@@ -10,17 +10,6 @@
 
 #include <math.h>
 
-static void trim(const char **s, size_t *len)
-{
-	while (*len && (**s == ' ' || **s == '\t' || **s == '\r' || **s == '\n')) {
-		(*s)++;
-		(*len)--;
-	}
-	while (*len && ((*s)[*len - 1] == ' ' || (*s)[*len - 1] == '\t' ||
-			(*s)[*len - 1] == '\r' || (*s)[*len - 1] == '\n'))
-		(*len)--;
-}
-
 /* s[0..len) is word (n letters, lowercase) in any case */
 static int ieq_n(const char *s, size_t len, const char *word, size_t n)
 {
@@ -127,7 +116,7 @@ enum num_kind num_parse_double(const char *s, size_t len, double *out)
 	size_t i;
 	int sign = 0;
 
-	trim(&s, &len);
+	num_trim(&s, &len);
 	if (!len)
 		return NUM_EMPTY;
 	if (exact_decimal(s, len, out)) /* a plain decimal is none of the words */
@@ -188,7 +177,7 @@ enum num_kind num_parse_ll(const char *s, size_t len, long long *out)
 	char buf[32];
 	char *end;
 
-	trim(&s, &len);
+	num_trim(&s, &len);
 	if (!len)
 		return NUM_EMPTY;
 	if (ieq(s, len, "nan") || ieq(s, len, "null") || ieq(s, len, "none"))

@@ -21,6 +21,18 @@ enum num_kind {
 
 /* Parse s[0..len) as a double; *out is set for NUM_OK (and +-inf for NUM_INF). */
 enum num_kind num_parse_double(const char *s, size_t len, double *out);
+/* Narrow s[0..len) to drop the blanks (space, tab, CR, LF) at both ends:
+ * the blanks the parsers here accept around a number. */
+static inline void num_trim(const char **s, size_t *len)
+{
+	while (*len && (**s == ' ' || **s == '\t' || **s == '\r' || **s == '\n')) {
+		(*s)++;
+		(*len)--;
+	}
+	while (*len && ((*s)[*len - 1] == ' ' || (*s)[*len - 1] == '\t' ||
+			(*s)[*len - 1] == '\r' || (*s)[*len - 1] == '\n'))
+		(*len)--;
+}
 /* 1 when s[0..len) is a number that is not zero but reads as 0 or as a
  * subnormal double (1e-400: underflow, its digits are lost); 0 otherwise. */
 int num_underflows(const char *s, size_t len);

@@ -875,21 +875,6 @@ static int parse_vals(struct caraml_ctx *c, long line, char *const *cells, struc
 	return 0;
 }
 
-static void add_long(struct strbuf *sb, long v)
-{
-	char b[24];
-	size_t i = sizeof(b);
-	unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
-
-	do {
-		b[--i] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		b[--i] = '-';
-	strbuf_add(sb, b + i, sizeof(b) - i);
-}
-
 /* System, benchmark, counts, framework, precision, dedupe key. */
 static void set_identity(struct caraml_ctx *c, char *const *cells, const struct row_vals *v,
 			 struct ingest_run *run)
@@ -952,11 +937,11 @@ static void set_identity(struct caraml_ctx *c, char *const *cells, const struct 
 		strbuf_addch(&c->key, '|');
 		strbuf_addbuf(&c->key, &c->bench);
 		strbuf_addstr(&c->key, "|n");
-		add_long(&c->key, run->nodes);
+		jtext_int(&c->key, run->nodes);
 		strbuf_addstr(&c->key, "|d");
-		add_long(&c->key, run->devices);
+		jtext_int(&c->key, run->devices);
 		strbuf_addstr(&c->key, "|b");
-		add_long(&c->key, run->global_batch);
+		jtext_int(&c->key, run->global_batch);
 		run->dedupe_key = c->key.buf;
 	}
 }

@@ -376,13 +376,7 @@ static int num_shape_ok(const char *s, size_t len)
 {
 	size_t i = 0, d1 = 0, d2 = 0, de = 0;
 
-	while (len && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')) {
-		s++;
-		len--;
-	}
-	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r' ||
-		       s[len - 1] == '\n'))
-		len--;
+	num_trim(&s, &len);
 	if (!len)
 		return 1;
 	/* the words all start with a letter or a sign: a digit or '.' skips them */

@@ -247,13 +247,7 @@ enum num_kind ingest_parse_double(const char *s, size_t len, double *out)
 	double v;
 
 	/* the blanks num_parse_double() trims (" 232.58" in a JUBE list) */
-	while (len && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')) {
-		s++;
-		len--;
-	}
-	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r' ||
-		       s[len - 1] == '\n'))
-		len--;
+	num_trim(&s, &len);
 	if (len && (s[0] == '-' || s[0] == '+')) {
 		neg = s[0] == '-';
 		i = 1;
