@@ -15,6 +15,7 @@ TIME=/usr/bin/time
 [ -x "$TIME" ] || { echo "bench: /usr/bin/time is missing (apt-get install time)"; exit 2; }
 . "$(dirname "$0")/lib.sh"
 bench_need gen_caraml gen_mlperf gen_reframe || exit 2
+bench_calibrate
 
 # name  generator-args (the generator's own size knob)
 CORPORA="

@@ -26,3 +26,16 @@ bench_need() {
 	done
 	return 0
 }
+
+# bench_calibrate: print how long a fixed single-core job takes here (the
+# SHA-256 of 256 MiB of zeros through coreutils' sha256sum) with the load
+# average.  These VMs run the same binary up to 2x slower at some hours
+# with nothing else running; a figure is comparable with another only when
+# this line is too.
+bench_calibrate() {
+	bc_t0=$(date +%s.%N)
+	dd if=/dev/zero bs=1M count=256 2>/dev/null | sha256sum >/dev/null
+	bc_t1=$(date +%s.%N)
+	awk -v a="$bc_t0" -v b="$bc_t1" -v l="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)" \
+		'BEGIN { printf "machine: sha256sum of 256 MiB took %.2f s (compare figures only across equal values); load %s\n", b - a, l }'
+}

@@ -14,6 +14,8 @@ TIME=/usr/bin/time
 export LC_ALL=C
 mkdir -p "$BENCH_DIR"
 [ -x "$AB_BIN" ] || { echo "report.sh: no binary at AB_BIN='$AB_BIN'" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
+bench_calibrate
 
 secs() { sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$1" |
 	awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }'; }
@@ -38,7 +40,6 @@ printf 'report   caraml 100k runs: ingest %.2f s wall, %s s CPU (%s MB) + report
 	"$i" "$ic" "$(rss "$BENCH_DIR/rc-ingest.time")" "$r" "$rcpu" "$(rss "$BENCH_DIR/rc-report.time")" \
 	"${pages:-?}" "$(echo "$i $r" | awk '{ print $1 + $2 }')" "$(echo "$ic $rcpu" | awk '{ print $1 + $2 }')"
 
-. "$(dirname "$0")/lib.sh"
 gen=$AB_BUILD/helpers/gen_mlperf
 dir=$BENCH_DIR/report-mlperf
 if bench_need gen_mlperf; then

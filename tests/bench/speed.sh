@@ -16,6 +16,7 @@ TIME=/usr/bin/time
 [ -x "$TIME" ] || { echo "speed: /usr/bin/time is missing (apt-get install time)"; exit 2; }
 . "$(dirname "$0")/lib.sh"
 bench_need gen_reframe gen_mlperf gen_caraml || exit 2
+bench_calibrate
 
 # gen NAME GENERATOR ARG -> $DIR/NAME, regenerated when the generator changed
 gen() {
