@@ -9,16 +9,14 @@
 /* The runs, as integer ids and values: the names, units and boundary are
  * looked up once per configuration and metric kind (sql_names, sql_kind),
  * not carried on each of 100,000 rows. */
-#define SQL_CONFIGS(KINDS) \
-	"SELECT r.benchmark_id, r.system_id, r.nodes, r.devices, r.global_batch, r.precision," \
-	" r.status, md.value, md.kind_id, r.id" \
-	/* the tables under the run and metric views: a LEFT JOIN of the \
-	 * metric view materialises every metric of the database (0.5 s per \
-	 * query at 100,000 runs); this walks the primary key per run */ \
-	" FROM run_data r JOIN benchmark b ON b.id = r.benchmark_id" \
-	" JOIN system y ON y.id = r.system_id" \
-	" LEFT JOIN metric_data md ON md.run_id = r.id AND md.kind_id IN" \
-	"  (SELECT k.id FROM metric_kind k WHERE " KINDS ")" \
+static const char sql_configs[] =
+	"SELECT r.benchmark_id, r.system_id, r.nodes, r.devices, r.global_batch, r.precision,"
+	" r.status, r.metrics, r.id"
+	/* the table under the run view; the metrics are the row's packed
+	 * column (docs/schema.md, "Storage"), read here in C: the metric view
+	 * runs json_each per run */
+	" FROM run_data r JOIN benchmark b ON b.id = r.benchmark_id"
+	" JOIN system y ON y.id = r.system_id"
 	" WHERE (?1 IS NULL OR b.suite = ?1) AND (?2 IS NULL OR b.name = ?2)" \
 	"  AND (?3 IS NULL OR y.name = ?3 OR y.display_name = ?3)" \
 	/* a valid run with a reason is kept but not counted (an MLPerf \
@@ -28,18 +26,19 @@
 	 * run into its configuration, then sorts the few configurations by \
 	 * suite, benchmark, system and shape (sorting 100,000 rows by those \
 	 * names took 0.4 s of a 0.6 s query) */ \
-	" ORDER BY r.id"
+	" ORDER BY r.id";
 
 /* One metric (?4; NULL: each benchmark's headline), or two (?4 and ?5:
  * load_sets).  The kinds are listed once for the query, not per run (a
  * list naming b.metric was built again for each of 100,000 runs): with ?4
  * NULL, the headlines of every benchmark ?1 and ?2 select; load_sets
  * keeps a run's values of its own benchmark's headline only. */
-#define HEADLINES \
-	"k.name = ?4 OR (?4 IS NULL AND k.name IN (SELECT metric FROM benchmark" \
-	" WHERE (?1 IS NULL OR suite = ?1) AND (?2 IS NULL OR name = ?2)))"
-static const char sql_configs[] = SQL_CONFIGS(HEADLINES);
-static const char sql_configs2[] = SQL_CONFIGS(HEADLINES " OR k.name = ?5");
+#define SQL_KINDS \
+	"SELECT k.id FROM metric_kind k WHERE k.name = ?4 OR (?4 IS NULL AND k.name IN" \
+	" (SELECT metric FROM benchmark WHERE (?1 IS NULL OR suite = ?1)" \
+	" AND (?2 IS NULL OR name = ?2)))"
+static const char sql_kinds[] = SQL_KINDS " ORDER BY k.id";
+static const char sql_kinds2[] = SQL_KINDS " OR k.name = ?5 ORDER BY k.id";
 
 /* A configuration's names: its benchmark's and system's. */
 static const char sql_names[] =
@@ -805,7 +804,8 @@ static int load_sets(struct db *db, const struct db_config_query *q, const char 
 	struct cur_run run;
 	struct lookups lk;
 	sqlite3_stmt *st;
-	size_t nsets = metric2 ? 2 : 1, j;
+	size_t nsets = metric2 ? 2 : 1, j, nwant = 0, capwant = 0;
+	int64_t *want = NULL;
 	int rc, have_run = 0;
 
 	memset(sets, 0, sizeof(sets));
@@ -819,68 +819,104 @@ static int load_sets(struct db *db, const struct db_config_query *q, const char 
 		sets[j].ix.slot = ab_calloc(64, sizeof(size_t));
 		sets[j].ix.cap = 64;
 	}
-	rc = db_prepare(db, &st, metric2 ? sql_configs2 : sql_configs, err);
+	/* the kinds the sets take, ascending (a run's packed metrics are too) */
+	rc = db_prepare(db, &st, metric2 ? sql_kinds2 : sql_kinds, err);
+	if (rc == 0) {
+		db_bind_text(st, 1, q->suite);
+		db_bind_text(st, 2, q->benchmark);
+		db_bind_text(st, 4, q->metric);
+		if (metric2)
+			db_bind_text(st, 5, metric2);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			if (nwant == capwant) {
+				capwant = capwant ? 2 * capwant : 16;
+				want = ab_realloc(want, capwant * sizeof(*want));
+			}
+			want[nwant++] = sqlite3_column_int64(st, 0);
+		}
+		sqlite3_finalize(st);
+		rc = rc == SQLITE_DONE ? 0 : db_fail(db, err, "cannot load runs");
+	}
+	if (rc == 0)
+		rc = db_prepare(db, &st, sql_configs, err);
 	if (rc < 0) {
 		for (j = 0; j < nsets; j++)
 			set_finish(db, &sets[j], 0);
 		strbuf_release(&run.precision);
+		free(want);
 		return rc;
 	}
 	db_bind_text(st, 1, q->suite);
 	db_bind_text(st, 2, q->benchmark);
 	db_bind_text(st, 3, q->system);
-	db_bind_text(st, 4, q->metric);
-	if (metric2)
-		db_bind_text(st, 5, metric2);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(st, 9);
-		const struct kind_info *ki = NULL;
+		const char *packed = nwant ? (const char *)sqlite3_column_text(st, 7) : NULL;
+		int64_t kind;
+		double value;
+		int more;
 
-		/* runs come in id order, each with its value rows together */
-		if (!have_run || id != run.id) {
-			if (have_run && run_end(db, &lk, q, sets, nsets, &run, err) < 0) {
-				rc = SQLITE_ERROR;
-				break;
-			}
-			have_run = 1;
-			run.id = id;
-			run.bid = sqlite3_column_int64(st, 0);
-			run.yid = sqlite3_column_int64(st, 1);
-			run.nodes = long_col(st, 2);
-			run.devices = long_col(st, 3);
-			run.batch = long_col(st, 4);
-			run.has_precision = sqlite3_column_type(st, 5) != SQLITE_NULL;
-			strbuf_reset(&run.precision);
-			if (run.has_precision)
-				strbuf_addstr(&run.precision, (const char *)sqlite3_column_text(st, 5));
-			run.status = sqlite3_column_type(st, 6) == SQLITE_INTEGER
-					     ? sqlite3_column_int(st, 6)
-					     : -1;
-		}
-		if (sqlite3_column_type(st, 8) == SQLITE_NULL)
-			continue;   /* no value of either metric: run_end counts it */
-		if (!(ki = kind_of(db, &lk, sqlite3_column_int64(st, 8), err))) {
+		/* one row per run, in id order */
+		if (have_run && run_end(db, &lk, q, sets, nsets, &run, err) < 0) {
 			rc = SQLITE_ERROR;
 			break;
 		}
-		for (j = 0; j < nsets; j++) {
-			const char *want = sets[j].metric;
+		have_run = 1;
+		run.id = sqlite3_column_int64(st, 8);
+		run.bid = sqlite3_column_int64(st, 0);
+		run.yid = sqlite3_column_int64(st, 1);
+		run.nodes = long_col(st, 2);
+		run.devices = long_col(st, 3);
+		run.batch = long_col(st, 4);
+		run.has_precision = sqlite3_column_type(st, 5) != SQLITE_NULL;
+		strbuf_reset(&run.precision);
+		if (run.has_precision)
+			strbuf_addstr(&run.precision, (const char *)sqlite3_column_text(st, 5));
+		run.status = sqlite3_column_type(st, 6) == SQLITE_INTEGER ? sqlite3_column_int(st, 6)
+									   : -1;
+		/* its values of the kinds wanted, in kind order */
+		while ((more = db_metrics_next(&packed, &kind, &value)) > 0) {
+			const struct kind_info *ki;
+			size_t lo = 0, hi = nwant;
 
-			if (!want && !(want = bench_metric(db, &lk, run.bid, err))) {
-				rc = SQLITE_ERROR;
-				break;
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+				if (want[mid] < kind)
+					lo = mid + 1;
+				else
+					hi = mid;
 			}
-			if (strcmp(ki->name, want))
+			if (lo == nwant || want[lo] != kind)
 				continue;
-			if (set_row(db, &lk, q, &sets[j], &run, ki, sqlite3_column_double(st, 7),
-				    err) < 0) {
+			if (!(ki = kind_of(db, &lk, kind, err))) {
 				rc = SQLITE_ERROR;
 				break;
 			}
-			sets[j].matched = 1;
+			for (j = 0; j < nsets; j++) {
+				const char *wname = sets[j].metric;
+
+				if (!wname && !(wname = bench_metric(db, &lk, run.bid, err))) {
+					rc = SQLITE_ERROR;
+					break;
+				}
+				if (strcmp(ki->name, wname))
+					continue;
+				if (set_row(db, &lk, q, &sets[j], &run, ki, value, err) < 0) {
+					rc = SQLITE_ERROR;
+					break;
+				}
+				sets[j].matched = 1;
+			}
+			if (rc == SQLITE_ERROR)
+				break;
 		}
 		if (rc == SQLITE_ERROR)
 			break;
+		if (more < 0) {
+			rc = SQLITE_ERROR;
+			ab_fail(err, AB_EIO, "database '%s': run %lld's metrics are not in the packed form",
+				db_path(db), (long long)run.id);
+			break;
+		}
 	}
 	if (rc == SQLITE_DONE && have_run && run_end(db, &lk, q, sets, nsets, &run, err) < 0)
 		rc = SQLITE_ERROR;
@@ -889,6 +925,7 @@ static int load_sets(struct db *db, const struct db_config_query *q, const char 
 	else
 		rc = 0;
 	sqlite3_finalize(st);
+	free(want);
 	lookups_release(&lk);
 	strbuf_release(&run.precision);
 	for (j = 0; j < nsets; j++)

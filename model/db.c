@@ -100,9 +100,11 @@ static void sql_key16(sqlite3_context *cx, int argc, sqlite3_value **argv)
 
 int db_register_functions(sqlite3 *sql)
 {
-	return sqlite3_create_function(sql, "ab_key16", 1,
-				       SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
-				       sql_key16, NULL, NULL);
+	int rc = sqlite3_create_function(sql, "ab_key16", 1,
+					 SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
+					 sql_key16, NULL, NULL);
+
+	return rc == SQLITE_OK ? db_metrics_register(sql) : rc;
 }
 
 sqlite3 *db_sqlite(struct db *db)

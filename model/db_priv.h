@@ -51,13 +51,25 @@ struct db_power_row {
 	double t, watts;
 };
 
-/* sink.c: metric rows likewise, DB_METRIC_BATCH to a statement (a
- * statement per metric cost as much as the run rows themselves) */
-#define DB_METRIC_BATCH 64
-struct db_metric_row {
-	int64_t run_id, kind_id;
+/* db_metrics.c: run_data.metrics (schema 9), a run's metrics as JSON
+ * object text {"<kind id>":<number>,...}, keys ascending.  An item is
+ * written as text (text_len bytes, already db_metrics_number()'s form) or,
+ * when text is NULL, from value. */
+struct db_metric_item {
+	int64_t kind;
 	double value;
+	const char *text;
+	size_t text_len;
 };
+/* v sorted by kind in place; nothing appended when n is 0 (store NULL) */
+void db_metrics_pack(struct strbuf *out, struct db_metric_item *v, size_t n);
+/* The shortest text of v that reads back as v, with a '.' or an exponent. */
+void db_metrics_number(struct strbuf *out, double v);
+/* Iterate packed text (NUL-terminated; NULL: none) from *p = the text:
+ * 1 an item (*p moves past it), 0 the end, -1 text not in the packed form. */
+int db_metrics_next(const char **p, int64_t *kind, double *value);
+/* ab_pack_metrics(kind_id, value), an aggregate for migrations */
+int db_metrics_register(sqlite3 *sql);
 
 /* sink.c: runs the caches could resolve, waiting to be inserted
  * DB_RUN_BATCH to a statement (run_many) */
@@ -71,7 +83,8 @@ struct db_run_row {
 	int64_t sys_id, b_id, set_id;
 	long seq;
 	size_t at;                 /* its index in run_many's runs */
-	size_t kinds, nrows;       /* its metric kinds in pend_kind[kinds..], rows stored */
+	size_t moff, mlen;         /* its packed metrics in *mbuf (mlen 0: none) */
+	const struct strbuf *mbuf;
 };
 
 /* sink.c: the last upsert of a system or benchmark by name, kept across
@@ -121,9 +134,15 @@ struct db_sink_state {
 	sqlite3_stmt *st[32];
 	int cache_only;            /* lookups the caches cannot answer return SINK_NEEDS_DB */
 	struct db_run_row pend[DB_RUN_BATCH];
-	size_t npend, pend_rows;   /* runs waiting, their metric rows */
-	int64_t *pend_kind;        /* metric kind of each metric of the waiting runs (0: none) */
-	size_t nkind, cap_kind;
+	size_t npend;              /* runs waiting */
+	struct strbuf pend_mtext;  /* the waiting runs' packed metrics */
+	struct strbuf one_mtext;   /* run()'s */
+	struct db_metric_item *mitems; /* a run's metrics being packed */
+	size_t cap_mitems;
+	int64_t *kind_ids;         /* a run's metrics' kind ids (0: not stored) */
+	size_t cap_kind_ids;
+	int64_t *new_kinds;        /* kinds run() added for the run being stored */
+	size_t nnew_kinds, cap_new_kinds;
 	sqlite3_stmt *st_runs[DB_RUN_BATCH + 1]; /* INSERT of n runs */
 	/* small caches valid inside one transaction */
 	struct strbuf last_system;
@@ -143,8 +162,6 @@ struct db_sink_state {
 	struct strbuf kbuf, reason;
 	struct db_power_row pw[DB_POWER_BATCH]; /* samples not stored yet */
 	int npw;
-	struct db_metric_row mt[DB_METRIC_BATCH]; /* metric rows not stored yet */
-	int nmt;
 	struct {
 		struct strbuf name;
 		int64_t id;        /* 0: empty */

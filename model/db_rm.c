@@ -1,6 +1,6 @@
 /*
  * db_rm.c - remove ingested sources with everything derived from them:
- * their runs, the runs' metrics and power samples, the systems and
+ * their runs (with their metrics, run_data.metrics) and power samples, the systems and
  * benchmarks that only those runs used, and the interned rows (param
  * sets, metric kinds, power devices) no run uses any more.  `accelbench rm
  * source` and `ingest --replace` both come through here.
@@ -89,6 +89,106 @@ static int collect(struct db *db, const char *sql, int64_t id, struct id_set *ou
 	return 0;
 }
 
+/* A sorted set of ids (metric kinds: met once per metric). */
+static size_t sorted_find(const struct id_set *s, int64_t id)
+{
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->v[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void sorted_add(struct id_set *s, int64_t id)
+{
+	size_t at = sorted_find(s, id);
+
+	if (at < s->n && s->v[at] == id)
+		return;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 16;
+		s->v = ab_realloc(s->v, s->cap * sizeof(*s->v));
+	}
+	memmove(s->v + at + 1, s->v + at, (s->n - at) * sizeof(*s->v));
+	s->v[at] = id;
+	s->n++;
+}
+
+/*
+ * The metric kinds of packed metrics (run_data.metrics, docs/schema.md)
+ * of the rows sql gives (column 0, bound to id unless id is 0): each into
+ * kinds (sorted), with their number added to *count.  With only (not
+ * NULL), just the kinds in only are kept, and the pass stops once all of
+ * them were met.
+ */
+static int packed_kinds(struct db *db, const char *sql, int64_t id, struct id_set *kinds,
+			const struct id_set *only, long *count, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	int rc = db_prepare(db, &st, sql, err);
+
+	if (rc < 0)
+		return rc;
+	if (id)
+		sqlite3_bind_int64(st, 1, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *p = (const char *)sqlite3_column_text(st, 0);
+		int64_t kind;
+		double v;
+		int more;
+
+		while ((more = db_metrics_next(&p, &kind, &v)) > 0) {
+			size_t at;
+
+			if (count)
+				(*count)++;
+			if (only && ((at = sorted_find(only, kind)) == only->n || only->v[at] != kind))
+				continue;
+			sorted_add(kinds, kind);
+		}
+		if (more < 0) {
+			sqlite3_finalize(st);
+			return ab_fail(err, AB_EIO, "database '%s': a run's metrics are not in the "
+						     "packed form", db_path(db));
+		}
+		if (only && kinds->n == only->n)
+			break;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return db_fail(db, err, "cannot read the runs of a source");
+	return 0;
+}
+
+/* Delete the metric kinds among ids that no run's metrics name any more. */
+static int drop_unused_kinds(struct db *db, const struct id_set *ids, struct strbuf *err)
+{
+	struct id_set used = { 0 }, unused = { 0 };
+	size_t i;
+	int rc;
+
+	if (!ids->n)
+		return 0;
+	rc = packed_kinds(db, "SELECT metrics FROM run_data WHERE metrics IS NOT NULL", 0, &used, ids,
+			  NULL, err);
+	for (i = 0; rc == 0 && i < ids->n; i++) {
+		size_t at = sorted_find(&used, ids->v[i]);
+		if (at == used.n || used.v[at] != ids->v[i])
+			ids_add(&unused, ids->v[i]);
+	}
+	if (rc == 0)
+		rc = drop_unused(db, "DELETE FROM metric_kind WHERE id IN"
+				     " (SELECT value FROM json_each(?1))", &unused, err);
+	free(used.v);
+	free(unused.v);
+	return rc;
+}
+
 int db_source_remove(struct db *db, int64_t source_id, struct db_rm_counts *c, struct strbuf *err)
 {
 	struct id_set systems = { 0 }, benches = { 0 }, sets = { 0 }, kinds = { 0 }, devices = { 0 };
@@ -105,9 +205,9 @@ int db_source_remove(struct db *db, int64_t source_id, struct db_rm_counts *c, s
 		rc = collect(db, "SELECT DISTINCT set_id FROM run_data r WHERE" DB_SOURCE_RUNS("r", "?1")
 				 "AND set_id IS NOT NULL", source_id, &sets, err);
 	if (rc == 0)
-		rc = collect(db, "SELECT DISTINCT kind_id FROM metric_data WHERE run_id IN"
-				 " (SELECT id FROM run_data r WHERE" DB_SOURCE_RUNS("r", "?1") ")",
-			     source_id, &kinds, err);
+		rc = packed_kinds(db, "SELECT metrics FROM run_data r WHERE" DB_SOURCE_RUNS("r", "?1")
+				      "AND metrics IS NOT NULL", source_id, &kinds, NULL, &c->metrics,
+				  err);
 	if (rc == 0)
 		rc = collect(db, "SELECT DISTINCT device_id FROM power_data WHERE run_id IN"
 				 " (SELECT id FROM run_data r WHERE" DB_SOURCE_RUNS("r", "?1") ")",
@@ -117,10 +217,6 @@ int db_source_remove(struct db *db, int64_t source_id, struct db_rm_counts *c, s
 		rc = exec_id(db, "DELETE FROM power_data WHERE run_id IN"
 				 " (SELECT id FROM run_data r WHERE" DB_SOURCE_RUNS("r", "?1") ")",
 			     source_id, &c->power_samples, err);
-	if (rc == 0)
-		rc = exec_id(db, "DELETE FROM metric_data WHERE run_id IN"
-				 " (SELECT id FROM run_data r WHERE" DB_SOURCE_RUNS("r", "?1") ")",
-			     source_id, &c->metrics, err);
 	if (rc == 0)
 		rc = exec_id(db, "DELETE FROM run_data AS r WHERE" DB_SOURCE_RUNS("r", "?1"), source_id,
 			     &c->runs, err);
@@ -147,9 +243,7 @@ int db_source_remove(struct db *db, int64_t source_id, struct db_rm_counts *c, s
 				     " AND id NOT IN (SELECT set_id FROM run_data WHERE set_id IS NOT NULL)",
 				 &sets, err);
 	if (rc == 0)
-		rc = drop_unused(db, "DELETE FROM metric_kind WHERE id IN"
-				     " (SELECT value FROM json_each(?1))"
-				     " AND id NOT IN (SELECT kind_id FROM metric_data)", &kinds, err);
+		rc = drop_unused_kinds(db, &kinds, err);
 	if (rc == 0)
 		rc = drop_unused(db, "DELETE FROM power_device WHERE id IN"
 				     " (SELECT value FROM json_each(?1))"

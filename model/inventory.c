@@ -720,8 +720,9 @@ static const char sql_refs[] =
 	/* the run view: the status as text whatever run_data stores */
 	" FROM run r JOIN benchmark b ON b.id = r.benchmark_id"
 	" JOIN system y ON y.id = r.system_id"
-	" JOIN metric_data md ON md.run_id = r.id"
-	" JOIN metric_kind mk ON mk.id = md.kind_id"
+	/* the run's packed metrics (run_data.metrics, schema 9) */
+	" JOIN run_data rd ON rd.id = r.id JOIN json_each(rd.metrics) md"
+	" JOIN metric_kind mk ON mk.id = md.key"
 	" WHERE b.suite = ?1 AND b.name = ?2 AND mk.name = coalesce(?3, b.metric)"
 	"  AND mk.meta <> '' AND json_valid(mk.meta)"
 	"  AND json_type(mk.meta, '$.reference') IN ('integer', 'real')"

@@ -20,6 +20,7 @@ enum {
 	LS_KINDS,
 	LS_METRICS,
 	LS_METRIC_VALUES,
+	LS_KIND_NAME,
 	LS_POWER,
 	LS_KEYS,
 	LS_HAS_SOURCE,
@@ -60,11 +61,12 @@ static const char *const local_sql[LS_COUNT] = {
 	[LS_RUNS_BY_KEY] = "SELECT " RUN_COLS " FROM run_data r WHERE" DB_SOURCE_RUNS("r", "?1")
 			   "ORDER BY dedupe, seq",
 	[LS_KINDS] = "SELECT id, name, unit, nullif(meta, '') FROM metric_kind ORDER BY id",
-	[LS_METRIC_VALUES] = "SELECT r.seq, d.kind_id, d.value FROM run_data r"
-			     " JOIN metric_data d ON d.run_id = r.id WHERE" DB_SOURCE_RUNS("r", "?1"),
-	[LS_METRICS] = "SELECT r.seq, k.name, d.value, k.unit, nullif(k.meta, '')"
-		       " FROM run_data r JOIN metric_data d ON d.run_id = r.id"
-		       " JOIN metric_kind k ON k.id = d.kind_id WHERE" DB_SOURCE_RUNS("r", "?1"),
+	/* a run's metrics are packed in its row (schema 9): read in C */
+	[LS_METRIC_VALUES] = "SELECT r.seq, r.metrics FROM run_data r WHERE" DB_SOURCE_RUNS("r", "?1")
+			     "AND r.metrics IS NOT NULL",
+	[LS_METRICS] = "SELECT r.seq, r.metrics FROM run_data r WHERE" DB_SOURCE_RUNS("r", "?1")
+		       "AND r.metrics IS NOT NULL",
+	[LS_KIND_NAME] = "SELECT name FROM metric_kind WHERE id = ?1",
 	/* (device, t) order: the order every reader of power samples uses */
 	[LS_POWER] = "SELECT r.seq, p.device, p.t, p.watts FROM run_data r"
 		     " JOIN power_sample p ON p.run_id = r.id WHERE" DB_SOURCE_RUNS("r", "?1")
@@ -440,22 +442,37 @@ int pg_local_copy_final_runs(struct pg_local *l, int64_t source_id,
 			"cannot read the local runs", err);
 }
 
-/* rows: seq, kind_id, value */
+static int not_packed(int64_t seq, struct strbuf *err)
+{
+	return ab_fail(err, AB_EIO, "run %lld: its metrics are not in the packed form",
+		       (long long)seq);
+}
+
+/* rows: seq, packed metrics; a row per metric, in kind order */
 static int final_metric(void *ctx, sqlite3_stmt *st, struct strbuf *err)
 {
 	struct final_ctx *f = ctx;
-	int64_t seq = sqlite3_column_int64(st, 0);
-	int64_t kind = mapped(f->ids->kind, f->ids->nkind, sqlite3_column_int64(st, 1));
+	int64_t seq = sqlite3_column_int64(st, 0), local;
+	const char *p = (const char *)sqlite3_column_text(st, 1);
+	double v;
+	int more, rc;
 
 	if (skipped(f->ids, seq))
 		return 0;
-	if (!kind)
-		return ab_fail(err, AB_EINTERNAL, "run %lld: a metric kind is not in the store",
-			       (long long)seq);
-	pg_copy_int(f->cp, f->ids->base + seq);
-	pg_copy_int(f->cp, kind);
-	pg_copy_double(f->cp, sqlite3_column_double(st, 2));
-	return pg_copy_end_row(f->cp, err);
+	while ((more = db_metrics_next(&p, &local, &v)) > 0) {
+		int64_t kind = mapped(f->ids->kind, f->ids->nkind, local);
+
+		if (!kind)
+			return ab_fail(err, AB_EINTERNAL, "run %lld: a metric kind is not in the store",
+				       (long long)seq);
+		pg_copy_int(f->cp, f->ids->base + seq);
+		pg_copy_int(f->cp, kind);
+		pg_copy_double(f->cp, v);
+		rc = pg_copy_end_row(f->cp, err);
+		if (rc < 0)
+			return rc;
+	}
+	return more < 0 ? not_packed(seq, err) : 0;
 }
 
 int pg_local_copy_final_metrics(struct pg_local *l, int64_t source_id,
@@ -532,15 +549,37 @@ int pg_local_run_keys(struct pg_local *l, int64_t source_id,
 struct metrics_ctx {
 	int (*fn)(void *ctx, int64_t seq, const char *name, double value, struct strbuf *err);
 	void *ctx;
+	struct pg_local *l;
+	struct strbuf name;
 };
 
+/* rows: seq, packed metrics; fn per metric, in kind order */
 static int metric_row(void *ctx, sqlite3_stmt *st, struct strbuf *err)
 {
 	struct metrics_ctx *m = ctx;
-	const char *name = (const char *)sqlite3_column_text(st, 1);
+	int64_t seq = sqlite3_column_int64(st, 0), kind;
+	const char *p = (const char *)sqlite3_column_text(st, 1);
+	double v;
+	int more, rc;
 
-	return m->fn(m->ctx, sqlite3_column_int64(st, 0), name ? name : "",
-		     sqlite3_column_double(st, 2), err);
+	while ((more = db_metrics_next(&p, &kind, &v)) > 0) {
+		sqlite3_stmt *kn;
+
+		rc = stmt(m->l, LS_KIND_NAME, kind, &kn, err);
+		if (rc < 0)
+			return rc;
+		rc = sqlite3_step(kn);
+		strbuf_reset(&m->name);
+		if (rc == SQLITE_ROW && sqlite3_column_text(kn, 0))
+			strbuf_addstr(&m->name, (const char *)sqlite3_column_text(kn, 0));
+		sqlite3_reset(kn);
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+			return db_fail(m->l->db, err, "cannot read the local metric kinds");
+		rc = m->fn(m->ctx, seq, m->name.buf, v, err);
+		if (rc < 0)
+			return rc;
+	}
+	return more < 0 ? not_packed(seq, err) : 0;
 }
 
 int pg_local_metrics(struct pg_local *l, int64_t source_id,
@@ -548,10 +587,13 @@ int pg_local_metrics(struct pg_local *l, int64_t source_id,
 			       struct strbuf *err),
 		     void *ctx, struct strbuf *err)
 {
-	struct metrics_ctx m = { fn, ctx };
+	struct metrics_ctx m = { fn, ctx, l, STRBUF_INIT };
+	int rc;
 
-	return each_row(l, LS_METRICS, source_id, metric_row, &m, "cannot read the local metrics",
-			err);
+	rc = each_row(l, LS_METRICS, source_id, metric_row, &m, "cannot read the local metrics",
+		      err);
+	strbuf_release(&m.name);
+	return rc;
 }
 
 int pg_local_has_source(struct pg_local *l, const char *sha256, const char *identity, int *has,

@@ -25,13 +25,13 @@
 	" JOIN system y ON y.id = r.system_id"
 /* per metric: the tables under the run and metric views (a LEFT JOIN of
  * the metric view materialises every metric and sorts them all; this
- * walks metric_data's primary key run by run) */
+ * reads each run's packed metrics, run_data.metrics, run by run) */
 #define RUN_DATA_FROM \
 	" FROM run_data r JOIN source s ON s.id = r.source_id" \
 	" JOIN benchmark b ON b.id = r.benchmark_id" \
 	" JOIN system y ON y.id = r.system_id" \
-	" LEFT JOIN metric_data md ON md.run_id = r.id" \
-	" LEFT JOIN metric_kind k ON k.id = md.kind_id"
+	" LEFT JOIN json_each(r.metrics) md" \
+	" LEFT JOIN metric_kind k ON k.id = md.key"
 #define RUN_WHERE \
 	" WHERE (?1 IS NULL OR b.suite = ?1) AND (?2 IS NULL OR b.name = ?2)" \
 	"  AND (?3 IS NULL OR y.name = ?3 OR y.display_name = ?3)"

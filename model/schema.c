@@ -359,6 +359,38 @@ static const char *const migrations[][MIGRATION_PARTS] = {
 	  " first_run = (SELECT min(id) FROM run_data WHERE source_id = source.id),"
 	  " last_run = (SELECT max(id) FROM run_data WHERE source_id = source.id);"
 	  "DROP INDEX run_data_source;" },
+	/* 9: a run's metrics are one column of its row, run_data.metrics:
+	 * JSON object text {"<metric_kind id>":<value>,...}, keys ascending,
+	 * values in the shortest form that reads back as the same double
+	 * (db_metrics.c), NULL for none.  One B-tree entry per run instead of
+	 * one per metric (metric_data's rows were half of a large ingest's
+	 * writing).  The view `metric` keeps its columns (json_each); the
+	 * migration packs every value exactly (ab_pack_metrics, in C: SQLite's
+	 * own JSON functions print 15 digits). */
+	{ "DROP VIEW runs;"
+	  "DROP VIEW metric;"
+	  "ALTER TABLE run_data ADD COLUMN metrics TEXT;"
+	  "UPDATE run_data SET metrics = (SELECT ab_pack_metrics(m.kind_id, m.value)"
+	  " FROM metric_data m WHERE m.run_id = run_data.id);"
+	  "DROP TABLE metric_data;"
+	  "CREATE VIEW metric AS SELECT"
+	  "  d.id AS run_id, k.name AS name, e.value AS value, k.unit AS unit,"
+	  "  nullif(k.meta, '') AS meta"
+	  "  FROM run_data d JOIN json_each(d.metrics) e JOIN metric_kind k ON k.id = e.key;"
+	  "CREATE VIEW runs AS SELECT"
+	  "  r.id AS id, s.path AS source, r.line AS line, b.suite AS suite,"
+	  "  b.name AS benchmark, y.name AS system, y.vendor AS vendor,"
+	  "  y.accelerator AS accelerator,"
+	  "  CASE r.status WHEN 0 THEN 'ok' WHEN 1 THEN 'failed' WHEN 2 THEN 'aborted'"
+	  "   ELSE 'invalid' END AS status, r.nodes AS nodes,"
+	  "  r.devices AS devices, r.global_batch AS global_batch,"
+	  "  r.precision AS precision, r.job_id AS job_id,"
+	  "  (SELECT e.value FROM json_each(r.metrics) e JOIN metric_kind k ON k.id = e.key"
+	  "   WHERE k.name = b.metric) AS value,"
+	  "  b.unit AS unit, r.excluded_reason AS excluded_reason"
+	  "  FROM run_data r JOIN source s ON s.id = r.source_id"
+	  "  JOIN benchmark b ON b.id = r.benchmark_id"
+	  "  JOIN system y ON y.id = r.system_id;" },
 };
 
 int db_migrate(struct db *db, struct strbuf *err)

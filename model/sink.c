@@ -19,7 +19,6 @@ enum {
 	ST_UPSERT_SYSTEM,
 	ST_UPSERT_BENCH,
 	ST_ADD_RUN,
-	ST_ADD_METRIC,
 	ST_ADD_POWER,
 	ST_FIND_REPLACED,
 	ST_FIND_SET,
@@ -37,7 +36,8 @@ enum {
 	ST_COMMIT,
 	ST_ROLLBACK,
 	ST_FIND_MEASURED,
-	ST_ADD_METRIC_BATCH,
+	ST_KIND_NAME,
+	ST_DROP_KIND,
 	ST_SET_RANGE,
 	ST_COUNT
 };
@@ -80,13 +80,12 @@ static const char *const sink_sql[ST_COUNT] = {
 			    " RETURNING id",
 	[ST_ADD_RUN] = "INSERT INTO run_data(source_id, seq, line, system_id, benchmark_id, job_id,"
 		       " started, finished, status, nodes, devices, global_batch, local_batch,"
-		       " precision, framework, set_id, params, excluded_reason, dedupe)"
+		       " precision, framework, set_id, params, excluded_reason, dedupe, metrics)"
 		       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
-		       " ?16, ?17, ?18, ?19)"
+		       " ?16, ?17, ?18, ?19, ?20)"
 		       /* no RETURNING: it materialises a result table per row,
 		        * a tenth of a large ingest; changes()/rowid say the same */
 		       " ON CONFLICT(dedupe) DO NOTHING",
-	[ST_ADD_METRIC] = "INSERT INTO metric_data(run_id, kind_id, value) VALUES (?1, ?2, ?3)",
 	[ST_ADD_POWER] = "INSERT INTO power_data(run_id, i, device_id, t, watts)"
 			 " VALUES (?1, ?2, ?3, ?4, ?5)",
 	/* what --replace removes: the same bytes, or whatever the same path held */
@@ -100,8 +99,7 @@ static const char *const sink_sql[ST_COUNT] = {
 	[ST_ADD_DEVICE] = "INSERT INTO power_device(name) VALUES (?1)",
 	[ST_DATA_VERSION] = "PRAGMA data_version",
 	[ST_DROP_SET] = "DELETE FROM param_set WHERE id = ?1",
-	/* [ST_ADD_POWER_BATCH]: DB_POWER_BATCH rows of ST_ADD_POWER, built in stmt();
-	 * [ST_ADD_METRIC_BATCH]: DB_METRIC_BATCH rows of ST_ADD_METRIC, likewise */
+	/* [ST_ADD_POWER_BATCH]: DB_POWER_BATCH rows of ST_ADD_POWER, built in stmt() */
 	/* per source: prepared once (parsing them was a cost with many small files) */
 	[ST_FK_OFF] = "PRAGMA foreign_keys = OFF",
 	[ST_FK_ON] = "PRAGMA foreign_keys = ON",
@@ -109,9 +107,10 @@ static const char *const sink_sql[ST_COUNT] = {
 	[ST_COMMIT] = "COMMIT",
 	[ST_ROLLBACK] = "ROLLBACK",
 	/* the metrics of the run stored under a dedupe key */
-	[ST_FIND_MEASURED] = "SELECT k.name, m.value FROM run_data d JOIN metric_data m"
-			     " ON m.run_id = d.id JOIN metric_kind k ON k.id = m.kind_id"
-			     " WHERE d.dedupe = ?1",
+	[ST_FIND_MEASURED] = "SELECT metrics FROM run_data WHERE dedupe = ?1",
+	[ST_KIND_NAME] = "SELECT name FROM metric_kind WHERE id = ?1",
+	/* a kind made for a run that turned out a duplicate */
+	[ST_DROP_KIND] = "DELETE FROM metric_kind WHERE id = ?1",
 	/* the source's runs are this id range (docs/schema.md, "Storage") */
 	[ST_SET_RANGE] = "UPDATE source SET first_run = ?2, last_run = ?3 WHERE id = ?1",
 };
@@ -140,21 +139,19 @@ static void forget_interned(struct db_sink_state *s)
 
 static int stmt(struct db_sink_state *s, int which, sqlite3_stmt **out, struct strbuf *err)
 {
-	if (!s->st[which] && (which == ST_ADD_POWER_BATCH || which == ST_ADD_METRIC_BATCH)) {
+	if (!s->st[which] && which == ST_ADD_POWER_BATCH) {
 		/* one statement for many rows: a statement's own cost (start,
-		 * finish, cursors) was most of a sample's or a metric's */
+		 * finish, cursors) was most of a sample's */
 		struct strbuf sql = STRBUF_INIT;
-		int power = which == ST_ADD_POWER_BATCH, i, rc;
+		int i, rc;
 
 		/* OR FAIL: no statement journal (a copy of every page the statement
 		 * touches, kept to undo it); a failed row fails the source anyway,
 		 * and its transaction is rolled back */
-		strbuf_addstr(&sql, power ? "INSERT OR FAIL INTO power_data(run_id, i, device_id, t, watts)"
-					    " VALUES"
-					  : "INSERT OR FAIL INTO metric_data(run_id, kind_id, value) VALUES");
-		for (i = 0; i < (power ? DB_POWER_BATCH : DB_METRIC_BATCH); i++)
-			strbuf_addstr(&sql, power ? (i ? ",(?,?,?,?,?)" : "(?,?,?,?,?)")
-						  : (i ? ",(?,?,?)" : "(?,?,?)"));
+		strbuf_addstr(&sql, "INSERT OR FAIL INTO power_data(run_id, i, device_id, t, watts)"
+				    " VALUES");
+		for (i = 0; i < DB_POWER_BATCH; i++)
+			strbuf_addstr(&sql, i ? ",(?,?,?,?,?)" : "(?,?,?,?,?)");
 		rc = db_prepare(s->db, &s->st[which], sql.buf, err);
 		strbuf_release(&sql);
 		if (rc < 0)
@@ -165,9 +162,9 @@ static int stmt(struct db_sink_state *s, int which, sqlite3_stmt **out, struct s
 			return rc;
 	}
 	sqlite3_reset(s->st[which]);
-	/* the batch statements get every parameter bound again (clearing
-	 * their hundreds first cost more than a row's own binds) */
-	if (which != ST_ADD_POWER_BATCH && which != ST_ADD_METRIC_BATCH)
+	/* the batch statement gets every parameter bound again (clearing
+	 * its hundreds first cost more than a row's own binds) */
+	if (which != ST_ADD_POWER_BATCH)
 		sqlite3_clear_bindings(s->st[which]);
 	*out = s->st[which];
 	return 0;
@@ -831,8 +828,23 @@ static int kind_id(struct db_sink_state *s, size_t i, const struct ingest_metric
 		free(meta);
 		return 0;
 	}
-	rc = intern_id(s, &s->kinds, s->kbuf.buf, s->kbuf.len, ST_FIND_KIND, ST_ADD_KIND, bind_kind,
-		       &k, 0, id, err);
+	{	/* a kind added here goes again if its run is a duplicate
+		 * (drop_new_kinds); interned_new is the param set's */
+		int was_new = s->interned_new;
+
+		s->interned_new = 0;
+		rc = intern_id(s, &s->kinds, s->kbuf.buf, s->kbuf.len, ST_FIND_KIND, ST_ADD_KIND,
+			       bind_kind, &k, 0, id, err);
+		if (rc == 0 && s->interned_new) {
+			if (s->nnew_kinds == s->cap_new_kinds) {
+				s->cap_new_kinds = 2 * s->cap_new_kinds + 8;
+				s->new_kinds = ab_realloc(s->new_kinds,
+							  s->cap_new_kinds * sizeof(*s->new_kinds));
+			}
+			s->new_kinds[s->nnew_kinds++] = *id;
+		}
+		s->interned_new = was_new;
+	}
 	if (rc == 0 && i < AB_ARRAY_SIZE(s->prev_kind)) {
 		strbuf_reset(&s->prev_kind[i].key);
 		strbuf_addbuf(&s->prev_kind[i].key, &s->kbuf);
@@ -915,62 +927,62 @@ static char *measured_item(const char *name, double v)
 	return strbuf_detach(&sb, NULL);
 }
 
-/* Store the buffered metric rows: DB_METRIC_BATCH at once, or one by one.
- * Whatever reads metric_data inside the transaction flushes first. */
-static int flush_metrics(struct db_sink_state *s, struct strbuf *err)
+/* The name of metric kind id ("" when none). */
+static int kind_name(struct db_sink_state *s, int64_t id, struct strbuf *out, struct strbuf *err)
 {
-	int batch = s->nmt == DB_METRIC_BATCH, n = batch ? 1 : s->nmt, i, k, rc;
 	sqlite3_stmt *st;
+	int rc = stmt(s, ST_KIND_NAME, &st, err);
 
-	for (i = 0; i < n; i++) {
-		const struct db_metric_row *m = s->mt + i;
-		int per = batch ? DB_METRIC_BATCH : 1;
-
-		rc = stmt(s, batch ? ST_ADD_METRIC_BATCH : ST_ADD_METRIC, &st, err);
-		if (rc < 0)
-			return rc;
-		for (k = 0; k < per; k++, m++) {
-			sqlite3_bind_int64(st, 3 * k + 1, m->run_id);
-			sqlite3_bind_int64(st, 3 * k + 2, m->kind_id);
-			sqlite3_bind_double(st, 3 * k + 3, m->value);
-		}
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			s->nmt = 0;
-			return db_fail(s->db, err, "cannot add metric");
-		}
-	}
-	s->nmt = 0;
+	if (rc < 0)
+		return rc;
+	sqlite3_bind_int64(st, 1, id);
+	strbuf_reset(out);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_column_text(st, 0))
+		strbuf_addstr(out, (const char *)sqlite3_column_text(st, 0));
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_fail(s->db, err, "cannot look up a metric kind");
 	return 0;
 }
 
 static int stored_measured(struct db_sink_state *s, const unsigned char key[16], struct strbuf *out,
 			   struct strbuf *err)
 {
+	struct strbuf packed = STRBUF_INIT, name = STRBUF_INIT;
 	sqlite3_stmt *st;
 	char **items = NULL;
 	size_t n = 0, cap = 0;
-	int rc = s->nmt ? flush_metrics(s, err) : 0;
+	const char *p;
+	int64_t kind;
+	double v;
+	int rc = stmt(s, ST_FIND_MEASURED, &st, err);
 
 	if (rc < 0)
 		return rc;
-	rc = stmt(s, ST_FIND_MEASURED, &st, err);
-	if (rc < 0)
-		return rc;
 	sqlite3_bind_blob(st, 1, key, 16, SQLITE_STATIC);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 0);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_column_text(st, 0))
+		strbuf_addstr(&packed, (const char *)sqlite3_column_text(st, 0));
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		strbuf_release(&packed);
+		return db_fail(s->db, err, "cannot look up a stored run");
+	}
+	rc = 0;
+	for (p = packed.len ? packed.buf : NULL; rc == 0 && db_metrics_next(&p, &kind, &v) > 0;) {
+		rc = kind_name(s, kind, &name, err);
 		if (n == cap) {
 			cap = cap ? 2 * cap : 8;
 			items = ab_realloc(items, cap * sizeof(*items));
 		}
-		items[n++] = measured_item(name ? name : "", sqlite3_column_double(st, 1));
+		items[n++] = measured_item(name.buf, v);
 	}
-	sqlite3_reset(st);
 	measured_text(out, items, n);
 	free(items);
-	if (rc != SQLITE_DONE)
-		return db_fail(s->db, err, "cannot look up a stored run");
-	return 0;
+	strbuf_release(&packed);
+	strbuf_release(&name);
+	return rc;
 }
 
 /*
@@ -1308,6 +1320,90 @@ static void bind_run(sqlite3_stmt *st, int at, struct db_sink_state *s,
 		sqlite3_bind_blob(st, at + 19, row->key, 16, SQLITE_STATIC);
 	else
 		sqlite3_bind_null(st, at + 19);
+	if (row->mlen)
+		sqlite3_bind_text(st, at + 20, row->mbuf->buf + row->moff, (int)row->mlen,
+				  SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, at + 20);
+}
+
+/*
+ * The packed metrics of run r (run_data.metrics) appended to out, from its
+ * metrics' kind ids kinds[] (0: not stored, a value SQLite has no REAL
+ * for); row says where.
+ */
+static void pack_metrics(struct db_sink_state *s, const struct ingest_run *r, const int64_t *kinds,
+			 struct strbuf *out, struct db_run_row *row)
+{
+	size_t i, n = 0;
+
+	if (r->nmetrics > s->cap_mitems) {
+		s->cap_mitems = 2 * r->nmetrics + 8;
+		s->mitems = ab_realloc(s->mitems, s->cap_mitems * sizeof(*s->mitems));
+	}
+	for (i = 0; i < r->nmetrics; i++) {
+		struct db_metric_item *it = &s->mitems[n];
+
+		if (!kinds[i])
+			continue;
+		it->kind = kinds[i];
+		it->value = r->metrics[i].value;
+		it->text = NULL;
+		it->text_len = 0;
+		n++;
+	}
+	row->mbuf = out;
+	row->moff = out->len;
+	db_metrics_pack(out, s->mitems, n);
+	row->mlen = out->len - row->moff;
+}
+
+/* The kind ids of r's metrics into s->kind_ids (0: none stored). */
+static int resolve_kinds(struct db_sink_state *s, const struct ingest_run *r, struct strbuf *err)
+{
+	size_t k;
+	int rc = 0;
+
+	if (r->nmetrics > s->cap_kind_ids) {
+		s->cap_kind_ids = 2 * r->nmetrics + 8;
+		s->kind_ids = ab_realloc(s->kind_ids, s->cap_kind_ids * sizeof(*s->kind_ids));
+	}
+	for (k = 0; k < r->nmetrics && rc == 0; k++) {
+		const struct ingest_metric *m = &r->metrics[k];
+
+		s->kind_ids[k] = 0;
+		if (!isfinite(m->value)) /* no REAL for it; validate_run() said why */
+			continue;
+		rc = kind_id(s, k, m, r->metrics_meta_json ? r->metrics_meta_json[k] : NULL,
+			     &s->kind_ids[k], err);
+	}
+	return rc;
+}
+
+/* The run the kinds were added for was a duplicate: they go again (their
+ * ids were the largest: the next kind gets the same id again). */
+static int drop_new_kinds(struct db_sink_state *s, struct strbuf *err)
+{
+	size_t i, n = s->nnew_kinds;
+
+	s->nnew_kinds = 0;
+	if (!n)
+		return 0;
+	for (i = 0; i < n; i++) {
+		sqlite3_stmt *st;
+		int rc = stmt(s, ST_DROP_KIND, &st, err);
+
+		if (rc < 0)
+			return rc;
+		sqlite3_bind_int64(st, 1, s->new_kinds[i]);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			return db_fail(s->db, err, "cannot drop an unused metric kind");
+	}
+	/* the caches knew them */
+	db_intern_clear(&s->kinds);
+	for (i = 0; i < AB_ARRAY_SIZE(s->prev_kind); i++)
+		s->prev_kind[i].id = 0;
+	return 0;
 }
 
 /* A run of the source was stored under id: the source's run id range
@@ -1363,22 +1459,11 @@ static int run_insert(struct db_sink_state *s, struct db_run_row *row, int64_t *
 	return 0;
 }
 
-/* Buffer one metric row; DB_METRIC_BATCH of them are stored at once. */
-static int add_metric_row(struct db_sink_state *s, int64_t run_id, int64_t kind_id, double value,
-			  struct strbuf *err)
-{
-	s->mt[s->nmt].run_id = run_id;
-	s->mt[s->nmt].kind_id = kind_id;
-	s->mt[s->nmt].value = value;
-	return ++s->nmt == DB_METRIC_BATCH ? flush_metrics(s, err) : 0;
-}
-
 static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, struct strbuf *err)
 {
 	struct db_sink_state *s = self;
 	struct validate_run vr;
 	struct db_run_row row;
-	size_t i;
 	int rc;
 
 	*run_id = 0;
@@ -1387,24 +1472,22 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 	rc = run_resolve(s, &r, &vr, &row, err);
 	if (rc < 0)
 		return rc;
+	/* the metrics are part of the row: their kinds first */
+	s->nnew_kinds = 0;
+	rc = resolve_kinds(s, r, err);
+	if (rc < 0)
+		return rc;
+	strbuf_reset(&s->one_mtext);
+	pack_metrics(s, r, s->kind_ids, &s->one_mtext, &row);
 	row.seq = ++s->seq;
 	rc = run_insert(s, &row, run_id, err);
-	if (rc != 0)
-		return rc;
-	for (i = 0; i < r->nmetrics; i++) {
-		const struct ingest_metric *m = &r->metrics[i];
-		int64_t kid;
-
-		if (!isfinite(m->value)) /* no REAL for it; validate_run() said why */
-			continue;
-		rc = kind_id(s, i, m, r->metrics_meta_json ? r->metrics_meta_json[i] : NULL, &kid, err);
-		if (rc < 0)
-			return rc;
-		rc = add_metric_row(s, *run_id, kid, m->value, err);
-		if (rc < 0)
-			return rc;
+	if (rc == 1) {
+		int drc = drop_new_kinds(s, err);
+		if (drc < 0)
+			return drc;
 	}
-	return 0;
+	s->nnew_kinds = 0;
+	return rc;
 }
 
 /* INSERT OR FAIL INTO run_data ... VALUES (...) n times: a run stored
@@ -1425,8 +1508,8 @@ static int runs_stmt(struct db_sink_state *s, size_t n, sqlite3_stmt **out, stru
 		strbuf_add(&sql, one + 6, (size_t)(values - one - 6));
 		strbuf_addstr(&sql, " VALUES ");
 		for (i = 0; i < n; i++)
-			strbuf_addstr(&sql, i ? ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
-					      : "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+			strbuf_addstr(&sql, i ? ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+					      : "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
 		rc = db_prepare(s->db, &s->st_runs[n], sql.buf, err);
 		strbuf_release(&sql);
 		if (rc < 0)
@@ -1454,8 +1537,6 @@ static int pend_flush(struct db_sink_state *s, int64_t ids[], int rcs[], struct 
 	int64_t first = 0;
 
 	s->npend = 0;
-	s->pend_rows = 0;
-	s->nkind = 0;
 	if (!n)
 		return 0;
 	if (n >= 2) {
@@ -1463,7 +1544,7 @@ static int pend_flush(struct db_sink_state *s, int64_t ids[], int rcs[], struct 
 		if (rc < 0)
 			return rc;
 		for (i = 0; i < n; i++)
-			bind_run(st, (int)(19 * i), s, &s->pend[i]);
+			bind_run(st, (int)(20 * i), s, &s->pend[i]);
 		rc = sqlite3_step(st);
 		if (rc != SQLITE_DONE && (rc & 0xff) != SQLITE_CONSTRAINT) {
 			rc = db_fail(s->db, err, "cannot add run");
@@ -1483,7 +1564,6 @@ static int pend_flush(struct db_sink_state *s, int64_t ids[], int rcs[], struct 
 	}
 	for (i = 0; i < n; i++) {
 		struct db_run_row *row = &s->pend[i];
-		const struct ingest_run *r = row->r;
 		int64_t id = first + (int64_t)i;
 
 		if (i >= stored) {
@@ -1496,20 +1576,10 @@ static int pend_flush(struct db_sink_state *s, int64_t ids[], int rcs[], struct 
 			}
 			rcs[row->at] = rc;
 			ids[row->at] = id;
-			if (rc == 1)
-				continue;
 		} else {
 			rcs[row->at] = 0;
 			ids[row->at] = id;
 			run_stored(s, id);
-		}
-		for (k = 0; k < r->nmetrics; k++) {
-			if (!isfinite(r->metrics[k].value))
-				continue;
-			rc = add_metric_row(s, id, s->pend_kind[row->kinds + k], r->metrics[k].value,
-					    err);
-			if (rc < 0)
-				return rc;
 		}
 	}
 	return 0;
@@ -1522,7 +1592,7 @@ static int sink_run_many(void *self, const struct ingest_run *const runs[], size
 			 int64_t ids[], int rcs[], struct strbuf *err)
 {
 	struct db_sink_state *s = self;
-	size_t i, k;
+	size_t i;
 	int rc;
 
 	for (i = 0; i < n; i++) {
@@ -1534,39 +1604,20 @@ static int sink_run_many(void *self, const struct ingest_run *const runs[], size
 	for (i = 0; i < n; i++) {
 		struct db_run_row *row = &s->pend[s->npend];
 		const struct ingest_run *r = runs[i];
-		size_t rows = 0;
 
 		s->cache_only = 1;
 		rc = run_resolve(s, &r, NULL, row, err);
-		if (rc == 0) {
-			if (s->nkind + r->nmetrics > s->cap_kind) {
-				s->cap_kind = 2 * (s->nkind + r->nmetrics) + 16;
-				s->pend_kind = ab_realloc(s->pend_kind,
-							  s->cap_kind * sizeof(*s->pend_kind));
-			}
-			row->kinds = s->nkind;
-			for (k = 0; k < r->nmetrics && rc == 0; k++) {
-				const struct ingest_metric *m = &r->metrics[k];
-
-				s->pend_kind[row->kinds + k] = 0;
-				if (!isfinite(m->value))
-					continue;
-				rc = kind_id(s, k, m,
-					     r->metrics_meta_json ? r->metrics_meta_json[k] : NULL,
-					     &s->pend_kind[row->kinds + k], err);
-				rows++;
-			}
-		}
+		if (rc == 0)
+			rc = resolve_kinds(s, r, err);
 		s->cache_only = 0;
 		if (rc == 0) { /* resolved: it waits */
+			if (!s->npend)
+				strbuf_reset(&s->pend_mtext);
+			pack_metrics(s, r, s->kind_ids, &s->pend_mtext, row);
 			row->seq = ++s->seq;
 			row->at = i;
-			row->nrows = rows;
-			s->nkind += r->nmetrics;
 			s->npend++;
-			s->pend_rows += rows;
-			if (s->npend == DB_RUN_BATCH ||
-			    s->nmt + s->pend_rows >= DB_METRIC_BATCH) {
+			if (s->npend == DB_RUN_BATCH) {
 				rc = pend_flush(s, ids, rcs, err);
 				if (rc < 0)
 					return rc;
@@ -1705,13 +1756,10 @@ static int sink_end(void *self, int commit, struct strbuf *err)
 	strbuf_reset(&s->last_bench);
 	if (!commit) {
 		s->npw = 0;
-		s->nmt = 0;
 		forget_interned(s);
 		rc = fixed(s, ST_ROLLBACK, err);
 	} else {
-		rc = s->nmt ? flush_metrics(s, err) : 0;
-		if (rc == 0 && s->npw)
-			rc = flush_power(s, err);
+		rc = s->npw ? flush_power(s, err) : 0;
 		if (rc == 0 && s->first_run)
 			rc = set_range(s, err);
 		if (rc == 0)
@@ -1786,6 +1834,8 @@ void db_sink_init(struct db *db)
 	for (i = 0; i < AB_ARRAY_SIZE(s->prev_kind); i++)
 		strbuf_init(&s->prev_kind[i].key, 0);
 	strbuf_init(&s->prev_shared, 0);
+	strbuf_init(&s->pend_mtext, 0);
+	strbuf_init(&s->one_mtext, 0);
 	strbuf_init(&s->upin, 0);
 	for (i = 0; i < DB_UPSERT_MEMO; i++) {
 		strbuf_init(&s->sys_memo[i].key, 0);
@@ -1831,7 +1881,11 @@ void db_sink_release(struct db *db)
 		sqlite3_finalize(s->st[i]);
 	for (i = 0; i < AB_ARRAY_SIZE(s->st_runs); i++)
 		sqlite3_finalize(s->st_runs[i]);
-	free(s->pend_kind);
+	free(s->mitems);
+	free(s->kind_ids);
+	free(s->new_kinds);
+	strbuf_release(&s->pend_mtext);
+	strbuf_release(&s->one_mtext);
 	sqlite3_finalize(s->ro_find);
 	sqlite3_close(s->ro);
 	strbuf_release(&s->last_system);

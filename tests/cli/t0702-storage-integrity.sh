@@ -1,6 +1,6 @@
 #!/bin/sh
 # t0702-storage-integrity: the compact storage (run/metric/power_sample are
-# views over run_data/metric_data/power_data with interned param sets,
+# views over run_data (metrics packed in its row)/power_data with interned param sets,
 # metric kinds and power devices) keeps every value; an old database
 # upgrades with all its rows; no orphan rows and no unused interned rows
 # after ingest, rm, --replace, and an ingest killed mid-way; each source's
@@ -58,7 +58,7 @@ test_expect_success 'params are the same whether their pairs were met before or 
 '
 
 test_expect_success 'a metric kind (name, unit, meta) is stored once' '
-	test "$(sqlite3 b.db "SELECT count(*) FROM metric_kind")" -lt "$(sqlite3 b.db "SELECT count(*) FROM metric_data")" &&
+	test "$(sqlite3 b.db "SELECT count(*) FROM metric_kind")" -lt "$(sqlite3 b.db "SELECT count(*) FROM metric")" &&
 	orphans a.db && orphans b.db
 '
 
@@ -104,7 +104,16 @@ test_expect_success 'the shared checks (tests/helpers/db.sh) notice what they lo
 	sqlite3 g.db "DELETE FROM source WHERE id = (SELECT min(source_id) FROM run_data)" &&
 	! orphans g.db >/dev/null 2>&1 && dbsum g.db >s2 && ! cmp -s s1 s2 &&
 	test "$(dbsum nothing.db)" = none &&
-	cp h.db k.db && sqlite3 k.db "UPDATE metric_data SET value = value * 2" &&
+	cp h.db k.db && sqlite3 k.db "UPDATE run_data SET metrics = (SELECT json_group_object(e.key,
+	 e.value * 2) FROM json_each(run_data.metrics) e) WHERE metrics IS NOT NULL" &&
+	cp h.db o.db && sqlite3 o.db "UPDATE run_data SET metrics = '\''{\"999999\":1.0,'\'' || substr(metrics, 2)
+	 WHERE id = (SELECT min(id) FROM run_data WHERE metrics IS NOT NULL)" &&
+	! orphans o.db >/dev/null 2>&1 &&
+	cp h.db u.db && sqlite3 u.db "INSERT INTO metric_kind(name, unit) VALUES ('\''unused'\'', '\''s'\'')" &&
+	! orphans u.db >/dev/null 2>&1 &&
+	cp h.db v.db && sqlite3 v.db "UPDATE run_data SET metrics = '\''{\"1\":2}'\''
+	 WHERE id = (SELECT min(id) FROM run_data WHERE metrics IS NOT NULL)" &&
+	! orphans v.db >/dev/null 2>&1 &&
 	content h.db >c1 && test -s c1 && content k.db >c2 && ! cmp -s c1 c2 &&
 	ab --db h.db ls runs --json >runs.json &&
 	! runq status=ok -- job_id <runs.json 2>/dev/null &&

@@ -3,7 +3,8 @@
 #
 #   dbsum [DB]        the bytes of DB (default $ACCELBENCH_DB) and of its WAL
 #                     when it has one, as SHA-256 lines; "none" when DB is absent
-#   orphans [DB]      succeeds when every child row has its parent, every
+#   orphans [DB]      succeeds when every child row has its parent (each key
+#                     of a run's packed metrics names a metric_kind), every
 #                     interned row is used, each source's run id range is
 #                     exact (schema 8 on), and SQLite's foreign key and
 #                     integrity checks pass
@@ -28,15 +29,18 @@ orphans() {
 	 (SELECT count(*) FROM run_data WHERE source_id NOT IN (SELECT id FROM source))
 	 + (SELECT count(*) FROM run_data WHERE system_id NOT IN (SELECT id FROM system))
 	 + (SELECT count(*) FROM run_data WHERE benchmark_id NOT IN (SELECT id FROM benchmark))
-	 + (SELECT count(*) FROM metric_data WHERE run_id NOT IN (SELECT id FROM run_data))
-	 + (SELECT count(*) FROM metric_data WHERE kind_id NOT IN (SELECT id FROM metric_kind))
+	 + (SELECT count(*) FROM run_data WHERE metrics IS NOT NULL AND (NOT json_valid(metrics)
+	    OR json_type(metrics) <> 'object' OR metrics = '{}'))
+	 + (SELECT count(*) FROM run_data d, json_each(d.metrics) e
+	    WHERE e.type <> 'real' OR CAST(e.key AS INTEGER) NOT IN (SELECT id FROM metric_kind))
 	 + (SELECT count(*) FROM power_data WHERE run_id NOT IN (SELECT id FROM run_data))
 	 + (SELECT count(*) FROM power_data WHERE device_id NOT IN (SELECT id FROM power_device))
 	 + (SELECT count(*) FROM run_data WHERE set_id IS NOT NULL
 	    AND set_id NOT IN (SELECT id FROM param_set)) AS n,
 	 (SELECT count(*) FROM param_set
 	    WHERE id NOT IN (SELECT set_id FROM run_data WHERE set_id IS NOT NULL))
-	 + (SELECT count(*) FROM metric_kind WHERE id NOT IN (SELECT kind_id FROM metric_data))
+	 + (SELECT count(*) FROM metric_kind WHERE id NOT IN
+	    (SELECT CAST(e.key AS INTEGER) FROM run_data d, json_each(d.metrics) e))
 	 + (SELECT count(*) FROM power_device WHERE id NOT IN (SELECT device_id FROM power_data))
 	 AS unused" >orph &&
 	printf "n,unused\n0,0\n" >orph.expect && test_cmp orph.expect orph &&

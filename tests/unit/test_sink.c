@@ -158,12 +158,14 @@ static void assert_tidy(struct db *db)
 {
 	assert_int_equal(count1(db, "SELECT count(*) FROM run_data WHERE set_id IS NOT NULL"
 				    " AND set_id NOT IN (SELECT id FROM param_set)"), 0);
-	assert_int_equal(count1(db, "SELECT count(*) FROM metric_data"
-				    " WHERE kind_id NOT IN (SELECT id FROM metric_kind)"), 0);
+	assert_int_equal(count1(db, "SELECT count(*) FROM run_data d, json_each(d.metrics) e"
+				    " WHERE CAST(e.key AS INTEGER) NOT IN (SELECT id FROM metric_kind)"),
+			 0);
 	assert_int_equal(count1(db, "SELECT count(*) FROM param_set WHERE id NOT IN"
 				    " (SELECT set_id FROM run_data WHERE set_id IS NOT NULL)"), 0);
 	assert_int_equal(count1(db, "SELECT count(*) FROM metric_kind WHERE id NOT IN"
-				    " (SELECT kind_id FROM metric_data)"), 0);
+				    " (SELECT CAST(e.key AS INTEGER) FROM run_data d,"
+				    " json_each(d.metrics) e)"), 0);
 	assert_int_equal(count1(db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
 }
 

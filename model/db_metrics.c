@@ -1,0 +1,139 @@
+/*
+ * db_metrics.c - run_data.metrics (schema 9, docs/schema.md "Storage"): a
+ * run's metrics packed into its row as JSON object text, the keys metric
+ * kind ids in decimal, ascending, the values numbers in the shortest form
+ * that reads back as the same double, always with a '.' or an exponent (a
+ * JSON reader gives a real, as metric_data's REAL column did).  Writing,
+ * reading (no JSON library: the text is ours), and the SQL aggregate the
+ * migration packs old metric_data rows with.
+ */
+#include "core/compat.h"
+#include "db_priv.h"
+
+#include <math.h>
+
+static int item_cmp(const void *a, const void *b)
+{
+	const struct db_metric_item *x = a, *y = b;
+
+	return (x->kind > y->kind) - (x->kind < y->kind);
+}
+
+void db_metrics_number(struct strbuf *out, double v)
+{
+	size_t at = out->len, i;
+
+	if (v == 0)
+		v = 0.0; /* a REAL column stored -0.0 as 0 too */
+	jtext_real(out, v);
+	for (i = at; i < out->len; i++)
+		if (out->buf[i] == '.' || out->buf[i] == 'e' || out->buf[i] == 'E')
+			return;
+	strbuf_add(out, ".0", 2);
+}
+
+void db_metrics_pack(struct strbuf *out, struct db_metric_item *v, size_t n)
+{
+	size_t i, k;
+
+	/* a run has a few metrics, mostly in kind order already */
+	for (i = 1; i < n; i++) {
+		struct db_metric_item t = v[i];
+
+		for (k = i; k > 0 && v[k - 1].kind > t.kind; k--)
+			v[k] = v[k - 1];
+		v[k] = t;
+	}
+	for (i = 0; i < n; i++) {
+		strbuf_addstr(out, i ? ",\"" : "{\"");
+		jtext_int(out, (long long)v[i].kind);
+		strbuf_add(out, "\":", 2);
+		if (v[i].text)
+			strbuf_add(out, v[i].text, v[i].text_len);
+		else
+			db_metrics_number(out, v[i].value);
+	}
+	if (n)
+		strbuf_addch(out, '}');
+}
+
+int db_metrics_next(const char **pp, int64_t *kind, double *value)
+{
+	const char *p = *pp;
+	char *end;
+	int64_t k = 0;
+	int digits = 0;
+
+	if (!p)
+		return 0;
+	if (*p == '{' || *p == ',')
+		p++;
+	else
+		return *p == '}' ? 0 : -1;
+	if (*p == '}' && p[-1] == '{')
+		return 0;
+	if (*p++ != '"')
+		return -1;
+	while (*p >= '0' && *p <= '9' && digits < 18) {
+		k = 10 * k + (*p++ - '0');
+		digits++;
+	}
+	if (!digits || *p++ != '"' || *p++ != ':')
+		return -1;
+	if (!((*p >= '0' && *p <= '9') || *p == '-'))
+		return -1;
+	*value = strtod(p, &end);
+	if (end == p)
+		return -1;
+	*kind = k;
+	*pp = end;
+	return 1;
+}
+
+/* ab_pack_metrics(kind_id, value): the packed text of the rows aggregated
+ * (the migration from metric_data), NULL for none. */
+struct pack_agg {
+	struct db_metric_item *v;
+	size_t n, cap;
+};
+
+static void agg_step(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+	struct pack_agg *a = sqlite3_aggregate_context(cx, sizeof(*a));
+
+	(void)argc;
+	if (!a)
+		return;
+	if (a->n == a->cap) {
+		a->cap = a->cap ? 2 * a->cap : 8;
+		a->v = ab_realloc(a->v, a->cap * sizeof(*a->v));
+	}
+	a->v[a->n].kind = sqlite3_value_int64(argv[0]);
+	a->v[a->n].value = sqlite3_value_double(argv[1]);
+	a->v[a->n].text = NULL;
+	a->v[a->n].text_len = 0;
+	a->n++;
+}
+
+static void agg_final(sqlite3_context *cx)
+{
+	struct pack_agg *a = sqlite3_aggregate_context(cx, 0);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!a || !a->n) {
+		sqlite3_result_null(cx);
+		return;
+	}
+	qsort(a->v, a->n, sizeof(*a->v), item_cmp);
+	db_metrics_pack(&sb, a->v, a->n);
+	sqlite3_result_text(cx, sb.buf, (int)sb.len, SQLITE_TRANSIENT);
+	strbuf_release(&sb);
+	free(a->v);
+}
+
+int db_metrics_register(sqlite3 *sql)
+{
+	return sqlite3_create_function(sql, "ab_pack_metrics", 2,
+				       SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
+				       NULL, agg_step, agg_final);
+}
