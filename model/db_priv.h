@@ -83,6 +83,7 @@ struct db_run_row {
 	int64_t sys_id, b_id, set_id;
 	long seq;
 	size_t at;                 /* its index in run_many's runs */
+	const char *mtexts;        /* prepare()'s texts of its metrics' values */
 	size_t moff, mlen;         /* its packed metrics in *mbuf (mlen 0: none) */
 	const struct strbuf *mbuf;
 };

@@ -1025,7 +1025,10 @@ static int dedupe_variant(struct db_sink_state *s, const struct ingest_run *r, u
 
 /*
  * What prepare() hands run(): a header, then the run's own params text and
- * the shared pairs' text (params_split), without their NULs.
+ * the shared pairs' text (params_split), without their NULs, the reason
+ * when invalid, then each metric's value as run_data.metrics writes it
+ * (db_metrics_number: formatting numbers is the parsing thread's work),
+ * a length byte and the text, an empty text for a value not stored.
  */
 enum { PREP_OK = 0, PREP_NOT_OBJECT = 1, PREP_NOT_ENCODED = 2 };
 struct prep_head {
@@ -1196,6 +1199,19 @@ static void sink_prepare(void *self, const struct ingest_run *r, struct strbuf *
 	strbuf_addbuf(out, &p->shared);
 	if (h.invalid)
 		strbuf_add(out, vr->excluded_reason, h.reason_len);
+	{
+		size_t i;
+
+		for (i = 0; i < r->nmetrics; i++) {
+			size_t at = out->len;
+
+			strbuf_addch(out, '\0');
+			if (isfinite(r->metrics[i].value)) {
+				db_metrics_number(out, r->metrics[i].value);
+				out->buf[at] = (char)(unsigned char)(out->len - at - 1);
+			}
+		}
+	}
 }
 
 /* Bind text that stays put until the statement has run (no copy), NULL
@@ -1242,6 +1258,7 @@ static int run_resolve(struct db_sink_state *s, const struct ingest_run **rp,
 	row->own = prep + sizeof(h);
 	row->own_len = h.own_len;
 	shared = row->own + h.own_len;
+	row->mtexts = shared + h.shared_len + h.reason_len;
 	row->has_key = h.has_key;
 	memcpy(row->key, h.key, sizeof(row->key));
 	if (h.invalid) { /* prepare() found an impossible value */
@@ -1335,6 +1352,7 @@ static void bind_run(sqlite3_stmt *st, int at, struct db_sink_state *s,
 static void pack_metrics(struct db_sink_state *s, const struct ingest_run *r, const int64_t *kinds,
 			 struct strbuf *out, struct db_run_row *row)
 {
+	const unsigned char *t = (const unsigned char *)row->mtexts;
 	size_t i, n = 0;
 
 	if (r->nmetrics > s->cap_mitems) {
@@ -1343,13 +1361,15 @@ static void pack_metrics(struct db_sink_state *s, const struct ingest_run *r, co
 	}
 	for (i = 0; i < r->nmetrics; i++) {
 		struct db_metric_item *it = &s->mitems[n];
+		size_t len = *t++;
 
+		t += len;
 		if (!kinds[i])
 			continue;
 		it->kind = kinds[i];
 		it->value = r->metrics[i].value;
-		it->text = NULL;
-		it->text_len = 0;
+		it->text = (const char *)t - len; /* prepare()'s text of the value */
+		it->text_len = len;
 		n++;
 	}
 	row->mbuf = out;
