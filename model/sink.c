@@ -85,7 +85,7 @@ static const char *const sink_sql[ST_COUNT] = {
 		       " ?16, ?17, ?18, ?19, ?20)"
 		       /* no RETURNING: it materialises a result table per row,
 		        * a tenth of a large ingest; changes()/rowid say the same */
-		       " ON CONFLICT(dedupe) DO NOTHING",
+		       " ON CONFLICT(benchmark_id, system_id, dedupe) DO NOTHING",
 	[ST_ADD_POWER] = "INSERT INTO power_data(run_id, i, device_id, t, watts)"
 			 " VALUES (?1, ?2, ?3, ?4, ?5)",
 	/* what --replace removes: the same bytes, or whatever the same path held */
@@ -107,7 +107,8 @@ static const char *const sink_sql[ST_COUNT] = {
 	[ST_COMMIT] = "COMMIT",
 	[ST_ROLLBACK] = "ROLLBACK",
 	/* the metrics of the run stored under a dedupe key */
-	[ST_FIND_MEASURED] = "SELECT metrics FROM run_data WHERE dedupe = ?1",
+	[ST_FIND_MEASURED] = "SELECT metrics FROM run_data WHERE benchmark_id = ?2"
+			     " AND system_id = ?3 AND dedupe = ?1",
 	[ST_KIND_NAME] = "SELECT name FROM metric_kind WHERE id = ?1",
 	/* a kind made for a run that turned out a duplicate */
 	[ST_DROP_KIND] = "DELETE FROM metric_kind WHERE id = ?1",
@@ -946,8 +947,8 @@ static int kind_name(struct db_sink_state *s, int64_t id, struct strbuf *out, st
 	return 0;
 }
 
-static int stored_measured(struct db_sink_state *s, const unsigned char key[16], struct strbuf *out,
-			   struct strbuf *err)
+static int stored_measured(struct db_sink_state *s, const unsigned char key[16], int64_t b_id,
+			   int64_t sys_id, struct strbuf *out, struct strbuf *err)
 {
 	struct strbuf packed = STRBUF_INIT, name = STRBUF_INIT;
 	sqlite3_stmt *st;
@@ -961,6 +962,8 @@ static int stored_measured(struct db_sink_state *s, const unsigned char key[16],
 	if (rc < 0)
 		return rc;
 	sqlite3_bind_blob(st, 1, key, 16, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, b_id);
+	sqlite3_bind_int64(st, 3, sys_id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW && sqlite3_column_text(st, 0))
 		strbuf_addstr(&packed, (const char *)sqlite3_column_text(st, 0));
@@ -995,7 +998,7 @@ static int stored_measured(struct db_sink_state *s, const unsigned char key[16],
  * measured.  0: try that key (now in key), 1: a duplicate.
  */
 static int dedupe_variant(struct db_sink_state *s, const struct ingest_run *r, unsigned char key[16],
-			  struct strbuf *err)
+			  int64_t b_id, int64_t sys_id, struct strbuf *err)
 {
 	struct strbuf stored = STRBUF_INIT, mine = STRBUF_INIT;
 	char **items = ab_calloc(r->nmetrics + 1, sizeof(*items));
@@ -1008,7 +1011,7 @@ static int dedupe_variant(struct db_sink_state *s, const struct ingest_run *r, u
 			items[n++] = measured_item(r->metrics[i].name, r->metrics[i].value);
 	measured_text(&mine, items, n);
 	free(items);
-	rc = stored_measured(s, key, &stored, err);
+	rc = stored_measured(s, key, b_id, sys_id, &stored, err);
 	if (rc == 0 && !strcmp(stored.buf, mine.buf))
 		rc = 1;
 	if (rc == 0) {
@@ -1457,7 +1460,7 @@ static int run_insert(struct db_sink_state *s, struct db_run_row *row, int64_t *
 	if (rc < 0)
 		return rc;
 	if (sqlite3_changes(s->db->sql) == 0) { /* dedupe_key conflict: stored before */
-		rc = dedupe_variant(s, row->r, row->key, err);
+		rc = dedupe_variant(s, row->r, row->key, row->b_id, row->sys_id, err);
 		if (rc == 1) { /* a duplicate: no set made for it alone stays */
 			rc = drop_new_set(s, row->set_id, shared, h.shared_len, err);
 			return rc < 0 ? rc : 1;
