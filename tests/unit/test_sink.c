@@ -18,6 +18,7 @@
 #include "model/db_priv.h"
 #include "ingest/ingest.h"
 
+#include <math.h>
 #include <unistd.h>
 
 static struct db *open_tmp(char *path)
@@ -197,6 +198,90 @@ static void test_duplicate_leaves_no_set(void **state)
 	json_decref(params);
 	strbuf_release(&err);
 	drop_tmp(db, path);
+}
+
+/* A run's metric kinds are resolved before its row is written (the row
+ * holds them, run_data.metrics): a kind made for a duplicate goes again. */
+static void test_duplicate_leaves_no_kind(void **state)
+{
+	char path[] = "/tmp/ab-test-sink-XXXXXX";
+	struct db *db = open_tmp(path);
+	struct ingest_sink *s = db_ingest_sink(db);
+	struct ingest_source src = { "a.txt", "00aa", "unit", 1, 0, NULL };
+	struct strbuf err = STRBUF_INIT;
+	struct ingest_metric m[1];
+	struct ingest_run r;
+	int64_t id;
+
+	(void)state;
+	assert_int_equal(s->begin(s->self, &src, &err), 0);
+	fill_run(&r, m, NULL, "dup|1");
+	assert_int_equal(s->run(s->self, &r, &id, &err), 0);
+	/* the same measurement (name=value) in another unit: a duplicate */
+	m[0].unit = "items/min";
+	assert_int_equal(s->run(s->self, &r, &id, &err), 1);
+	assert_int_equal(count1(db, "SELECT count(*) FROM metric_kind"), 1);
+	/* a later run in that unit makes the kind again, under the same id */
+	r.dedupe_key = "dup|2";
+	assert_int_equal(s->run(s->self, &r, &id, &err), 0);
+	assert_int_equal(s->end(s->self, 1, &err), 0);
+	assert_int_equal(count1(db, "SELECT count(*) FROM metric_kind"), 2);
+	assert_int_equal(count1(db, "SELECT max(id) FROM metric_kind"), 2);
+	assert_int_equal(count1(db, "SELECT count(*) FROM run_data WHERE metrics = '{\"2\":12.5}'"),
+			 1);
+	assert_tidy(db);
+	strbuf_release(&err);
+	drop_tmp(db, path);
+}
+
+/* run_data.metrics: kinds ascending, every value read back exactly and
+ * as a real (a '.' or an exponent), -0.0 as 0.0; text not in the form is
+ * refused. */
+static void test_metrics_pack(void **state)
+{
+	struct db_metric_item v[4];
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+	int64_t kind;
+	double x;
+	uint64_t seed = 88172645463325252ULL;
+	int i;
+
+	(void)state;
+	v[0] = (struct db_metric_item){ 7, 2.0, NULL, 0 };
+	v[1] = (struct db_metric_item){ 3, -0.0, NULL, 0 };
+	v[2] = (struct db_metric_item){ 12, 1234567890123456.0, NULL, 0 };
+	v[3] = (struct db_metric_item){ 5, 0.1, NULL, 0 };
+	db_metrics_pack(&sb, v, 4);
+	assert_string_equal(sb.buf, "{\"3\":0.0,\"5\":0.1,\"7\":2.0,\"12\":1234567890123456.0}");
+	for (i = 0; i < 100000; i++) {
+		double d;
+		uint64_t bits;
+
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		bits = seed;
+		memcpy(&d, &bits, sizeof(d));
+		if (!isfinite(d) || d == 0)
+			continue;
+		v[0] = (struct db_metric_item){ i + 1, d, NULL, 0 };
+		strbuf_reset(&sb);
+		db_metrics_pack(&sb, v, 1);
+		p = sb.buf;
+		assert_int_equal(db_metrics_next(&p, &kind, &x), 1);
+		assert_true(kind == i + 1 && x == d);
+		assert_int_equal(db_metrics_next(&p, &kind, &x), 0);
+		assert_true(strpbrk(sb.buf + 3, ".eE") != NULL);
+	}
+	p = "{\"1\":2.5,\"x\":1.0}";
+	assert_int_equal(db_metrics_next(&p, &kind, &x), 1);
+	assert_int_equal(db_metrics_next(&p, &kind, &x), -1);
+	p = "[1.0]";
+	assert_int_equal(db_metrics_next(&p, &kind, &x), -1);
+	p = NULL;
+	assert_int_equal(db_metrics_next(&p, &kind, &x), 0);
+	strbuf_release(&sb);
 }
 
 static void test_stale_cache_after_rm_elsewhere(void **state)
@@ -649,6 +734,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dedupe_roundtrip),
 		cmocka_unit_test(test_duplicate_leaves_no_set),
+		cmocka_unit_test(test_duplicate_leaves_no_kind),
+		cmocka_unit_test(test_metrics_pack),
 		cmocka_unit_test(test_stale_cache_after_rm_elsewhere),
 		cmocka_unit_test(test_prepared_same_as_direct),
 		cmocka_unit_test(test_run_many_same_as_run),
