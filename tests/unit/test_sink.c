@@ -274,6 +274,35 @@ static void test_metrics_pack(void **state)
 		assert_int_equal(db_metrics_next(&p, &kind, &x), 0);
 		assert_true(strpbrk(sb.buf + 3, ".eE") != NULL);
 	}
+	/* the fast path for short decimals prints what jtext_real() prints */
+	for (i = 0; i < 300000; i++) {
+		static const double p10[] = { 1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10 };
+		struct strbuf ref = STRBUF_INIT;
+		double d;
+		size_t j;
+
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		d = (double)(seed % (i % 3 ? 100000000ULL : 1000000000000000ULL)) / p10[i % 11];
+		if (i % 5 == 0)
+			d = -d;
+		if (i % 7 == 0)
+			d = 1e-4 * (1 + (double)(seed % 1000) / 1000);
+		if (i % 11 == 0)
+			d = 1e15 - (double)(seed % 100);
+		strbuf_reset(&sb);
+		db_metrics_number(&sb, d);
+		jtext_real(&ref, d == 0 ? 0.0 : d);
+		for (j = 0; j < ref.len && !strchr(".eE", ref.buf[j]); j++)
+			;
+		if (j == ref.len)
+			strbuf_addstr(&ref, ".0");
+		if (strcmp(sb.buf, ref.buf))
+			fail_msg("%.17g: '%s', jtext_real '%s'", d, sb.buf, ref.buf);
+		assert_true(strtod(sb.buf, NULL) == (d == 0 ? 0.0 : d));
+		strbuf_release(&ref);
+	}
 	p = "{\"1\":2.5,\"x\":1.0}";
 	assert_int_equal(db_metrics_next(&p, &kind, &x), 1);
 	assert_int_equal(db_metrics_next(&p, &kind, &x), -1);
