@@ -851,6 +851,7 @@ static int load_sets(struct db *db, const struct db_config_query *q, const char 
 	db_bind_text(st, 3, q->system);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *packed = nwant ? (const char *)sqlite3_column_text(st, 7) : NULL;
+		const char *vtext;
 		int64_t kind;
 		double value;
 		int more;
@@ -874,9 +875,10 @@ static int load_sets(struct db *db, const struct db_config_query *q, const char 
 		run.status = sqlite3_column_type(st, 6) == SQLITE_INTEGER ? sqlite3_column_int(st, 6)
 									   : -1;
 		/* its values of the kinds wanted, in kind order */
-		while ((more = db_metrics_next(&packed, &kind, &value)) > 0) {
+		while ((more = db_metrics_next_kind(&packed, &kind, &vtext)) > 0) {
 			const struct kind_info *ki;
 			size_t lo = 0, hi = nwant;
+			const char *vend;
 
 			while (lo < hi) {
 				size_t mid = lo + (hi - lo) / 2;
@@ -886,7 +888,12 @@ static int load_sets(struct db *db, const struct db_config_query *q, const char 
 					hi = mid;
 			}
 			if (lo == nwant || want[lo] != kind)
-				continue;
+				continue; /* not read: most values are not the ones wanted */
+			value = db_metrics_value(vtext, &vend);
+			if (!vend) {
+				more = -1;
+				break;
+			}
 			if (!(ki = kind_of(db, &lk, kind, err))) {
 				rc = SQLITE_ERROR;
 				break;

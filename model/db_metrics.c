@@ -109,10 +109,48 @@ void db_metrics_pack(struct strbuf *out, struct db_metric_item *v, size_t n)
 		strbuf_addch(out, '}');
 }
 
-int db_metrics_next(const char **pp, int64_t *kind, double *value)
+/*
+ * A number as the sink writes it: "-"? digits "." digits, at most 15
+ * digits in all, is n / 10^k, both exact doubles, and their quotient is
+ * correctly rounded, as strtod's result is (Clinger's fast path); anything
+ * else goes to strtod.  *end is set past the number; 0 when none.
+ */
+double db_metrics_value(const char *p, const char **end)
+{
+	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+				      1e11, 1e12, 1e13, 1e14, 1e15 };
+	const char *q = p;
+	unsigned long long n = 0;
+	int digits = 0, frac = -1, neg = *q == '-';
+	char *e;
+	double v;
+
+	q += neg;
+	for (;; q++) {
+		if (*q >= '0' && *q <= '9') {
+			n = 10 * n + (unsigned long long)(*q - '0');
+			digits++;
+			if (frac >= 0)
+				frac++;
+		} else if (*q == '.' && frac < 0) {
+			frac = 0;
+		} else {
+			break;
+		}
+	}
+	if (digits && digits <= 15 && frac >= 1 && *q != 'e' && *q != 'E') {
+		v = (double)n / p10[frac];
+		*end = q;
+		return neg ? -v : v;
+	}
+	v = strtod(p, &e);
+	*end = e == p ? NULL : e;
+	return v;
+}
+
+int db_metrics_next_kind(const char **pp, int64_t *kind, const char **value)
 {
 	const char *p = *pp;
-	char *end;
 	int64_t k = 0;
 	int digits = 0;
 
@@ -134,8 +172,44 @@ int db_metrics_next(const char **pp, int64_t *kind, double *value)
 		return -1;
 	if (!((*p >= '0' && *p <= '9') || *p == '-'))
 		return -1;
-	*value = strtod(p, &end);
-	if (end == p)
+	*kind = k;
+	*value = p;
+	/* past the number: to the ',' or '}' after it */
+	while (*p && *p != ',' && *p != '}')
+		p++;
+	if (!*p)
+		return -1;
+	*pp = p;
+	return 1;
+}
+
+int db_metrics_next(const char **pp, int64_t *kind, double *value)
+{
+	const char *p = *pp;
+	const char *end;
+	int64_t k = 0;
+	int digits = 0;
+
+	if (!p)
+		return 0;
+	if (*p == '{' || *p == ',')
+		p++;
+	else
+		return *p == '}' ? 0 : -1;
+	if (*p == '}' && p[-1] == '{')
+		return 0;
+	if (*p++ != '"')
+		return -1;
+	while (*p >= '0' && *p <= '9' && digits < 18) {
+		k = 10 * k + (*p++ - '0');
+		digits++;
+	}
+	if (!digits || *p++ != '"' || *p++ != ':')
+		return -1;
+	if (!((*p >= '0' && *p <= '9') || *p == '-'))
+		return -1;
+	*value = db_metrics_value(p, &end);
+	if (!end)
 		return -1;
 	*kind = k;
 	*pp = end;

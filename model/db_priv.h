@@ -68,6 +68,10 @@ void db_metrics_number(struct strbuf *out, double v);
 /* Iterate packed text (NUL-terminated; NULL: none) from *p = the text:
  * 1 an item (*p moves past it), 0 the end, -1 text not in the packed form. */
 int db_metrics_next(const char **p, int64_t *kind, double *value);
+/* The same without reading the value: *value points to its text, read
+ * with db_metrics_value (end: past it, NULL when not a number). */
+int db_metrics_next_kind(const char **p, int64_t *kind, const char **value);
+double db_metrics_value(const char *text, const char **end);
 /* ab_pack_metrics(kind_id, value), an aggregate for migrations */
 int db_metrics_register(sqlite3 *sql);
 

@@ -301,11 +301,26 @@ static void test_metrics_pack(void **state)
 		if (strcmp(sb.buf, ref.buf))
 			fail_msg("%.17g: '%s', jtext_real '%s'", d, sb.buf, ref.buf);
 		assert_true(strtod(sb.buf, NULL) == (d == 0 ? 0.0 : d));
+		{	/* the reader's fast path reads it as strtod does */
+			const char *end;
+			assert_true(db_metrics_value(sb.buf, &end) == (d == 0 ? 0.0 : d));
+			assert_true(end == sb.buf + sb.len);
+		}
 		strbuf_release(&ref);
 	}
 	p = "{\"1\":2.5,\"x\":1.0}";
 	assert_int_equal(db_metrics_next(&p, &kind, &x), 1);
 	assert_int_equal(db_metrics_next(&p, &kind, &x), -1);
+	p = "{\"4\":1.5,\"9\":-2.25}";
+	{
+		const char *vt, *end;
+
+		assert_int_equal(db_metrics_next_kind(&p, &kind, &vt), 1);
+		assert_true(kind == 4 && db_metrics_value(vt, &end) == 1.5);
+		assert_int_equal(db_metrics_next_kind(&p, &kind, &vt), 1);
+		assert_true(kind == 9 && db_metrics_value(vt, &end) == -2.25 && *end == '}');
+		assert_int_equal(db_metrics_next_kind(&p, &kind, &vt), 0);
+	}
 	p = "[1.0]";
 	assert_int_equal(db_metrics_next(&p, &kind, &x), -1);
 	p = NULL;
