@@ -407,11 +407,26 @@ int jtext_json(struct strbuf *o, json_t *v)
 	return 0;
 }
 
-/* ---- objects ----------------------------------------------------------- */
+/* ---- objects -----------------------------------------------------------
+ * The keys are a dictionary kept across clear(): a record of a perflog
+ * sets the same keys as the one before, so a key is hashed, copied and
+ * escaped once, not once per record, and dump() copies each member's
+ * ready "key": text.  The dictionary is dropped at a clear() once it holds
+ * JTEXT_KEYS_MAX keys (memory stays bounded whatever the keys). */
+
+#define JTEXT_KEYS_MAX 4096
 
 struct jtext_ent {
-	size_t key, klen, val, vlen;
+	uint32_t key;           /* index into k */
+	size_t val, vlen;
+};
+
+struct jtext_key {
+	size_t off, klen;       /* raw key: keys.buf + off */
+	size_t qoff, qlen;      /* "key": as JSON, after the raw key in keys */
 	uint32_t hash;
+	uint32_t gen;           /* == obj gen: in this record, at e[pos] */
+	size_t pos;
 };
 
 void jtext_obj_init(struct jtext_obj *j)
@@ -419,11 +434,13 @@ void jtext_obj_init(struct jtext_obj *j)
 	memset(j, 0, sizeof(*j));
 	strbuf_init(&j->keys, 0);
 	strbuf_init(&j->vals, 0);
+	j->gen = 1;
 }
 
 void jtext_obj_release(struct jtext_obj *j)
 {
 	free(j->e);
+	free(j->k);
 	free(j->slot);
 	free(j->memo);
 	strbuf_release(&j->keys);
@@ -431,26 +448,48 @@ void jtext_obj_release(struct jtext_obj *j)
 	jtext_obj_init(j);
 }
 
-void jtext_obj_clear(struct jtext_obj *j)
+static void keys_drop(struct jtext_obj *j)
 {
-	j->n = 0;
+	j->nk = 0;
 	strbuf_reset(&j->keys);
-	strbuf_reset(&j->vals);
 	if (j->nslot)
 		memset(j->slot, 0, j->nslot * sizeof(*j->slot));
 }
 
-static uint32_t key_hash(const char *k, size_t n)
+void jtext_obj_clear(struct jtext_obj *j)
 {
-	uint32_t h = 2166136261u;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)k[i]) * 16777619u;
-	return h;
+	j->n = 0;
+	strbuf_reset(&j->vals);
+	if (j->nk >= JTEXT_KEYS_MAX)
+		keys_drop(j);
+	if (++j->gen == 0) { /* wrapped: no key may look as if it were in this record */
+		size_t i;
+		for (i = 0; i < j->nk; i++)
+			j->k[i].gen = 0;
+		j->gen = 1;
+	}
 }
 
-/* slot[] holds entry index + 1; 0 = empty */
+/* FNV-1a over 8-byte words (keys are short: a byte loop was ~4 instructions a byte) */
+static uint32_t key_hash(const char *k, size_t n)
+{
+	uint64_t h = 14695981039346656037ull, w;
+
+	while (n >= 8) {
+		memcpy(&w, k, 8);
+		h = (h ^ w) * 1099511628211ull;
+		h ^= h >> 29;
+		k += 8;
+		n -= 8;
+	}
+	w = 0;
+	if (n)
+		memcpy(&w, k, n);
+	h = (h ^ w ^ ((uint64_t)n << 59)) * 1099511628211ull;
+	h ^= h >> 32;
+	return (uint32_t)h;
+}
+
 static void reindex(struct jtext_obj *j)
 {
 	size_t i;
@@ -458,59 +497,101 @@ static void reindex(struct jtext_obj *j)
 	free(j->slot);
 	j->nslot = j->nslot ? 2 * j->nslot : 64;
 	j->slot = ab_calloc(j->nslot, sizeof(*j->slot));
-	for (i = 0; i < j->n; i++) {
-		size_t s = j->e[i].hash & (j->nslot - 1);
+	for (i = 0; i < j->nk; i++) {
+		size_t s = j->k[i].hash & (j->nslot - 1);
 		while (j->slot[s])
 			s = (s + 1) & (j->nslot - 1);
 		j->slot[s] = (uint32_t)(i + 1);
 	}
 }
 
-static struct jtext_ent *find(const struct jtext_obj *j, const char *k, size_t n, uint32_t h,
-			      size_t *slot)
+/* The key's index, or -1 (then *slot is where it would go). */
+static long key_find(const struct jtext_obj *j, const char *key, size_t n, uint32_t h,
+		     size_t *slot)
 {
 	size_t s;
 
-	if (!j->nslot)
-		return NULL;
-	for (s = h & (j->nslot - 1); j->slot[s]; s = (s + 1) & (j->nslot - 1)) {
-		struct jtext_ent *e = &j->e[j->slot[s] - 1];
-		if (e->hash == h && e->klen == n && !memcmp(j->keys.buf + e->key, k, n))
-			return e;
+	if (!j->nslot) {
+		*slot = 0;
+		return -1;
 	}
-	if (slot)
-		*slot = s;
-	return NULL;
+	for (s = h & (j->nslot - 1); j->slot[s]; s = (s + 1) & (j->nslot - 1)) {
+		const struct jtext_key *k = &j->k[j->slot[s] - 1];
+		if (k->hash == h && k->klen == n && !memcmp(j->keys.buf + k->off, key, n))
+			return (long)j->slot[s] - 1;
+	}
+	*slot = s;
+	return -1;
+}
+
+static uint32_t key_add(struct jtext_obj *j, const char *key, size_t n, uint32_t h)
+{
+	struct jtext_key *k;
+	size_t s = 0;
+
+	if ((j->nk + 1) * 2 > j->nslot)
+		reindex(j);
+	(void)key_find(j, key, n, h, &s);
+	if (j->nk == j->kcap) {
+		j->kcap = j->kcap ? 2 * j->kcap : 32;
+		j->k = ab_realloc(j->k, j->kcap * sizeof(*j->k));
+	}
+	k = &j->k[j->nk];
+	k->hash = h;
+	k->gen = 0;
+	k->pos = 0;
+	k->off = j->keys.len;
+	k->klen = n;
+	strbuf_add(&j->keys, key, n);
+	k->qoff = j->keys.len;
+	jtext_str(&j->keys, key, n);
+	strbuf_addch(&j->keys, ':');
+	k->qlen = j->keys.len - k->qoff;
+	j->slot[s] = (uint32_t)(j->nk + 1);
+	return (uint32_t)j->nk++;
 }
 
 void jtext_obj_put(struct jtext_obj *j, const char *key, size_t klen, size_t mark)
 {
-	uint32_t h = key_hash(key, klen);
-	size_t s = 0;
-	struct jtext_ent *e = find(j, key, klen, h, &s);
+	struct jtext_key *k = NULL;
+	struct jtext_ent *e;
+	uint32_t id;
 
-	if (e) {
+	/* the record before had this key here: no hashing (e[n] is still its) */
+	if (j->n < j->cap && j->e[j->n].key < j->nk) {
+		k = &j->k[j->e[j->n].key];
+		if (k->klen != klen || memcmp(j->keys.buf + k->off, key, klen))
+			k = NULL;
+	}
+	if (k) {
+		id = (uint32_t)(k - j->k);
+	} else {
+		uint32_t h = key_hash(key, klen);
+		size_t s;
+		long f = key_find(j, key, klen, h, &s);
+		id = f >= 0 ? (uint32_t)f : key_add(j, key, klen, h);
+		k = &j->k[id];
+	}
+	if (k->gen == j->gen) {
 		/* set again: the new value in the old place, as jansson does */
+		e = &j->e[k->pos];
 		e->val = mark;
 		e->vlen = j->vals.len - mark;
 		return;
 	}
-	if ((j->n + 1) * 2 > j->nslot) {
-		reindex(j);
-		find(j, key, klen, h, &s);
-	}
 	if (j->n == j->cap) {
+		size_t i, old = j->cap;
 		j->cap = j->cap ? 2 * j->cap : 32;
 		j->e = ab_realloc(j->e, j->cap * sizeof(*j->e));
+		for (i = old; i < j->cap; i++)
+			j->e[i].key = UINT32_MAX;
 	}
+	k->gen = j->gen;
+	k->pos = j->n;
 	e = &j->e[j->n++];
-	e->hash = h;
-	e->key = j->keys.len;
-	e->klen = klen;
-	strbuf_add(&j->keys, key, klen);
+	e->key = id;
 	e->val = mark;
 	e->vlen = j->vals.len - mark;
-	j->slot[s] = (uint32_t)j->n;
 }
 
 void jtext_obj_set_str(struct jtext_obj *j, const char *key, const char *s, size_t n)
@@ -553,31 +634,46 @@ void jtext_obj_set_json(struct jtext_obj *j, const char *key, json_t *v)
 		jtext_obj_put(j, key, strlen(key), mark);
 }
 
-const char *jtext_obj_get(const struct jtext_obj *j, const char *key, size_t *len)
+const char *jtext_obj_getn(const struct jtext_obj *j, const char *key, size_t klen, size_t *len)
 {
-	size_t n = strlen(key);
-	const struct jtext_ent *e = find(j, key, n, key_hash(key, n), NULL);
+	size_t s;
+	long f = key_find(j, key, klen, key_hash(key, klen), &s);
+	const struct jtext_ent *e;
 
-	if (!e)
+	if (f < 0 || j->k[f].gen != j->gen)
 		return NULL;
+	e = &j->e[j->k[f].pos];
 	*len = e->vlen;
 	return j->vals.buf + e->val;
 }
 
+const char *jtext_obj_get(const struct jtext_obj *j, const char *key, size_t *len)
+{
+	return jtext_obj_getn(j, key, strlen(key), len);
+}
+
 void jtext_obj_dump(const struct jtext_obj *j, struct strbuf *out)
 {
-	size_t i;
+	size_t i, total = 2;
+	char *d;
 
-	strbuf_addch(out, '{');
+	for (i = 0; i < j->n; i++)
+		total += j->k[j->e[i].key].qlen + j->e[i].vlen + 1;
+	strbuf_grow(out, total);
+	d = out->buf + out->len;
+	*d++ = '{';
 	for (i = 0; i < j->n; i++) {
 		const struct jtext_ent *e = &j->e[i];
+		const struct jtext_key *k = &j->k[e->key];
 		if (i)
-			strbuf_addch(out, ',');
-		jtext_str(out, j->keys.buf + e->key, e->klen);
-		strbuf_addch(out, ':');
-		strbuf_add(out, j->vals.buf + e->val, e->vlen);
+			*d++ = ',';
+		memcpy(d, j->keys.buf + k->qoff, k->qlen);
+		d += k->qlen;
+		memcpy(d, j->vals.buf + e->val, e->vlen);
+		d += e->vlen;
 	}
-	strbuf_addch(out, '}');
+	*d++ = '}';
+	strbuf_setlen(out, (size_t)(d - out->buf));
 }
 
 void jtext_obj_add_json(struct jtext_obj *j, json_t *obj)

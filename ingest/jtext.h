@@ -53,11 +53,17 @@ struct jtext_real_memo {
 	char text[31];
 };
 struct jtext_ent;
+struct jtext_key;
 struct jtext_obj {
-	struct jtext_ent *e;
+	struct jtext_ent *e;    /* this record's members, in order */
 	size_t n, cap;
-	uint32_t *slot;
+	/* every key met (kept across clear(): records repeat their keys),
+	 * each with its text as JSON ("key":) for dump() */
+	struct jtext_key *k;
+	size_t nk, kcap;
+	uint32_t *slot;         /* key index + 1 by hash; 0 = empty */
 	size_t nslot;
+	uint32_t gen;           /* this record; a key with another gen is not in it */
 	struct strbuf keys, vals;
 	/* reals printed lately (thresholds, references repeat line after
 	 * line): JTEXT_MEMO entries, allocated on first use */
@@ -77,6 +83,8 @@ void jtext_obj_set_json(struct jtext_obj *j, const char *key, json_t *v); /* NUL
 void jtext_obj_add_json(struct jtext_obj *j, json_t *obj);
 /* The value text of key (borrowed until the next change), or NULL. */
 const char *jtext_obj_get(const struct jtext_obj *j, const char *key, size_t *len);
+/* The same for a key of klen bytes. */
+const char *jtext_obj_getn(const struct jtext_obj *j, const char *key, size_t klen, size_t *len);
 /* The value of key parsed (new reference, caller decrefs), or NULL. */
 json_t *jtext_obj_value(const struct jtext_obj *j, const char *key);
 void jtext_obj_dump(const struct jtext_obj *j, struct strbuf *out);
