@@ -85,6 +85,11 @@ void jtext_obj_add_json(struct jtext_obj *j, json_t *obj);
 const char *jtext_obj_get(const struct jtext_obj *j, const char *key, size_t *len);
 /* The same for a key of klen bytes. */
 const char *jtext_obj_getn(const struct jtext_obj *j, const char *key, size_t klen, size_t *len);
+/* The same with hash = jtext_key_hash(key, klen), computed once by a caller
+ * that asks for the same keys record after record. */
+uint32_t jtext_key_hash(const char *key, size_t klen);
+const char *jtext_obj_geth(const struct jtext_obj *j, const char *key, size_t klen, uint32_t hash,
+			   size_t *len);
 /* The value of key parsed (new reference, caller decrefs), or NULL. */
 json_t *jtext_obj_value(const struct jtext_obj *j, const char *key);
 void jtext_obj_dump(const struct jtext_obj *j, struct strbuf *out);

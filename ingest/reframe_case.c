@@ -94,7 +94,19 @@ void rfm_case_reset(struct rfm_case *c)
 enum { EB_SYSNAME, EB_CLS, EB_REASON, EB_FINISHED, EB_STARTED, EB_SYSMETA, EB_MISSING,
        EB_METAS, EB_PTEXT, EB_ACCEL, EB_N };
 
+/* params rfm_case_emit reads back, every run: hashed once per case */
+enum { PK_NUM_NODES, PK_NODES, PK_N_NODES, PK_NUM_TASKS, PK_NUM_TASKS_PER_NODE, PK_NUM_GPUS,
+       PK_NUM_IPUS, PK_NUM_CSX, PK_NUM_DEVICES, PK_NUM_GPUS_PER_NODE, PK_LBS,
+       PK_LOCAL_BATCH_SIZE, PK_GBS, PK_GLOBAL_BATCH_SIZE, PK_N };
+static const char *const pk_name[PK_N] = {
+	"num_nodes", "nodes", "n_nodes", "num_tasks", "num_tasks_per_node", "num_gpus",
+	"num_ipus", "num_csx", "num_devices", "num_gpus_per_node", "lbs",
+	"local_batch_size", "gbs", "global_batch_size"
+};
+
 struct rfm_emit_buf {
+	uint32_t pk_hash[PK_N];
+	size_t pk_len[PK_N];
 	struct strbuf sb[EB_N];
 	struct ingest_metric *m;
 	const char **mj;
@@ -132,6 +144,10 @@ static struct rfm_emit_buf *eb_get(struct rfm_case *c)
 			strbuf_init(&eb->sb[i], 0);
 		strbuf_init(&eb->lib_key, 0);
 		eb->lib = -1;
+		for (i = 0; i < PK_N; i++) {
+			eb->pk_len[i] = strlen(pk_name[i]);
+			eb->pk_hash[i] = jtext_key_hash(pk_name[i], eb->pk_len[i]);
+		}
 	}
 	for (i = 0; i < EB_N; i++)
 		strbuf_reset(&eb->sb[i]);
@@ -637,10 +653,10 @@ static const char *kv_string(const struct jtext_obj *kv, const char *key, struct
 }
 
 /* A positive integer param (integer, or a string of one); 0 when none. */
-static long param_long(const struct jtext_obj *kv, const char *key)
+static long param_long(const struct jtext_obj *kv, const struct rfm_emit_buf *eb, int key)
 {
 	size_t n;
-	const char *v = jtext_obj_get(kv, key, &n);
+	const char *v = jtext_obj_geth(kv, pk_name[key], eb->pk_len[key], eb->pk_hash[key], &n);
 	long long ll;
 
 	if (!v || !n)
@@ -1062,34 +1078,39 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 	run.job_id = c->jobid.len ? c->jobid.buf : NULL;
 	run.started = started->len ? started->buf : NULL;
 	run.finished = finished->len ? finished->buf : NULL;
-	run.nodes = param_long(kv, "num_nodes");
+	run.nodes = param_long(kv, eb, PK_NUM_NODES);
 	if (!run.nodes)
-		run.nodes = param_long(kv, "nodes");
+		run.nodes = param_long(kv, eb, PK_NODES);
 	if (!run.nodes)
-		run.nodes = param_long(kv, "n_nodes");
-	if (!run.nodes && param_long(kv, "num_tasks") && param_long(kv, "num_tasks_per_node")) {
-		long t = param_long(kv, "num_tasks"), tpn = param_long(kv, "num_tasks_per_node");
-		run.nodes = (t + tpn - 1) / tpn;
+		run.nodes = param_long(kv, eb, PK_N_NODES);
+	if (!run.nodes) {
+		long t = param_long(kv, eb, PK_NUM_TASKS);
+		long tpn = t ? param_long(kv, eb, PK_NUM_TASKS_PER_NODE) : 0;
+		if (t && tpn)
+			run.nodes = (t + tpn - 1) / tpn;
 	}
 	if (!run.nodes)
 		run.nodes = nodelist_count(kv, "job_nodelist");
 	if (!run.nodes)
 		run.nodes = nodelist_count(kv, "nodelist");
-	run.devices = param_long(kv, "num_gpus");
+	run.devices = param_long(kv, eb, PK_NUM_GPUS);
 	if (!run.devices)
-		run.devices = param_long(kv, "num_ipus");
+		run.devices = param_long(kv, eb, PK_NUM_IPUS);
 	if (!run.devices)
-		run.devices = param_long(kv, "num_csx");
+		run.devices = param_long(kv, eb, PK_NUM_CSX);
 	if (!run.devices)
-		run.devices = param_long(kv, "num_devices");
-	if (!run.devices && run.nodes && param_long(kv, "num_gpus_per_node"))
-		run.devices = run.nodes * param_long(kv, "num_gpus_per_node");
-	run.local_batch = param_long(kv, "lbs");
+		run.devices = param_long(kv, eb, PK_NUM_DEVICES);
+	if (!run.devices && run.nodes) {
+		long g = param_long(kv, eb, PK_NUM_GPUS_PER_NODE);
+		if (g)
+			run.devices = run.nodes * g;
+	}
+	run.local_batch = param_long(kv, eb, PK_LBS);
 	if (!run.local_batch)
-		run.local_batch = param_long(kv, "local_batch_size");
-	run.global_batch = param_long(kv, "gbs");
+		run.local_batch = param_long(kv, eb, PK_LOCAL_BATCH_SIZE);
+	run.global_batch = param_long(kv, eb, PK_GBS);
 	if (!run.global_batch)
-		run.global_batch = param_long(kv, "global_batch_size");
+		run.global_batch = param_long(kv, eb, PK_GLOBAL_BATCH_SIZE);
 	if (!run.global_batch) {
 		json_t *extras = jtext_obj_value(kv, "session_extras");
 		run.global_batch = param_long_json(extras, "gbs");
