@@ -469,6 +469,7 @@ void jtext_obj_release(struct jtext_obj *j)
 static void keys_drop(struct jtext_obj *j)
 {
 	j->nk = 0;
+	j->epoch++;
 	strbuf_reset(&j->keys);
 	if (j->nslot)
 		memset(j->slot, 0, j->nslot * sizeof(*j->slot));
@@ -652,12 +653,7 @@ void jtext_obj_set_json(struct jtext_obj *j, const char *key, json_t *v)
 		jtext_obj_put(j, key, strlen(key), mark);
 }
 
-uint32_t jtext_key_hash(const char *key, size_t klen)
-{
-	return key_hash(key, klen);
-}
-
-const char *jtext_obj_geth(const struct jtext_obj *j, const char *key, size_t klen, uint32_t hash,
+static const char *obj_geth(const struct jtext_obj *j, const char *key, size_t klen, uint32_t hash,
 			   size_t *len)
 {
 	size_t s;
@@ -671,14 +667,31 @@ const char *jtext_obj_geth(const struct jtext_obj *j, const char *key, size_t kl
 	return j->vals.buf + e->val;
 }
 
-const char *jtext_obj_getn(const struct jtext_obj *j, const char *key, size_t klen, size_t *len)
+const char *jtext_obj_get_ref(const struct jtext_obj *j, struct jtext_keyref *r, size_t *len)
 {
-	return jtext_obj_geth(j, key, klen, key_hash(key, klen), len);
+	const struct jtext_ent *e;
+
+	if (!r->looked || r->epoch != j->epoch || (r->id < 0 && r->nk != j->nk)) {
+		size_t s;
+		if (!r->looked)
+			r->hash = key_hash(r->key, r->klen);
+		r->id = key_find(j, r->key, r->klen, r->hash, &s);
+		r->nk = j->nk;
+		r->epoch = j->epoch;
+		r->looked = 1;
+	}
+	if (r->id < 0 || j->k[r->id].gen != j->gen)
+		return NULL;
+	e = &j->e[j->k[r->id].pos];
+	*len = e->vlen;
+	return j->vals.buf + e->val;
 }
 
 const char *jtext_obj_get(const struct jtext_obj *j, const char *key, size_t *len)
 {
-	return jtext_obj_getn(j, key, strlen(key), len);
+	size_t n = strlen(key);
+
+	return obj_geth(j, key, n, key_hash(key, n), len);
 }
 
 void jtext_obj_dump(const struct jtext_obj *j, struct strbuf *out)

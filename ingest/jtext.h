@@ -64,6 +64,7 @@ struct jtext_obj {
 	uint32_t *slot;         /* key index + 1 by hash; 0 = empty */
 	size_t nslot;
 	uint32_t gen;           /* this record; a key with another gen is not in it */
+	uint32_t epoch;         /* bumped when the key dictionary is dropped */
 	struct strbuf keys, vals;
 	/* reals printed lately (thresholds, references repeat line after
 	 * line): JTEXT_MEMO entries, allocated on first use */
@@ -83,13 +84,19 @@ void jtext_obj_set_json(struct jtext_obj *j, const char *key, json_t *v); /* NUL
 void jtext_obj_add_json(struct jtext_obj *j, json_t *obj);
 /* The value text of key (borrowed until the next change), or NULL. */
 const char *jtext_obj_get(const struct jtext_obj *j, const char *key, size_t *len);
-/* The same for a key of klen bytes. */
-const char *jtext_obj_getn(const struct jtext_obj *j, const char *key, size_t klen, size_t *len);
-/* The same with hash = jtext_key_hash(key, klen), computed once by a caller
- * that asks for the same keys record after record. */
-uint32_t jtext_key_hash(const char *key, size_t klen);
-const char *jtext_obj_geth(const struct jtext_obj *j, const char *key, size_t klen, uint32_t hash,
-			   size_t *len);
+/* A key a caller asks for record after record: where it is in j's key
+ * dictionary, found once (valid while the dictionary is not dropped or,
+ * for a key not in it, while no key is added).  Zero-initialise it, set
+ * key and klen; use it with one jtext_obj only. */
+struct jtext_keyref {
+	const char *key;
+	size_t klen;
+	uint32_t hash, epoch;
+	long id;                /* -1: not in the dictionary */
+	size_t nk;              /* the dictionary's size when looked up */
+	int looked;
+};
+const char *jtext_obj_get_ref(const struct jtext_obj *j, struct jtext_keyref *r, size_t *len);
 /* The value of key parsed (new reference, caller decrefs), or NULL. */
 json_t *jtext_obj_value(const struct jtext_obj *j, const char *key);
 void jtext_obj_dump(const struct jtext_obj *j, struct strbuf *out);

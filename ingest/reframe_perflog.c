@@ -47,6 +47,9 @@ struct col_cache {
 	int valid;
 	const char *name;   /* the column's name, and its length */
 	size_t name_len;
+	/* perf reference / threshold columns: rfm_perf_set_num of raw */
+	int num_rc, num_has;
+	double num;
 };
 
 struct perflog {
@@ -325,12 +328,10 @@ static void set_name(struct strbuf *sb, const char *v, size_t n)
 	strbuf_add(sb, v, n);
 }
 
-/* params[column name] = the column's value, from the cache when it repeats */
-static void other_param(struct perflog *pl, struct rfm_case *c, size_t i, const char *v, size_t n)
+/* one cache per layout column (the layout is chosen at line 1, some
+ * columns are adopted at line 2: sized again whenever it grew) */
+static void col_cache_size(struct perflog *pl)
 {
-	struct col_cache *cc;
-	size_t mark;
-
 	if (pl->ncc < pl->lay.n) {
 		size_t k;
 		pl->cc = ab_realloc(pl->cc, pl->lay.n * sizeof(*pl->cc));
@@ -343,7 +344,14 @@ static void other_param(struct perflog *pl, struct rfm_case *c, size_t i, const 
 		}
 		pl->ncc = pl->lay.n;
 	}
-	cc = &pl->cc[i];
+}
+
+/* params[column name] = the column's value, from the cache when it repeats */
+static void other_param(struct perflog *pl, struct rfm_case *c, size_t i, const char *v, size_t n)
+{
+	struct col_cache *cc = &pl->cc[i];
+	size_t mark;
+
 	if (!cc->valid || cc->raw.len != n || memcmp(cc->raw.buf, v, n)) {
 		strbuf_reset(&cc->raw);
 		strbuf_add(&cc->raw, v, n);
@@ -360,6 +368,26 @@ static void other_param(struct perflog *pl, struct rfm_case *c, size_t i, const 
 	mark = c->kv.vals.len;
 	strbuf_addbuf(&c->kv.vals, &cc->text);
 	jtext_obj_put(&c->kv, cc->name, cc->name_len, mark);
+}
+
+/* rfm_perf_set_num of column i, from the cache when the text repeats
+ * (references and thresholds do, line after line) */
+static int perf_num(struct perflog *pl, size_t i, int *has, double *out, const char *v, size_t n)
+{
+	struct col_cache *cc = &pl->cc[i];
+
+	if (!cc->valid || cc->raw.len != n || memcmp(cc->raw.buf, v, n)) {
+		strbuf_reset(&cc->raw);
+		strbuf_add(&cc->raw, v, n);
+		cc->num_has = 0;
+		cc->num = 0;
+		cc->num_rc = rfm_perf_set_num(&cc->num_has, &cc->num, v, n);
+		cc->valid = 1;
+	}
+	*has = cc->num_has;
+	if (cc->num_has)
+		*out = cc->num;
+	return cc->num_rc;
 }
 
 /*
@@ -380,6 +408,7 @@ static int line_case(struct perflog *pl, const char *line, long lineno, struct r
 
 	rfm_case_reset(c);
 	c->line = lineno;
+	col_cache_size(pl);
 	if (l->per_var) {
 		for (i = 0; i < l->n; i++)
 			if (l->col[i].attr == RA_PERF_VAR && l->col[i].perf < 0)
@@ -486,16 +515,16 @@ static int line_case(struct perflog *pl, const char *line, long lineno, struct r
 			}
 			break;
 		case RA_PERF_REF:
-			if (p && rfm_perf_set_num(&p->has_ref, &p->ref, v, n) < 0)
+			if (p && perf_num(pl, i, &p->has_ref, &p->ref, v, n) < 0)
 				warn_capped(pl, lineno, "reference of '%s' is not a number", p->name);
 			break;
 		case RA_PERF_LOWER:
-			if (p && rfm_perf_set_num(&p->has_lower, &p->lower, v, n) < 0)
+			if (p && perf_num(pl, i, &p->has_lower, &p->lower, v, n) < 0)
 				warn_capped(pl, lineno, "lower threshold of '%s' is not a number",
 					    p->name);
 			break;
 		case RA_PERF_UPPER:
-			if (p && rfm_perf_set_num(&p->has_upper, &p->upper, v, n) < 0)
+			if (p && perf_num(pl, i, &p->has_upper, &p->upper, v, n) < 0)
 				warn_capped(pl, lineno, "upper threshold of '%s' is not a number",
 					    p->name);
 			break;

@@ -229,10 +229,18 @@ static void test_objects_records(void **state)
 	struct strbuf o = STRBUF_INIT;
 	json_t *want = json_object();
 	uint64_t x = 88172645463325252ULL;
-	size_t r, i, n;
+	size_t r, i, n, n2;
 	char *w;
+	/* keys looked up by reference: present at once, later, and never */
+	struct jtext_keyref refs[4];
+	static const char *const rk[4] = { "key_0", "key_65", "key_13014", "never" };
 
 	(void)state;
+	memset(refs, 0, sizeof(refs));
+	for (i = 0; i < 4; i++) {
+		refs[i].key = rk[i];
+		refs[i].klen = strlen(rk[i]);
+	}
 	jtext_obj_init(&j);
 	for (r = 0; r < 3000; r++) {
 		size_t nk;
@@ -259,6 +267,12 @@ static void test_objects_records(void **state)
 			assert_non_null(v);
 		}
 		assert_null(jtext_obj_get(&j, "absent", &n));
+		for (i = 0; i < 4; i++) {
+			const char *a = jtext_obj_get(&j, rk[i], &n), *b = jtext_obj_get_ref(&j, &refs[i], &n2);
+			assert_ptr_equal(a, b);
+			if (a)
+				assert_int_equal(n, n2);
+		}
 		strbuf_reset(&o);
 		jtext_obj_dump(&j, &o);
 		w = json_dumps(want, JSON_COMPACT | JSON_ENSURE_ASCII);
