@@ -694,28 +694,53 @@ const char *jtext_obj_get(const struct jtext_obj *j, const char *key, size_t *le
 	return obj_geth(j, key, n, key_hash(key, n), len);
 }
 
-void jtext_obj_dump(const struct jtext_obj *j, struct strbuf *out)
+static size_t obj_dump(const struct jtext_obj *j, struct strbuf *out, uint32_t *ends)
 {
-	size_t i, total = 2;
-	char *d;
+	size_t i, total = 2, at = out->len;
+	char *d, *start;
 
 	for (i = 0; i < j->n; i++)
 		total += j->k[j->e[i].key].qlen + j->e[i].vlen + 1;
 	strbuf_grow(out, total);
-	d = out->buf + out->len;
+	start = d = out->buf + out->len;
 	*d++ = '{';
 	for (i = 0; i < j->n; i++) {
 		const struct jtext_ent *e = &j->e[i];
 		const struct jtext_key *k = &j->k[e->key];
-		if (i)
+		if (i) {
+			if (ends)
+				ends[i - 1] = (uint32_t)(d - start);
 			*d++ = ',';
+		}
 		memcpy(d, j->keys.buf + k->qoff, k->qlen);
 		d += k->qlen;
 		memcpy(d, j->vals.buf + e->val, e->vlen);
 		d += e->vlen;
 	}
+	if (ends && j->n)
+		ends[j->n - 1] = (uint32_t)(d - start);
 	*d++ = '}';
 	strbuf_setlen(out, (size_t)(d - out->buf));
+	return out->len - at;
+}
+
+void jtext_obj_dump(const struct jtext_obj *j, struct strbuf *out)
+{
+	obj_dump(j, out, NULL);
+}
+
+int jtext_obj_dump_ends(const struct jtext_obj *j, struct strbuf *out, uint32_t *ends)
+{
+	size_t i, total = 2;
+
+	for (i = 0; i < j->n; i++)
+		total += j->k[j->e[i].key].qlen + j->e[i].vlen + 1;
+	if (total > UINT32_MAX) {
+		obj_dump(j, out, NULL);
+		return -1;
+	}
+	obj_dump(j, out, ends);
+	return 0;
 }
 
 void jtext_obj_add_json(struct jtext_obj *j, json_t *obj)

@@ -100,6 +100,10 @@ const char *jtext_obj_get_ref(const struct jtext_obj *j, struct jtext_keyref *r,
 /* The value of key parsed (new reference, caller decrefs), or NULL. */
 json_t *jtext_obj_value(const struct jtext_obj *j, const char *key);
 void jtext_obj_dump(const struct jtext_obj *j, struct strbuf *out);
+/* The same, and where each member ends: ends[i] (j->n of them) = the offset
+ * from the '{' of the ',' or '}' after member i.  Returns 0, or -1 when an
+ * offset would not fit 32 bits (ends then not filled). */
+int jtext_obj_dump_ends(const struct jtext_obj *j, struct strbuf *out, uint32_t *ends);
 /* jtext_real() through j's memo of recent values (same bytes, less work). */
 void jtext_real_cached(struct jtext_obj *j, struct strbuf *out, double v);
 

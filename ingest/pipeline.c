@@ -289,6 +289,8 @@ static struct qrec *pack_run(struct ingest_pipe *p, const struct ingest_run *r)
 		d->excluded_reason = pk(&k, r->excluded_reason);
 		d->dedupe_key = pk(&k, r->dedupe_key);
 		d->params = NULL;
+		d->params_pair_ends = NULL; /* the parser's memory: not packed */
+		d->params_npairs = 0;
 		d->params_json = prepared ? NULL : pk(&k, r->params_json ? r->params_json : params);
 		d->prepared = prepared ? pkb(&k, p->prep.buf, p->prep.len) : NULL;
 		d->prepared_len = prepared ? p->prep.len : 0;

@@ -141,6 +141,8 @@ struct rfm_emit_buf {
 	struct dparams dp;
 	int dp_valid;
 	struct meta_memo mm[EB_META_MEMO];
+	uint32_t *ends;         /* where params' pairs end (ingest_run.params_pair_ends) */
+	size_t ends_cap;
 };
 
 static void eb_free(struct rfm_emit_buf *eb)
@@ -154,6 +156,7 @@ static void eb_free(struct rfm_emit_buf *eb)
 	strbuf_release(&eb->lib_key);
 	strbuf_release(&eb->disp);
 	dparams_release(&eb->dp);
+	free(eb->ends);
 	for (i = 0; i < EB_META_MEMO; i++) {
 		strbuf_release(&eb->mm[i].res);
 		strbuf_release(&eb->mm[i].text);
@@ -1257,7 +1260,14 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 			json_decref(extras);
 		}
 	}
-	jtext_obj_dump(kv, ptext);
+	if (kv->n > eb->ends_cap) {
+		eb->ends_cap = 2 * kv->n;
+		eb->ends = ab_realloc(eb->ends, eb->ends_cap * sizeof(*eb->ends));
+	}
+	if (jtext_obj_dump_ends(kv, ptext, eb->ends) == 0) {
+		run.params_pair_ends = eb->ends;
+		run.params_npairs = kv->n;
+	}
 	run.params_json = ptext->buf;
 	run.excluded_reason = reason->len ? reason->buf : NULL;
 	run.dedupe_key = key;
