@@ -84,7 +84,8 @@ void rfm_case_reset(struct rfm_case *c)
 	for (i = 0; i < c->nperf; i++)
 		perf_free(&c->perf[i]);
 	c->nperf = 0;
-	json_object_clear(c->params);
+	if (json_object_size(c->params))
+		json_object_clear(c->params);
 	jtext_obj_clear(&c->kv);
 	c->line = 0;
 }
@@ -352,6 +353,12 @@ static void number_or_string(struct strbuf *out, const char *s, size_t len)
 	long long ll;
 	double d;
 
+	/* a number starts with a digit, a sign or a point, after the blanks
+	 * num_trim() skips: anything else is text (node lists, hashes, names) */
+	if (len && !memchr(" \t\r\n0123456789+-.", s[0], 17)) {
+		jtext_str(out, s, len);
+		return;
+	}
 	if (num_parse_ll(s, len, &ll) == NUM_OK)
 		jtext_int(out, ll);
 	else if (ingest_parse_double(s, len, &d) == NUM_OK && isfinite(d))
