@@ -34,6 +34,26 @@ static void add_u4(struct strbuf *o, unsigned cp)
 	strbuf_add(o, b, 6);
 }
 
+/* 1: the byte is written as it is (printable ASCII but '"' and '\\') */
+static const unsigned char plain_byte[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
 /* Past the bytes JSON writes as they are (printable ASCII but '"' and
  * '\\'), eight at a time while none of the eight needs escaping. */
 static const unsigned char *plain_run(const unsigned char *q, const unsigned char *end)
@@ -66,7 +86,7 @@ static const unsigned char *plain_run(const unsigned char *q, const unsigned cha
 			break;
 		q += 8;
 	}
-	while (q < end && *q >= 0x20 && *q < 0x80 && *q != '"' && *q != '\\')
+	while (q < end && plain_byte[*q])
 		q++;
 	return q;
 }
@@ -694,13 +714,44 @@ const char *jtext_obj_get(const struct jtext_obj *j, const char *key, size_t *le
 	return obj_geth(j, key, n, key_hash(key, n), len);
 }
 
-static size_t obj_dump(const struct jtext_obj *j, struct strbuf *out, uint32_t *ends)
+/* memcpy of the short pieces of a dump, without a call for each */
+static inline void copy_small(char *d, const char *s, size_t n)
 {
-	size_t i, total = 2, at = out->len;
-	char *d, *start;
+	uint64_t a, b;
+	uint32_t x, y;
+
+	if (n > 16) {
+		memcpy(d, s, n);
+	} else if (n >= 8) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4) {
+		memcpy(&x, s, 4);
+		memcpy(&y, s + n - 4, 4);
+		memcpy(d, &x, 4);
+		memcpy(d + n - 4, &y, 4);
+	} else {
+		while (n--)
+			*d++ = *s++;
+	}
+}
+
+static size_t obj_size(const struct jtext_obj *j)
+{
+	size_t i, total = 2;
 
 	for (i = 0; i < j->n; i++)
 		total += j->k[j->e[i].key].qlen + j->e[i].vlen + 1;
+	return total;
+}
+
+static void obj_dump(const struct jtext_obj *j, struct strbuf *out, size_t total, uint32_t *ends)
+{
+	size_t i;
+	char *d, *start;
+
 	strbuf_grow(out, total);
 	start = d = out->buf + out->len;
 	*d++ = '{';
@@ -712,34 +763,31 @@ static size_t obj_dump(const struct jtext_obj *j, struct strbuf *out, uint32_t *
 				ends[i - 1] = (uint32_t)(d - start);
 			*d++ = ',';
 		}
-		memcpy(d, j->keys.buf + k->qoff, k->qlen);
+		copy_small(d, j->keys.buf + k->qoff, k->qlen);
 		d += k->qlen;
-		memcpy(d, j->vals.buf + e->val, e->vlen);
+		copy_small(d, j->vals.buf + e->val, e->vlen);
 		d += e->vlen;
 	}
 	if (ends && j->n)
 		ends[j->n - 1] = (uint32_t)(d - start);
 	*d++ = '}';
 	strbuf_setlen(out, (size_t)(d - out->buf));
-	return out->len - at;
 }
 
 void jtext_obj_dump(const struct jtext_obj *j, struct strbuf *out)
 {
-	obj_dump(j, out, NULL);
+	obj_dump(j, out, obj_size(j), NULL);
 }
 
 int jtext_obj_dump_ends(const struct jtext_obj *j, struct strbuf *out, uint32_t *ends)
 {
-	size_t i, total = 2;
+	size_t total = obj_size(j);
 
-	for (i = 0; i < j->n; i++)
-		total += j->k[j->e[i].key].qlen + j->e[i].vlen + 1;
 	if (total > UINT32_MAX) {
-		obj_dump(j, out, NULL);
+		obj_dump(j, out, total, NULL);
 		return -1;
 	}
-	obj_dump(j, out, ends);
+	obj_dump(j, out, total, ends);
 	return 0;
 }
 
