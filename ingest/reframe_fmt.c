@@ -27,6 +27,10 @@
 #include "reframe_priv.h"
 
 #include <ctype.h>
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#define RFM_SSE2 1
+#endif
 #include <limits.h>
 #include <sys/stat.h>
 
@@ -1399,7 +1403,26 @@ int rfm_layout_match(const struct rfm_layout *l, const char *line, size_t len,
 		}
 		stop = line + end;
 		/* the fields as the delimiters cut them, in the same pass */
-		while ((p = memchr(p, l->delim, (size_t)(stop - p)))) {
+#ifdef RFM_SSE2
+		{	/* sixteen bytes at a time, every delimiter of them from a mask */
+			const __m128i dv = _mm_set1_epi8(l->delim);
+			while (stop - p >= 16 && cnt <= n - 1) {
+				unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+					_mm_loadu_si128((const __m128i *)(const void *)p), dv));
+				while (mask) {
+					size_t at = (size_t)(p - line) + (size_t)__builtin_ctz(mask);
+					mask &= mask - 1;
+					if (++cnt > n - 1)
+						break;
+					m->off[k] = start;
+					m->len[k++] = at - start;
+					start = at + 1;
+				}
+				p += 16;
+			}
+		}
+#endif
+		while (cnt <= n - 1 && (p = memchr(p, l->delim, (size_t)(stop - p)))) {
 			if (++cnt > n - 1)
 				break;
 			m->off[k] = start;
