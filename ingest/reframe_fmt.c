@@ -1234,9 +1234,15 @@ static const char *find_lit(const char *s, size_t len, size_t from, const char *
 		const char *p = from < len ? memchr(s + from, lit[0], len - from) : NULL;
 		return p;
 	}
-	for (i = from; i + nl <= len; i++)
-		if (s[i] == lit[0] && !memcmp(s + i, lit, nl))
-			return s + i;
+	/* memchr to each candidate first byte (the byte loop was ~3 % of rf4) */
+	for (i = from; i + nl <= len;) {
+		const char *p = memchr(s + i, lit[0], len - nl + 1 - i);
+		if (!p)
+			return NULL;
+		if (!memcmp(p + 1, lit + 1, nl - 1))
+			return p;
+		i = (size_t)(p - s) + 1;
+	}
 	return NULL;
 }
 

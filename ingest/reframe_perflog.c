@@ -614,13 +614,14 @@ static int group_line(struct perflog *pl, struct strbuf *err)
 {
 	struct rfm_case *t = &pl->tmp;
 	struct rfm_perf *p = &t->perf[0];
-	size_t k, i;
+	size_t k, i, gl = strlen(pl->gkey.buf);
 	struct group *g;
 	int rc;
 
 	for (k = pl->ngroups; k-- > 0;) {
 		g = &pl->g[k];
-		if (strcmp(g->key.buf, pl->gkey.buf))
+		/* strcmp's equality (keys are kept as C strings): lengths first */
+		if (g->key.len != gl || memcmp(g->key.buf, pl->gkey.buf, gl))
 			continue;
 		for (i = 0; i < g->c.nperf; i++)
 			if (!strcmp(g->c.perf[i].name, p->name))
