@@ -52,35 +52,37 @@ static int exact_decimal(const char *s, size_t len, double *out)
 		2384185791015625ULL, 11920928955078125ULL, 59604644775390625ULL,
 		298023223876953125ULL, 1490116119384765625ULL, 7450580596923828125ULL
 	};
-	uint64_t m = 0, top;
+	uint64_t m = 0, top, bits;
 	num_u128 num, q, rest, half;
-	size_t i = 0, sig = 0, intd = 0, frac = 0;
-	int neg = 0, dot = 0, z, drop;
+	size_t i = 0, start, intd, frac = 0, lz;
+	int neg = 0, z, drop, e;
 	double v;
 
 	if (s[0] == '+' || s[0] == '-') {
 		neg = s[0] == '-';
 		i = 1;
 	}
-	for (; i < len; i++) {
-		char c = s[i];
-
-		if (c >= '0' && c <= '9') {
-			if (dot)
-				frac++;
-			else
-				intd++;
-			if ((sig || c != '0') && ++sig > 19)
-				return 0;
-			m = m * 10 + (uint64_t)(c - '0');
-		} else if (c == '.' && !dot) {
-			dot = 1;
-		} else {
-			return 0; /* an exponent, a second point, a sign inside */
-		}
+	/* digits [. digits], m wrapping harmlessly when there are too many
+	 * (then refused below) */
+	start = i;
+	for (; i < len && (unsigned char)(s[i] - '0') < 10; i++)
+		m = m * 10 + (uint64_t)(s[i] - '0');
+	intd = i - start;
+	if (i < len && s[i] == '.') {
+		size_t f0 = ++i;
+		for (; i < len && (unsigned char)(s[i] - '0') < 10; i++)
+			m = m * 10 + (uint64_t)(s[i] - '0');
+		frac = i - f0;
+		if (!frac)
+			return 0; /* "5.": strtod's */
 	}
-	if (!intd || (dot && !frac) || frac > 27)
-		return 0; /* ".5", "5.": strtod's */
+	if (i != len || !intd || frac > 27)
+		return 0; /* an exponent, a second point, a sign inside; ".5" */
+	/* significant digits: all but the leading zeros (through the point) */
+	for (lz = start; lz < len && (s[lz] == '0' || s[lz] == '.'); lz++)
+		;
+	if (intd + frac - (lz - start - (lz > start + intd ? 1 : 0)) > 19)
+		return 0;
 	if (!m || !frac) {
 		v = (double)m; /* an integer below 2^64: correctly rounded */
 	} else {
@@ -94,7 +96,11 @@ static int exact_decimal(const char *s, size_t len, double *out)
 		half = ((num_u128)1) << (drop - 1);
 		if (rest > half || (rest == half && (num != q * p5[frac] || (top & 1))))
 			top++;
-		v = ldexp((double)top, drop - z - 64 - (int)frac);
+		/* top * 2^e, exact: the value is a normal double (see above) */
+		e = drop - z - 64 - (int)frac;
+		bits = (uint64_t)(1023 + e) << 52;
+		memcpy(&v, &bits, sizeof(v));
+		v *= (double)top;
 	}
 	*out = neg ? -v : v;
 	return 1;

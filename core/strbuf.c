@@ -96,10 +96,6 @@ void strbuf_grow_slow(struct strbuf *sb, size_t extra)
 		sb->buf[0] = '\0';
 }
 
-void strbuf_addstr(struct strbuf *sb, const char *s)
-{
-	strbuf_add(sb, s, strlen(s));
-}
 
 void strbuf_setstr(struct strbuf *sb, const char *s)
 {
@@ -114,10 +110,6 @@ void strbuf_addchars(struct strbuf *sb, int c, size_t n)
 	strbuf_setlen(sb, sb->len + n);
 }
 
-void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other)
-{
-	strbuf_add(sb, other->buf, other->len);
-}
 
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {

@@ -55,7 +55,12 @@ static inline void strbuf_add(struct strbuf *sb, const void *data, size_t len)
 	sb->buf[sb->len] = '\0';
 }
 
-void strbuf_addstr(struct strbuf *sb, const char *s);
+/* inline: called per field on the ingest paths, where the call cost more
+ * than the copy */
+static inline void strbuf_addstr(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
 
 static inline void strbuf_addch(struct strbuf *sb, int c)
 {
@@ -63,7 +68,10 @@ static inline void strbuf_addch(struct strbuf *sb, int c)
 	sb->buf[sb->len++] = (char)c;
 	sb->buf[sb->len] = '\0';
 }
-void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other);
+static inline void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other)
+{
+	strbuf_add(sb, other->buf, other->len);
+}
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) AB_PRINTF(2, 3);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 /* Append n copies of c. */

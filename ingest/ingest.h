@@ -67,6 +67,11 @@ struct ingest_run {
 	const char *params_json;   /* or params as compact JSON text (the pipeline's, or a
 				    * parser's instead of params: the bytes json_dumps
 				    * (JSON_COMPACT | JSON_ENSURE_ASCII) would give) */
+	/* optional, with params_json: the offset of the ',' or the closing '}'
+	 * after each of its "key":value pairs, from the writer of the text
+	 * (saves the sink finding them again); NULL = not given */
+	const uint32_t *params_pair_ends;
+	size_t params_npairs;
 	/* or params already split as the sink stores them (pull: the store's
 	 * split, kept as it is): the pairs runs share and the run's own, each
 	 * a compact JSON object text or NULL; used when params_presplit */

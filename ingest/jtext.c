@@ -17,6 +17,10 @@
 #include "jtext.h"
 
 #include <math.h>
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#define JTEXT_SSE2 1
+#endif
 
 /* ---- scalars ----------------------------------------------------------- */
 
@@ -30,12 +34,46 @@ static void add_u4(struct strbuf *o, unsigned cp)
 	strbuf_add(o, b, 6);
 }
 
+/* 1: the byte is written as it is (printable ASCII but '"' and '\\') */
+static const unsigned char plain_byte[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
 /* Past the bytes JSON writes as they are (printable ASCII but '"' and
  * '\\'), eight at a time while none of the eight needs escaping. */
 static const unsigned char *plain_run(const unsigned char *q, const unsigned char *end)
 {
 	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
 
+#ifdef JTEXT_SSE2
+	/* sixteen at a time: as signed bytes, < 0x20 also catches >= 0x80 */
+	const __m128i ctl = _mm_set1_epi8(0x20), qu = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\');
+
+	while (end - q >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+		int m = _mm_movemask_epi8(_mm_or_si128(_mm_cmplt_epi8(v, ctl),
+						       _mm_or_si128(_mm_cmpeq_epi8(v, qu),
+								    _mm_cmpeq_epi8(v, bs))));
+		if (m)
+			return q + __builtin_ctz((unsigned)m);
+		q += 16;
+	}
+#endif
 	while (end - q >= 8) {
 		uint64_t w, quote, bslash;
 
@@ -48,7 +86,7 @@ static const unsigned char *plain_run(const unsigned char *q, const unsigned cha
 			break;
 		q += 8;
 	}
-	while (q < end && *q >= 0x20 && *q < 0x80 && *q != '"' && *q != '\\')
+	while (q < end && plain_byte[*q])
 		q++;
 	return q;
 }
@@ -407,11 +445,26 @@ int jtext_json(struct strbuf *o, json_t *v)
 	return 0;
 }
 
-/* ---- objects ----------------------------------------------------------- */
+/* ---- objects -----------------------------------------------------------
+ * The keys are a dictionary kept across clear(): a record of a perflog
+ * sets the same keys as the one before, so a key is hashed, copied and
+ * escaped once, not once per record, and dump() copies each member's
+ * ready "key": text.  The dictionary is dropped at a clear() once it holds
+ * JTEXT_KEYS_MAX keys (memory stays bounded whatever the keys). */
+
+#define JTEXT_KEYS_MAX 4096
 
 struct jtext_ent {
-	size_t key, klen, val, vlen;
+	uint32_t key;           /* index into k */
+	size_t val, vlen;
+};
+
+struct jtext_key {
+	size_t off, klen;       /* raw key: keys.buf + off */
+	size_t qoff, qlen;      /* "key": as JSON, after the raw key in keys */
 	uint32_t hash;
+	uint32_t gen;           /* == obj gen: in this record, at e[pos] */
+	size_t pos;
 };
 
 void jtext_obj_init(struct jtext_obj *j)
@@ -419,11 +472,13 @@ void jtext_obj_init(struct jtext_obj *j)
 	memset(j, 0, sizeof(*j));
 	strbuf_init(&j->keys, 0);
 	strbuf_init(&j->vals, 0);
+	j->gen = 1;
 }
 
 void jtext_obj_release(struct jtext_obj *j)
 {
 	free(j->e);
+	free(j->k);
 	free(j->slot);
 	free(j->memo);
 	strbuf_release(&j->keys);
@@ -431,26 +486,49 @@ void jtext_obj_release(struct jtext_obj *j)
 	jtext_obj_init(j);
 }
 
-void jtext_obj_clear(struct jtext_obj *j)
+static void keys_drop(struct jtext_obj *j)
 {
-	j->n = 0;
+	j->nk = 0;
+	j->epoch++;
 	strbuf_reset(&j->keys);
-	strbuf_reset(&j->vals);
 	if (j->nslot)
 		memset(j->slot, 0, j->nslot * sizeof(*j->slot));
 }
 
-static uint32_t key_hash(const char *k, size_t n)
+void jtext_obj_clear(struct jtext_obj *j)
 {
-	uint32_t h = 2166136261u;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)k[i]) * 16777619u;
-	return h;
+	j->n = 0;
+	strbuf_reset(&j->vals);
+	if (j->nk >= JTEXT_KEYS_MAX)
+		keys_drop(j);
+	if (++j->gen == 0) { /* wrapped: no key may look as if it were in this record */
+		size_t i;
+		for (i = 0; i < j->nk; i++)
+			j->k[i].gen = 0;
+		j->gen = 1;
+	}
 }
 
-/* slot[] holds entry index + 1; 0 = empty */
+/* FNV-1a over 8-byte words (keys are short: a byte loop was ~4 instructions a byte) */
+static uint32_t key_hash(const char *k, size_t n)
+{
+	uint64_t h = 14695981039346656037ull, w;
+
+	while (n >= 8) {
+		memcpy(&w, k, 8);
+		h = (h ^ w) * 1099511628211ull;
+		h ^= h >> 29;
+		k += 8;
+		n -= 8;
+	}
+	w = 0;
+	if (n)
+		memcpy(&w, k, n);
+	h = (h ^ w ^ ((uint64_t)n << 59)) * 1099511628211ull;
+	h ^= h >> 32;
+	return (uint32_t)h;
+}
+
 static void reindex(struct jtext_obj *j)
 {
 	size_t i;
@@ -458,59 +536,101 @@ static void reindex(struct jtext_obj *j)
 	free(j->slot);
 	j->nslot = j->nslot ? 2 * j->nslot : 64;
 	j->slot = ab_calloc(j->nslot, sizeof(*j->slot));
-	for (i = 0; i < j->n; i++) {
-		size_t s = j->e[i].hash & (j->nslot - 1);
+	for (i = 0; i < j->nk; i++) {
+		size_t s = j->k[i].hash & (j->nslot - 1);
 		while (j->slot[s])
 			s = (s + 1) & (j->nslot - 1);
 		j->slot[s] = (uint32_t)(i + 1);
 	}
 }
 
-static struct jtext_ent *find(const struct jtext_obj *j, const char *k, size_t n, uint32_t h,
-			      size_t *slot)
+/* The key's index, or -1 (then *slot is where it would go). */
+static long key_find(const struct jtext_obj *j, const char *key, size_t n, uint32_t h,
+		     size_t *slot)
 {
 	size_t s;
 
-	if (!j->nslot)
-		return NULL;
-	for (s = h & (j->nslot - 1); j->slot[s]; s = (s + 1) & (j->nslot - 1)) {
-		struct jtext_ent *e = &j->e[j->slot[s] - 1];
-		if (e->hash == h && e->klen == n && !memcmp(j->keys.buf + e->key, k, n))
-			return e;
+	if (!j->nslot) {
+		*slot = 0;
+		return -1;
 	}
-	if (slot)
-		*slot = s;
-	return NULL;
+	for (s = h & (j->nslot - 1); j->slot[s]; s = (s + 1) & (j->nslot - 1)) {
+		const struct jtext_key *k = &j->k[j->slot[s] - 1];
+		if (k->hash == h && k->klen == n && !memcmp(j->keys.buf + k->off, key, n))
+			return (long)j->slot[s] - 1;
+	}
+	*slot = s;
+	return -1;
+}
+
+static uint32_t key_add(struct jtext_obj *j, const char *key, size_t n, uint32_t h)
+{
+	struct jtext_key *k;
+	size_t s = 0;
+
+	if ((j->nk + 1) * 2 > j->nslot)
+		reindex(j);
+	(void)key_find(j, key, n, h, &s);
+	if (j->nk == j->kcap) {
+		j->kcap = j->kcap ? 2 * j->kcap : 32;
+		j->k = ab_realloc(j->k, j->kcap * sizeof(*j->k));
+	}
+	k = &j->k[j->nk];
+	k->hash = h;
+	k->gen = 0;
+	k->pos = 0;
+	k->off = j->keys.len;
+	k->klen = n;
+	strbuf_add(&j->keys, key, n);
+	k->qoff = j->keys.len;
+	jtext_str(&j->keys, key, n);
+	strbuf_addch(&j->keys, ':');
+	k->qlen = j->keys.len - k->qoff;
+	j->slot[s] = (uint32_t)(j->nk + 1);
+	return (uint32_t)j->nk++;
 }
 
 void jtext_obj_put(struct jtext_obj *j, const char *key, size_t klen, size_t mark)
 {
-	uint32_t h = key_hash(key, klen);
-	size_t s = 0;
-	struct jtext_ent *e = find(j, key, klen, h, &s);
+	struct jtext_key *k = NULL;
+	struct jtext_ent *e;
+	uint32_t id;
 
-	if (e) {
+	/* the record before had this key here: no hashing (e[n] is still its) */
+	if (j->n < j->cap && j->e[j->n].key < j->nk) {
+		k = &j->k[j->e[j->n].key];
+		if (k->klen != klen || memcmp(j->keys.buf + k->off, key, klen))
+			k = NULL;
+	}
+	if (k) {
+		id = (uint32_t)(k - j->k);
+	} else {
+		uint32_t h = key_hash(key, klen);
+		size_t s;
+		long f = key_find(j, key, klen, h, &s);
+		id = f >= 0 ? (uint32_t)f : key_add(j, key, klen, h);
+		k = &j->k[id];
+	}
+	if (k->gen == j->gen) {
 		/* set again: the new value in the old place, as jansson does */
+		e = &j->e[k->pos];
 		e->val = mark;
 		e->vlen = j->vals.len - mark;
 		return;
 	}
-	if ((j->n + 1) * 2 > j->nslot) {
-		reindex(j);
-		find(j, key, klen, h, &s);
-	}
 	if (j->n == j->cap) {
+		size_t i, old = j->cap;
 		j->cap = j->cap ? 2 * j->cap : 32;
 		j->e = ab_realloc(j->e, j->cap * sizeof(*j->e));
+		for (i = old; i < j->cap; i++)
+			j->e[i].key = UINT32_MAX;
 	}
+	k->gen = j->gen;
+	k->pos = j->n;
 	e = &j->e[j->n++];
-	e->hash = h;
-	e->key = j->keys.len;
-	e->klen = klen;
-	strbuf_add(&j->keys, key, klen);
+	e->key = id;
 	e->val = mark;
 	e->vlen = j->vals.len - mark;
-	j->slot[s] = (uint32_t)j->n;
 }
 
 void jtext_obj_set_str(struct jtext_obj *j, const char *key, const char *s, size_t n)
@@ -553,31 +673,122 @@ void jtext_obj_set_json(struct jtext_obj *j, const char *key, json_t *v)
 		jtext_obj_put(j, key, strlen(key), mark);
 }
 
-const char *jtext_obj_get(const struct jtext_obj *j, const char *key, size_t *len)
+static const char *obj_geth(const struct jtext_obj *j, const char *key, size_t klen, uint32_t hash,
+			   size_t *len)
 {
-	size_t n = strlen(key);
-	const struct jtext_ent *e = find(j, key, n, key_hash(key, n), NULL);
+	size_t s;
+	long f = key_find(j, key, klen, hash, &s);
+	const struct jtext_ent *e;
 
-	if (!e)
+	if (f < 0 || j->k[f].gen != j->gen)
 		return NULL;
+	e = &j->e[j->k[f].pos];
 	*len = e->vlen;
 	return j->vals.buf + e->val;
 }
 
-void jtext_obj_dump(const struct jtext_obj *j, struct strbuf *out)
+const char *jtext_obj_get_ref(const struct jtext_obj *j, struct jtext_keyref *r, size_t *len)
+{
+	const struct jtext_ent *e;
+
+	if (!r->looked || r->epoch != j->epoch || (r->id < 0 && r->nk != j->nk)) {
+		size_t s;
+		if (!r->looked)
+			r->hash = key_hash(r->key, r->klen);
+		r->id = key_find(j, r->key, r->klen, r->hash, &s);
+		r->nk = j->nk;
+		r->epoch = j->epoch;
+		r->looked = 1;
+	}
+	if (r->id < 0 || j->k[r->id].gen != j->gen)
+		return NULL;
+	e = &j->e[j->k[r->id].pos];
+	*len = e->vlen;
+	return j->vals.buf + e->val;
+}
+
+const char *jtext_obj_get(const struct jtext_obj *j, const char *key, size_t *len)
+{
+	size_t n = strlen(key);
+
+	return obj_geth(j, key, n, key_hash(key, n), len);
+}
+
+/* memcpy of the short pieces of a dump, without a call for each */
+static inline void copy_small(char *d, const char *s, size_t n)
+{
+	uint64_t a, b;
+	uint32_t x, y;
+
+	if (n > 16) {
+		memcpy(d, s, n);
+	} else if (n >= 8) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4) {
+		memcpy(&x, s, 4);
+		memcpy(&y, s + n - 4, 4);
+		memcpy(d, &x, 4);
+		memcpy(d + n - 4, &y, 4);
+	} else {
+		while (n--)
+			*d++ = *s++;
+	}
+}
+
+static size_t obj_size(const struct jtext_obj *j)
+{
+	size_t i, total = 2;
+
+	for (i = 0; i < j->n; i++)
+		total += j->k[j->e[i].key].qlen + j->e[i].vlen + 1;
+	return total;
+}
+
+static void obj_dump(const struct jtext_obj *j, struct strbuf *out, size_t total, uint32_t *ends)
 {
 	size_t i;
+	char *d, *start;
 
-	strbuf_addch(out, '{');
+	strbuf_grow(out, total);
+	start = d = out->buf + out->len;
+	*d++ = '{';
 	for (i = 0; i < j->n; i++) {
 		const struct jtext_ent *e = &j->e[i];
-		if (i)
-			strbuf_addch(out, ',');
-		jtext_str(out, j->keys.buf + e->key, e->klen);
-		strbuf_addch(out, ':');
-		strbuf_add(out, j->vals.buf + e->val, e->vlen);
+		const struct jtext_key *k = &j->k[e->key];
+		if (i) {
+			if (ends)
+				ends[i - 1] = (uint32_t)(d - start);
+			*d++ = ',';
+		}
+		copy_small(d, j->keys.buf + k->qoff, k->qlen);
+		d += k->qlen;
+		copy_small(d, j->vals.buf + e->val, e->vlen);
+		d += e->vlen;
 	}
-	strbuf_addch(out, '}');
+	if (ends && j->n)
+		ends[j->n - 1] = (uint32_t)(d - start);
+	*d++ = '}';
+	strbuf_setlen(out, (size_t)(d - out->buf));
+}
+
+void jtext_obj_dump(const struct jtext_obj *j, struct strbuf *out)
+{
+	obj_dump(j, out, obj_size(j), NULL);
+}
+
+int jtext_obj_dump_ends(const struct jtext_obj *j, struct strbuf *out, uint32_t *ends)
+{
+	size_t total = obj_size(j);
+
+	if (total > UINT32_MAX) {
+		obj_dump(j, out, total, NULL);
+		return -1;
+	}
+	obj_dump(j, out, total, ends);
+	return 0;
 }
 
 void jtext_obj_add_json(struct jtext_obj *j, json_t *obj)

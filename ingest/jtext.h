@@ -53,11 +53,18 @@ struct jtext_real_memo {
 	char text[31];
 };
 struct jtext_ent;
+struct jtext_key;
 struct jtext_obj {
-	struct jtext_ent *e;
+	struct jtext_ent *e;    /* this record's members, in order */
 	size_t n, cap;
-	uint32_t *slot;
+	/* every key met (kept across clear(): records repeat their keys),
+	 * each with its text as JSON ("key":) for dump() */
+	struct jtext_key *k;
+	size_t nk, kcap;
+	uint32_t *slot;         /* key index + 1 by hash; 0 = empty */
 	size_t nslot;
+	uint32_t gen;           /* this record; a key with another gen is not in it */
+	uint32_t epoch;         /* bumped when the key dictionary is dropped */
 	struct strbuf keys, vals;
 	/* reals printed lately (thresholds, references repeat line after
 	 * line): JTEXT_MEMO entries, allocated on first use */
@@ -77,9 +84,26 @@ void jtext_obj_set_json(struct jtext_obj *j, const char *key, json_t *v); /* NUL
 void jtext_obj_add_json(struct jtext_obj *j, json_t *obj);
 /* The value text of key (borrowed until the next change), or NULL. */
 const char *jtext_obj_get(const struct jtext_obj *j, const char *key, size_t *len);
+/* A key a caller asks for record after record: where it is in j's key
+ * dictionary, found once (valid while the dictionary is not dropped or,
+ * for a key not in it, while no key is added).  Zero-initialise it, set
+ * key and klen; use it with one jtext_obj only. */
+struct jtext_keyref {
+	const char *key;
+	size_t klen;
+	uint32_t hash, epoch;
+	long id;                /* -1: not in the dictionary */
+	size_t nk;              /* the dictionary's size when looked up */
+	int looked;
+};
+const char *jtext_obj_get_ref(const struct jtext_obj *j, struct jtext_keyref *r, size_t *len);
 /* The value of key parsed (new reference, caller decrefs), or NULL. */
 json_t *jtext_obj_value(const struct jtext_obj *j, const char *key);
 void jtext_obj_dump(const struct jtext_obj *j, struct strbuf *out);
+/* The same, and where each member ends: ends[i] (j->n of them) = the offset
+ * from the '{' of the ',' or '}' after member i.  Returns 0, or -1 when an
+ * offset would not fit 32 bits (ends then not filled). */
+int jtext_obj_dump_ends(const struct jtext_obj *j, struct strbuf *out, uint32_t *ends);
 /* jtext_real() through j's memo of recent values (same bytes, less work). */
 void jtext_real_cached(struct jtext_obj *j, struct strbuf *out, double v);
 

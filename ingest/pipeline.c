@@ -116,7 +116,24 @@ static inline const void *pkb(struct packer *k, const void *s, size_t n)
 		return NULL;
 	}
 	d = k->p;
-	memcpy(d, s, n);
+	if (n <= 16 && n >= 4) {
+		/* most strings of a run are short: two overlapping moves, no call */
+		uint64_t a, b;
+		uint32_t x, y;
+		if (n >= 8) {
+			memcpy(&a, s, 8);
+			memcpy(&b, (const char *)s + n - 8, 8);
+			memcpy(d, &a, 8);
+			memcpy(d + n - 8, &b, 8);
+		} else {
+			memcpy(&x, s, 4);
+			memcpy(&y, (const char *)s + n - 4, 4);
+			memcpy(d, &x, 4);
+			memcpy(d + n - 4, &y, 4);
+		}
+	} else if (n) {
+		memcpy(d, s, n);
+	}
 	k->p += n;
 	return d;
 }
@@ -289,6 +306,8 @@ static struct qrec *pack_run(struct ingest_pipe *p, const struct ingest_run *r)
 		d->excluded_reason = pk(&k, r->excluded_reason);
 		d->dedupe_key = pk(&k, r->dedupe_key);
 		d->params = NULL;
+		d->params_pair_ends = NULL; /* the parser's memory: not packed */
+		d->params_npairs = 0;
 		d->params_json = prepared ? NULL : pk(&k, r->params_json ? r->params_json : params);
 		d->prepared = prepared ? pkb(&k, p->prep.buf, p->prep.len) : NULL;
 		d->prepared_len = prepared ? p->prep.len : 0;

@@ -84,17 +84,50 @@ void rfm_case_reset(struct rfm_case *c)
 	for (i = 0; i < c->nperf; i++)
 		perf_free(&c->perf[i]);
 	c->nperf = 0;
-	json_object_clear(c->params);
+	if (json_object_size(c->params))
+		json_object_clear(c->params);
 	jtext_obj_clear(&c->kv);
 	c->line = 0;
 }
 
+/* The "%k=v" parameters of display as (key, value text) pairs: keys and
+ * values appended to keys/vals, four offsets per pair appended to ent. */
+struct dparams {
+	struct strbuf keys, vals;
+	size_t *ent;            /* key off, key len, value off, value len */
+	size_t n, cap;
+};
+
+static void dparams_release(struct dparams *d);
+
 /* What rfm_case_emit builds for one run: kept between runs so that a
  * perflog of 100,000 lines does not allocate a dozen buffers per line. */
 enum { EB_SYSNAME, EB_CLS, EB_REASON, EB_FINISHED, EB_STARTED, EB_SYSMETA, EB_MISSING,
-       EB_METAS, EB_PTEXT, EB_ACCEL, EB_N };
+       EB_METAS, EB_PTEXT, EB_ACCEL, EB_KEY, EB_KEYT, EB_N };
+
+/* The meta text of one perf variable, kept for the next case: a test's runs
+ * repeat reference, thresholds and result line after line. */
+#define EB_META_MEMO 8
+struct meta_memo {
+	int valid, has_ref, has_lower, has_upper, computed;
+	uint64_t ref, lower, upper;     /* bits, when has_* */
+	struct strbuf res, text;
+};
+
+/* params rfm_case_emit reads back, every run: hashed once per case */
+enum { PK_NUM_NODES, PK_NODES, PK_N_NODES, PK_NUM_TASKS, PK_NUM_TASKS_PER_NODE, PK_NUM_GPUS,
+       PK_NUM_IPUS, PK_NUM_CSX, PK_NUM_DEVICES, PK_NUM_GPUS_PER_NODE, PK_LBS,
+       PK_LOCAL_BATCH_SIZE, PK_GBS, PK_GLOBAL_BATCH_SIZE, PK_NODE_TYPE, PK_JOB_NODELIST,
+       PK_NODELIST, PK_SESSION_EXTRAS, PK_N };
+static const char *const pk_name[PK_N] = {
+	"num_nodes", "nodes", "n_nodes", "num_tasks", "num_tasks_per_node", "num_gpus",
+	"num_ipus", "num_csx", "num_devices", "num_gpus_per_node", "lbs",
+	"local_batch_size", "gbs", "global_batch_size", "node_type", "job_nodelist", "nodelist",
+	"session_extras"
+};
 
 struct rfm_emit_buf {
+	struct jtext_keyref pk[PK_N]; /* in c->kv (the case's, like this buffer) */
 	struct strbuf sb[EB_N];
 	struct ingest_metric *m;
 	const char **mj;
@@ -104,6 +137,13 @@ struct rfm_emit_buf {
 	struct strbuf lib_key;
 	size_t lib_nn;
 	int lib;
+	/* the display name's parameters, for the display name in disp */
+	struct strbuf disp;
+	struct dparams dp;
+	int dp_valid;
+	struct meta_memo mm[EB_META_MEMO];
+	uint32_t *ends;         /* where params' pairs end (ingest_run.params_pair_ends) */
+	size_t ends_cap;
 };
 
 static void eb_free(struct rfm_emit_buf *eb)
@@ -115,6 +155,13 @@ static void eb_free(struct rfm_emit_buf *eb)
 	for (i = 0; i < EB_N; i++)
 		strbuf_release(&eb->sb[i]);
 	strbuf_release(&eb->lib_key);
+	strbuf_release(&eb->disp);
+	dparams_release(&eb->dp);
+	free(eb->ends);
+	for (i = 0; i < EB_META_MEMO; i++) {
+		strbuf_release(&eb->mm[i].res);
+		strbuf_release(&eb->mm[i].text);
+	}
 	free(eb->m);
 	free(eb->mj);
 	free(eb->moff);
@@ -132,6 +179,17 @@ static struct rfm_emit_buf *eb_get(struct rfm_case *c)
 			strbuf_init(&eb->sb[i], 0);
 		strbuf_init(&eb->lib_key, 0);
 		eb->lib = -1;
+		strbuf_init(&eb->disp, 0);
+		strbuf_init(&eb->dp.keys, 0);
+		strbuf_init(&eb->dp.vals, 0);
+		for (i = 0; i < EB_META_MEMO; i++) {
+			strbuf_init(&eb->mm[i].res, 0);
+			strbuf_init(&eb->mm[i].text, 0);
+		}
+		for (i = 0; i < PK_N; i++) {
+			eb->pk[i].key = pk_name[i];
+			eb->pk[i].klen = strlen(pk_name[i]);
+		}
 	}
 	for (i = 0; i < EB_N; i++)
 		strbuf_reset(&eb->sb[i]);
@@ -295,6 +353,12 @@ static void number_or_string(struct strbuf *out, const char *s, size_t len)
 	long long ll;
 	double d;
 
+	/* a number starts with a digit, a sign or a point, after the blanks
+	 * num_trim() skips: anything else is text (node lists, hashes, names) */
+	if (len && !memchr(" \t\r\n0123456789+-.", s[0], 17)) {
+		jtext_str(out, s, len);
+		return;
+	}
 	if (num_parse_ll(s, len, &ll) == NUM_OK)
 		jtext_int(out, ll);
 	else if (ingest_parse_double(s, len, &d) == NUM_OK && isfinite(d))
@@ -303,10 +367,13 @@ static void number_or_string(struct strbuf *out, const char *s, size_t len)
 		jtext_str(out, s, len);
 }
 
-void rfm_display_params(const char *display, struct jtext_obj *kv)
+static void dparams_parse(const char *display, struct dparams *d)
 {
 	const char *p = strstr(display, " %");
 
+	d->n = 0;
+	strbuf_reset(&d->keys);
+	strbuf_reset(&d->vals);
 	while (p) {
 		const char *k = p + 2, *eq = k, *next, *v;
 		size_t mark;
@@ -328,11 +395,51 @@ void rfm_display_params(const char *display, struct jtext_obj *kv)
 				break;
 			next = strstr(next + 1, " %");
 		}
-		mark = kv->vals.len;
-		number_or_string(&kv->vals, v, next ? (size_t)(next - v) : strlen(v));
-		jtext_obj_put(kv, k, (size_t)(eq - k), mark);
+		if (d->n == d->cap) {
+			d->cap = d->cap ? 2 * d->cap : 8;
+			d->ent = ab_realloc(d->ent, d->cap * 4 * sizeof(*d->ent));
+		}
+		d->ent[4 * d->n] = d->keys.len;
+		d->ent[4 * d->n + 1] = (size_t)(eq - k);
+		strbuf_add(&d->keys, k, (size_t)(eq - k));
+		mark = d->vals.len;
+		number_or_string(&d->vals, v, next ? (size_t)(next - v) : strlen(v));
+		d->ent[4 * d->n + 2] = mark;
+		d->ent[4 * d->n + 3] = d->vals.len - mark;
+		d->n++;
 		p = next;
 	}
+}
+
+static void dparams_put(const struct dparams *d, struct jtext_obj *kv)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		size_t mark = kv->vals.len;
+		strbuf_add(&kv->vals, d->vals.buf + d->ent[4 * i + 2], d->ent[4 * i + 3]);
+		jtext_obj_put(kv, d->keys.buf + d->ent[4 * i], d->ent[4 * i + 1], mark);
+	}
+}
+
+static void dparams_release(struct dparams *d)
+{
+	strbuf_release(&d->keys);
+	strbuf_release(&d->vals);
+	free(d->ent);
+	memset(d, 0, sizeof(*d));
+}
+
+void rfm_display_params(const char *display, struct jtext_obj *kv)
+{
+	struct dparams d;
+
+	memset(&d, 0, sizeof(d));
+	strbuf_init(&d.keys, 0);
+	strbuf_init(&d.vals, 0);
+	dparams_parse(display, &d);
+	dparams_put(&d, kv);
+	dparams_release(&d);
 }
 
 int rfm_param_value(struct strbuf *out, const char *s, size_t len)
@@ -614,10 +721,11 @@ static long param_long_json(json_t *params, const char *key)
 }
 
 /* The text of a string value of kv (unescaped into tmp when it has escapes), or NULL. */
-static const char *kv_string(const struct jtext_obj *kv, const char *key, struct strbuf *tmp)
+static const char *kv_string(const struct jtext_obj *kv, struct jtext_keyref *key,
+			     struct strbuf *tmp)
 {
 	size_t n;
-	const char *v = jtext_obj_get(kv, key, &n);
+	const char *v = jtext_obj_get_ref(kv, key, &n);
 	json_t *j;
 	int ok;
 
@@ -637,10 +745,10 @@ static const char *kv_string(const struct jtext_obj *kv, const char *key, struct
 }
 
 /* A positive integer param (integer, or a string of one); 0 when none. */
-static long param_long(const struct jtext_obj *kv, const char *key)
+static long param_long(const struct jtext_obj *kv, struct rfm_emit_buf *eb, int key)
 {
 	size_t n;
-	const char *v = jtext_obj_get(kv, key, &n);
+	const char *v = jtext_obj_get_ref(kv, &eb->pk[key], &n);
 	long long ll;
 
 	if (!v || !n)
@@ -694,13 +802,13 @@ static long host_range_count(const char *s, size_t n)
 }
 
 /* Hosts in a node list: a JSON array, or ReFrame's comma-joined text. */
-static long nodelist_count(const struct jtext_obj *kv, const char *key)
+static long nodelist_count(const struct jtext_obj *kv, struct jtext_keyref *key)
 {
 	const char *s, *start;
 	long total = 0;
 	int depth = 0;
 	size_t n;
-	const char *v = jtext_obj_get(kv, key, &n);
+	const char *v = jtext_obj_get_ref(kv, key, &n);
 	struct strbuf tmp = STRBUF_INIT;
 
 	if (v && n && v[0] == '[') {
@@ -742,36 +850,36 @@ static void add_key_text(struct strbuf *key, const struct strbuf *sb)
 }
 
 /* The key as the JSON array text jansson printed before (its hash is the
- * stored key, so the bytes must not change). */
-static char *dedupe_key(const struct rfm_case *c)
+ * stored key, so the bytes must not change), into key (t: scratch);
+ * NULL when the case has no identity. */
+static const char *dedupe_key(const struct rfm_case *c, struct strbuf *key, struct strbuf *t)
 {
-	struct strbuf t = STRBUF_INIT, key = STRBUF_INIT;
-
+	strbuf_reset(t);
+	strbuf_reset(key);
 	if (c->old_era && c->jobid.len) {
-		strbuf_addstr(&t, "job:");
-		strbuf_addbuf(&t, &c->jobid);
+		strbuf_addstr(t, "job:");
+		strbuf_addbuf(t, &c->jobid);
 	} else if (c->completion >= 1 && c->completion < 9e15) {
-		strbuf_addstr(&t, "t:");
-		jtext_int(&t, (long long)floor(c->completion)); /* the digits "%.0f" gives */
+		strbuf_addstr(t, "t:");
+		jtext_int(t, (long long)floor(c->completion)); /* the digits "%.0f" gives */
 	} else if (isfinite(c->completion)) {
-		strbuf_addf(&t, "t:%.0f", floor(c->completion));
+		strbuf_addf(t, "t:%.0f", floor(c->completion));
 	} else if (c->jobid.len) {
-		strbuf_addstr(&t, "job:");
-		strbuf_addbuf(&t, &c->jobid);
+		strbuf_addstr(t, "job:");
+		strbuf_addbuf(t, &c->jobid);
 	} else if (c->key_extra.len) {
-		strbuf_addbuf(&t, &c->key_extra);
+		strbuf_addbuf(t, &c->key_extra);
 	} else {
 		return NULL;
 	}
-	strbuf_addstr(&key, "[\"reframe\"");
-	add_key_text(&key, &c->display);
-	add_key_text(&key, &c->system);
-	add_key_text(&key, &c->partition);
-	add_key_text(&key, &c->environ);
-	add_key_text(&key, &t);
-	strbuf_addch(&key, ']');
-	strbuf_release(&t);
-	return strbuf_detach(&key, NULL);
+	strbuf_addstr(key, "[\"reframe\"");
+	add_key_text(key, &c->display);
+	add_key_text(key, &c->system);
+	add_key_text(key, &c->partition);
+	add_key_text(key, &c->environ);
+	add_key_text(key, t);
+	strbuf_addch(key, ']');
+	return key->buf;
 }
 
 enum verdict { V_OK, V_FAILED, V_ABORTED, V_INVALID, V_COMPUTE };
@@ -825,6 +933,53 @@ static void perf_meta(struct jtext_obj *kv, struct strbuf *o, const struct rfm_p
 	strbuf_addch(o, '}');
 }
 
+static uint64_t dbits(double v)
+{
+	uint64_t b;
+
+	memcpy(&b, &v, sizeof(b));
+	return b;
+}
+
+/* perf_meta() through the memo of metric slot i (lo and hi follow from
+ * reference and thresholds: perf_bounds) */
+static void perf_meta_memo(struct rfm_emit_buf *eb, size_t i, struct jtext_obj *kv,
+			   struct strbuf *o, const struct rfm_perf *p, double lo, double hi,
+			   const char *res, int computed)
+{
+	struct meta_memo *mm;
+	size_t rn = strlen(res), mark;
+
+	if (i >= EB_META_MEMO) {
+		perf_meta(kv, o, p, lo, hi, res, computed);
+		return;
+	}
+	mm = &eb->mm[i];
+	if (mm->valid && mm->has_ref == p->has_ref && mm->has_lower == p->has_lower &&
+	    mm->has_upper == p->has_upper && mm->computed == computed &&
+	    (!p->has_ref || mm->ref == dbits(p->ref)) &&
+	    (!p->has_lower || mm->lower == dbits(p->lower)) &&
+	    (!p->has_upper || mm->upper == dbits(p->upper)) && mm->res.len == rn &&
+	    !memcmp(mm->res.buf, res, rn)) {
+		strbuf_addbuf(o, &mm->text);
+		return;
+	}
+	mark = o->len;
+	perf_meta(kv, o, p, lo, hi, res, computed);
+	mm->valid = 1;
+	mm->has_ref = p->has_ref;
+	mm->has_lower = p->has_lower;
+	mm->has_upper = p->has_upper;
+	mm->computed = computed;
+	mm->ref = p->has_ref ? dbits(p->ref) : 0;
+	mm->lower = p->has_lower ? dbits(p->lower) : 0;
+	mm->upper = p->has_upper ? dbits(p->upper) : 0;
+	strbuf_reset(&mm->res);
+	strbuf_add(&mm->res, res, rn);
+	strbuf_reset(&mm->text);
+	strbuf_add(&mm->text, o->buf + mark, o->len - mark);
+}
+
 static void kv_set_buf(struct jtext_obj *kv, const char *key, const struct strbuf *sb)
 {
 	jtext_obj_set_str(kv, key, sb->buf, sb->len);
@@ -868,7 +1023,7 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 	const char *accel = NULL, *bad_var = NULL;
 	double bad_lo = 0, bad_hi = 0, bad_val = 0;
 	size_t i, nm = 0, nvalues = 0;
-	char *key = NULL;
+	const char *key = NULL;
 	int rc;
 
 	if (word_is(&c->jobid, "null") || word_is(&c->jobid, "None") ||
@@ -917,7 +1072,15 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 	/* a run report's attributes come first, in its order */
 	if (json_object_size(c->params))
 		jtext_obj_add_json(kv, c->params);
-	rfm_display_params(c->display.buf, kv);
+	/* a test's runs come together: its display name's parameters once */
+	if (!eb->dp_valid || eb->disp.len != c->display.len ||
+	    memcmp(eb->disp.buf, c->display.buf, c->display.len)) {
+		strbuf_reset(&eb->disp);
+		strbuf_addbuf(&eb->disp, &c->display);
+		dparams_parse(c->display.buf, &eb->dp);
+		eb->dp_valid = 1;
+	}
+	dparams_put(&eb->dp, kv);
 	kv_set_buf(kv, "display_name", &c->display);
 	if (c->environ.len)
 		kv_set_buf(kv, "environ", &c->environ);
@@ -932,7 +1095,7 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 	/* the text is worth keeping when the instant was read from it */
 	if (c->time_raw.len && c->time_basis && strcmp(c->time_basis, "job_completion_time_unix"))
 		kv_set_buf(kv, "time_as_written", &c->time_raw);
-	accel = kv_string(kv, "node_type", accel_buf);
+	accel = kv_string(kv, &eb->pk[PK_NODE_TYPE], accel_buf);
 
 	for (i = 0; i < c->nperf; i++) {
 		struct rfm_perf *p = &c->perf[i];
@@ -965,7 +1128,7 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 			bad_hi = hi;
 		}
 		moff[nm] = metas->len;
-		perf_meta(kv, metas, p, lo, hi, res, computed);
+		perf_meta_memo(eb, nm, kv, metas, p, lo, hi, res, computed);
 		strbuf_addch(metas, '\0');
 		m[nm].name = p->name;
 		m[nm].value = p->value;
@@ -1046,7 +1209,7 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 		kv_set_buf(kv, "job_submit_time", started);
 		strbuf_reset(started);
 	}
-	key = dedupe_key(c);
+	key = dedupe_key(c, &eb->sb[EB_KEY], &eb->sb[EB_KEYT]);
 
 	run.line = c->line;
 	run.system.name = sysname->buf;
@@ -1062,40 +1225,56 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 	run.job_id = c->jobid.len ? c->jobid.buf : NULL;
 	run.started = started->len ? started->buf : NULL;
 	run.finished = finished->len ? finished->buf : NULL;
-	run.nodes = param_long(kv, "num_nodes");
+	run.nodes = param_long(kv, eb, PK_NUM_NODES);
 	if (!run.nodes)
-		run.nodes = param_long(kv, "nodes");
+		run.nodes = param_long(kv, eb, PK_NODES);
 	if (!run.nodes)
-		run.nodes = param_long(kv, "n_nodes");
-	if (!run.nodes && param_long(kv, "num_tasks") && param_long(kv, "num_tasks_per_node")) {
-		long t = param_long(kv, "num_tasks"), tpn = param_long(kv, "num_tasks_per_node");
-		run.nodes = (t + tpn - 1) / tpn;
+		run.nodes = param_long(kv, eb, PK_N_NODES);
+	if (!run.nodes) {
+		long t = param_long(kv, eb, PK_NUM_TASKS);
+		long tpn = t ? param_long(kv, eb, PK_NUM_TASKS_PER_NODE) : 0;
+		if (t && tpn)
+			run.nodes = (t + tpn - 1) / tpn;
 	}
 	if (!run.nodes)
-		run.nodes = nodelist_count(kv, "job_nodelist");
+		run.nodes = nodelist_count(kv, &eb->pk[PK_JOB_NODELIST]);
 	if (!run.nodes)
-		run.nodes = nodelist_count(kv, "nodelist");
-	run.devices = param_long(kv, "num_gpus");
+		run.nodes = nodelist_count(kv, &eb->pk[PK_NODELIST]);
+	run.devices = param_long(kv, eb, PK_NUM_GPUS);
 	if (!run.devices)
-		run.devices = param_long(kv, "num_ipus");
+		run.devices = param_long(kv, eb, PK_NUM_IPUS);
 	if (!run.devices)
-		run.devices = param_long(kv, "num_csx");
+		run.devices = param_long(kv, eb, PK_NUM_CSX);
 	if (!run.devices)
-		run.devices = param_long(kv, "num_devices");
-	if (!run.devices && run.nodes && param_long(kv, "num_gpus_per_node"))
-		run.devices = run.nodes * param_long(kv, "num_gpus_per_node");
-	run.local_batch = param_long(kv, "lbs");
+		run.devices = param_long(kv, eb, PK_NUM_DEVICES);
+	if (!run.devices && run.nodes) {
+		long g = param_long(kv, eb, PK_NUM_GPUS_PER_NODE);
+		if (g)
+			run.devices = run.nodes * g;
+	}
+	run.local_batch = param_long(kv, eb, PK_LBS);
 	if (!run.local_batch)
-		run.local_batch = param_long(kv, "local_batch_size");
-	run.global_batch = param_long(kv, "gbs");
+		run.local_batch = param_long(kv, eb, PK_LOCAL_BATCH_SIZE);
+	run.global_batch = param_long(kv, eb, PK_GBS);
 	if (!run.global_batch)
-		run.global_batch = param_long(kv, "global_batch_size");
+		run.global_batch = param_long(kv, eb, PK_GLOBAL_BATCH_SIZE);
 	if (!run.global_batch) {
-		json_t *extras = jtext_obj_value(kv, "session_extras");
-		run.global_batch = param_long_json(extras, "gbs");
-		json_decref(extras);
+		size_t n;
+		const char *v = jtext_obj_get_ref(kv, &eb->pk[PK_SESSION_EXTRAS], &n);
+		if (v) {
+			json_t *extras = json_loadb(v, n, JSON_DECODE_ANY, NULL);
+			run.global_batch = param_long_json(extras, "gbs");
+			json_decref(extras);
+		}
 	}
-	jtext_obj_dump(kv, ptext);
+	if (kv->n > eb->ends_cap) {
+		eb->ends_cap = 2 * kv->n;
+		eb->ends = ab_realloc(eb->ends, eb->ends_cap * sizeof(*eb->ends));
+	}
+	if (jtext_obj_dump_ends(kv, ptext, eb->ends) == 0) {
+		run.params_pair_ends = eb->ends;
+		run.params_npairs = kv->n;
+	}
 	run.params_json = ptext->buf;
 	run.excluded_reason = reason->len ? reason->buf : NULL;
 	run.dedupe_key = key;
@@ -1105,8 +1284,6 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 	rc = ingest_emit_run(f, &run, NULL, err);
 	if (rc < 0 && !strstr(err->buf, f->path))
 		ab_error_prefix(err, f->path, c->line);
-
-	free(key);
 	return rc;
 }
 

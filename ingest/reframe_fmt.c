@@ -27,6 +27,10 @@
 #include "reframe_priv.h"
 
 #include <ctype.h>
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#define RFM_SSE2 1
+#endif
 #include <limits.h>
 #include <sys/stat.h>
 
@@ -1230,9 +1234,15 @@ static const char *find_lit(const char *s, size_t len, size_t from, const char *
 		const char *p = from < len ? memchr(s + from, lit[0], len - from) : NULL;
 		return p;
 	}
-	for (i = from; i + nl <= len; i++)
-		if (s[i] == lit[0] && !memcmp(s + i, lit, nl))
-			return s + i;
+	/* memchr to each candidate first byte (the byte loop was ~3 % of rf4) */
+	for (i = from; i + nl <= len;) {
+		const char *p = memchr(s + i, lit[0], len - nl + 1 - i);
+		if (!p)
+			return NULL;
+		if (!memcmp(p + 1, lit + 1, nl - 1))
+			return p;
+		i = (size_t)(p - s) + 1;
+	}
 	return NULL;
 }
 
@@ -1399,7 +1409,26 @@ int rfm_layout_match(const struct rfm_layout *l, const char *line, size_t len,
 		}
 		stop = line + end;
 		/* the fields as the delimiters cut them, in the same pass */
-		while ((p = memchr(p, l->delim, (size_t)(stop - p)))) {
+#ifdef RFM_SSE2
+		{	/* sixteen bytes at a time, every delimiter of them from a mask */
+			const __m128i dv = _mm_set1_epi8(l->delim);
+			while (stop - p >= 16 && cnt <= n - 1) {
+				unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+					_mm_loadu_si128((const __m128i *)(const void *)p), dv));
+				while (mask) {
+					size_t at = (size_t)(p - line) + (size_t)__builtin_ctz(mask);
+					mask &= mask - 1;
+					if (++cnt > n - 1)
+						break;
+					m->off[k] = start;
+					m->len[k++] = at - start;
+					start = at + 1;
+				}
+				p += 16;
+			}
+		}
+#endif
+		while (cnt <= n - 1 && (p = memchr(p, l->delim, (size_t)(stop - p)))) {
 			if (++cnt > n - 1)
 				break;
 			m->off[k] = start;

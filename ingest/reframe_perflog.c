@@ -47,6 +47,9 @@ struct col_cache {
 	int valid;
 	const char *name;   /* the column's name, and its length */
 	size_t name_len;
+	/* perf reference / threshold columns: rfm_perf_set_num of raw */
+	int num_rc, num_has;
+	double num;
 };
 
 struct perflog {
@@ -58,6 +61,7 @@ struct perflog {
 	const char *label;
 	struct strbuf where;          /* where the site format came from */
 	long utc_offset;
+	struct strbuf offset_json;    /* "+HH:MM" of utc_offset as JSON text, made once */
 	int have_site, offset_given;
 	struct strbuf path_sys, path_part;
 	struct strbuf file_test;      /* test name from the file name, "" when not a name */
@@ -299,12 +303,17 @@ static void set_time(struct perflog *pl, struct rfm_case *c, const char *s, size
 		return;
 	c->completion = t;
 	if (!has_offset) {
-		struct strbuf o = STRBUF_INIT;
-		long a = labs(pl->utc_offset);
-		strbuf_addf(&o, "%c%02ld:%02ld", pl->utc_offset < 0 ? '-' : '+', a / 3600,
-			    (a % 3600) / 60);
-		jtext_obj_set_str(&c->kv, "utc_offset_assumed", o.buf, o.len);
-		strbuf_release(&o);
+		/* formatted once per file: printf per line was ~4 % of a perflog's parse */
+		if (!pl->offset_json.len) {
+			struct strbuf o = STRBUF_INIT;
+			long a = labs(pl->utc_offset);
+			strbuf_addf(&o, "%c%02ld:%02ld", pl->utc_offset < 0 ? '-' : '+', a / 3600,
+				    (a % 3600) / 60);
+			jtext_str(&pl->offset_json, o.buf, o.len);
+			strbuf_release(&o);
+		}
+		jtext_obj_set_raw(&c->kv, "utc_offset_assumed", pl->offset_json.buf,
+				  pl->offset_json.len);
 	}
 	c->time_basis = time_basis[asctime ? 1 : 0][has_offset ? 0 : pl->offset_given ? 1 : 2];
 }
@@ -319,12 +328,10 @@ static void set_name(struct strbuf *sb, const char *v, size_t n)
 	strbuf_add(sb, v, n);
 }
 
-/* params[column name] = the column's value, from the cache when it repeats */
-static void other_param(struct perflog *pl, struct rfm_case *c, size_t i, const char *v, size_t n)
+/* one cache per layout column (the layout is chosen at line 1, some
+ * columns are adopted at line 2: sized again whenever it grew) */
+static void col_cache_size(struct perflog *pl)
 {
-	struct col_cache *cc;
-	size_t mark;
-
 	if (pl->ncc < pl->lay.n) {
 		size_t k;
 		pl->cc = ab_realloc(pl->cc, pl->lay.n * sizeof(*pl->cc));
@@ -337,7 +344,14 @@ static void other_param(struct perflog *pl, struct rfm_case *c, size_t i, const 
 		}
 		pl->ncc = pl->lay.n;
 	}
-	cc = &pl->cc[i];
+}
+
+/* params[column name] = the column's value, from the cache when it repeats */
+static void other_param(struct perflog *pl, struct rfm_case *c, size_t i, const char *v, size_t n)
+{
+	struct col_cache *cc = &pl->cc[i];
+	size_t mark;
+
 	if (!cc->valid || cc->raw.len != n || memcmp(cc->raw.buf, v, n)) {
 		strbuf_reset(&cc->raw);
 		strbuf_add(&cc->raw, v, n);
@@ -354,6 +368,26 @@ static void other_param(struct perflog *pl, struct rfm_case *c, size_t i, const 
 	mark = c->kv.vals.len;
 	strbuf_addbuf(&c->kv.vals, &cc->text);
 	jtext_obj_put(&c->kv, cc->name, cc->name_len, mark);
+}
+
+/* rfm_perf_set_num of column i, from the cache when the text repeats
+ * (references and thresholds do, line after line) */
+static int perf_num(struct perflog *pl, size_t i, int *has, double *out, const char *v, size_t n)
+{
+	struct col_cache *cc = &pl->cc[i];
+
+	if (!cc->valid || cc->raw.len != n || memcmp(cc->raw.buf, v, n)) {
+		strbuf_reset(&cc->raw);
+		strbuf_add(&cc->raw, v, n);
+		cc->num_has = 0;
+		cc->num = 0;
+		cc->num_rc = rfm_perf_set_num(&cc->num_has, &cc->num, v, n);
+		cc->valid = 1;
+	}
+	*has = cc->num_has;
+	if (cc->num_has)
+		*out = cc->num;
+	return cc->num_rc;
 }
 
 /*
@@ -374,6 +408,7 @@ static int line_case(struct perflog *pl, const char *line, long lineno, struct r
 
 	rfm_case_reset(c);
 	c->line = lineno;
+	col_cache_size(pl);
 	if (l->per_var) {
 		for (i = 0; i < l->n; i++)
 			if (l->col[i].attr == RA_PERF_VAR && l->col[i].perf < 0)
@@ -480,16 +515,16 @@ static int line_case(struct perflog *pl, const char *line, long lineno, struct r
 			}
 			break;
 		case RA_PERF_REF:
-			if (p && rfm_perf_set_num(&p->has_ref, &p->ref, v, n) < 0)
+			if (p && perf_num(pl, i, &p->has_ref, &p->ref, v, n) < 0)
 				warn_capped(pl, lineno, "reference of '%s' is not a number", p->name);
 			break;
 		case RA_PERF_LOWER:
-			if (p && rfm_perf_set_num(&p->has_lower, &p->lower, v, n) < 0)
+			if (p && perf_num(pl, i, &p->has_lower, &p->lower, v, n) < 0)
 				warn_capped(pl, lineno, "lower threshold of '%s' is not a number",
 					    p->name);
 			break;
 		case RA_PERF_UPPER:
-			if (p && rfm_perf_set_num(&p->has_upper, &p->upper, v, n) < 0)
+			if (p && perf_num(pl, i, &p->has_upper, &p->upper, v, n) < 0)
 				warn_capped(pl, lineno, "upper threshold of '%s' is not a number",
 					    p->name);
 			break;
@@ -579,13 +614,14 @@ static int group_line(struct perflog *pl, struct strbuf *err)
 {
 	struct rfm_case *t = &pl->tmp;
 	struct rfm_perf *p = &t->perf[0];
-	size_t k, i;
+	size_t k, i, gl = strlen(pl->gkey.buf);
 	struct group *g;
 	int rc;
 
 	for (k = pl->ngroups; k-- > 0;) {
 		g = &pl->g[k];
-		if (strcmp(g->key.buf, pl->gkey.buf))
+		/* strcmp's equality (keys are kept as C strings): lengths first */
+		if (g->key.len != gl || memcmp(g->key.buf, pl->gkey.buf, gl))
 			continue;
 		for (i = 0; i < g->c.nperf; i++)
 			if (!strcmp(g->c.perf[i].name, p->name))
@@ -849,6 +885,7 @@ static int parse(struct ingest_file *f, int perf_out, struct strbuf *err)
 	strbuf_init(&pl.path_part, 0);
 	strbuf_init(&pl.file_test, 0);
 	strbuf_init(&pl.gkey, 0);
+	strbuf_init(&pl.offset_json, 0);
 	lines_init(&lr, f->fp, LINES_DEFAULT_MAX, 0);
 
 	rc = rfm_site_format(f, &pl.site, &pl.utc_offset, &pl.offset_given, &pl.where, err);
@@ -958,6 +995,7 @@ out:
 	strbuf_release(&pl.path_part);
 	strbuf_release(&pl.file_test);
 	strbuf_release(&pl.gkey);
+	strbuf_release(&pl.offset_json);
 	for (i = 0; i < pl.ncc; i++) {
 		strbuf_release(&pl.cc[i].raw);
 		strbuf_release(&pl.cc[i].text);

@@ -710,9 +710,12 @@ static size_t pair_end(const char *json, size_t i, size_t n)
  * does it (on the parsing thread when the ingest pipeline runs); the
  * pairs met so far are prepare()'s alone and are never forgotten, so the
  * split is the same whichever thread makes it.  Fills p->own and
- * p->shared ("" when none); -1 when json is not an object.
+ * p->shared ("" when none); -1 when json is not an object.  ends (NULL: not
+ * given) are where the writer of json says its nends pairs end
+ * (ingest_run.params_pair_ends): used when they fit, else found here.
  */
-static int params_split(struct db_sink_prep *p, const char *json, size_t n)
+static int params_split(struct db_sink_prep *p, const char *json, size_t n, const uint32_t *ends,
+			size_t nends)
 {
 	size_t i, start, np = 0, k;
 
@@ -720,6 +723,18 @@ static int params_split(struct db_sink_prep *p, const char *json, size_t n)
 	strbuf_setstr(&p->shared, "{");
 	if (n < 2 || json[0] != '{' || json[n - 1] != '}')
 		return -1;
+	if (ends) {
+		/* increasing, each at a ',' and the last at the closing '}' */
+		size_t prev = 0;
+		for (k = 0; k < nends; k++) {
+			if (ends[k] <= prev + 1 || ends[k] >= n ||
+			    json[ends[k]] != (k + 1 == nends ? '}' : ','))
+				break;
+			prev = ends[k];
+		}
+		if (k < nends || (nends ? ends[nends - 1] != n - 1 : n != 2))
+			ends = NULL;
+	}
 	/* first the pairs, and where the cache will look for those that are
 	 * not as in the run before (the lookups' cache misses overlap) */
 	for (start = 1; start < n - 1; start = i + 1) {
@@ -727,7 +742,7 @@ static int params_split(struct db_sink_prep *p, const char *json, size_t n)
 		const char *kv;
 		size_t len;
 
-		i = pair_end(json, start, n);
+		i = ends ? ends[np] : pair_end(json, start, n);
 		kv = json + start;
 		len = i - start;
 		if (np == p->cap_pairs) {
@@ -1170,13 +1185,14 @@ static void sink_prepare(void *self, const struct ingest_run *r, struct strbuf *
 		    presplit_add(&p->own, r->params_own) < 0)
 			h.status = PREP_NOT_OBJECT;
 	} else if (r->params_json) {
-		if (params_split(p, r->params_json, strlen(r->params_json)) < 0)
+		if (params_split(p, r->params_json, strlen(r->params_json), r->params_pair_ends,
+				 r->params_npairs) < 0)
 			h.status = PREP_NOT_OBJECT;
 	} else if (r->params) {
 		strbuf_reset(&p->text);
 		if (ingest_jtext_add(&p->jt, &p->text, r->params) < 0)
 			h.status = PREP_NOT_ENCODED;
-		else if (params_split(p, p->text.buf, p->text.len) < 0)
+		else if (params_split(p, p->text.buf, p->text.len, NULL, 0) < 0)
 			h.status = PREP_NOT_OBJECT;
 	}
 	if (h.status != PREP_OK) {

@@ -88,6 +88,30 @@ static void test_strings(void **state)
 	same_str("a\0b", 3);
 }
 
+/* Every byte that needs escaping, at every position of strings long enough
+ * for the 16- and 8-byte scans (and their tails) to meet it. */
+static void test_strings_long(void **state)
+{
+	static const char *const specials[] = { "\"", "\\", "\n", "\x01", "\x1f", "\x7f",
+						"\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80" };
+	char buf[80];
+	size_t len, pos, k;
+
+	(void)state;
+	for (len = 0; len < 50; len++) {
+		memset(buf, 'a' + (int)(len % 26), len);
+		same_str(buf, len);
+		for (pos = 0; pos < len; pos++) {
+			for (k = 0; k < AB_ARRAY_SIZE(specials); k++) {
+				size_t sl = strlen(specials[k]);
+				memset(buf, 'x', len + sl);
+				memcpy(buf + pos, specials[k], sl);
+				same_str(buf, len + sl);
+			}
+		}
+	}
+}
+
 static void test_numbers(void **state)
 {
 	static const double fixed[] = {
@@ -193,6 +217,70 @@ static void test_objects(void **state)
 	jtext_obj_release(&j);
 	json_decref(want);
 	json_decref(nested);
+	strbuf_release(&o);
+}
+
+/* Record after record (the key dictionary kept across clear()): the same
+ * keys, the same keys in another order, keys set twice, keys that need
+ * escaping, and more keys than the dictionary keeps (it is dropped). */
+static void test_objects_records(void **state)
+{
+	struct jtext_obj j;
+	struct strbuf o = STRBUF_INIT;
+	json_t *want = json_object();
+	uint64_t x = 88172645463325252ULL;
+	size_t r, i, n, n2;
+	char *w;
+	/* keys looked up by reference: present at once, later, and never */
+	struct jtext_keyref refs[4];
+	static const char *const rk[4] = { "key_0", "key_65", "key_13014", "never" };
+
+	(void)state;
+	memset(refs, 0, sizeof(refs));
+	for (i = 0; i < 4; i++) {
+		refs[i].key = rk[i];
+		refs[i].klen = strlen(rk[i]);
+	}
+	jtext_obj_init(&j);
+	for (r = 0; r < 3000; r++) {
+		size_t nk;
+		jtext_obj_clear(&j);
+		json_object_clear(want);
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		nk = 1 + x % 12;
+		for (i = 0; i < nk; i++) {
+			char k[32];
+			const char *v;
+			/* mostly the same keys in the same order, sometimes shuffled,
+			 * sometimes new ones (thousands in all), some with escapes */
+			size_t id = (r % 7 == 3) ? (nk - 1 - i) : (r % 4 == 1) ? (r * 13 + i) : i;
+			snprintf(k, sizeof(k), (id % 5 == 4) ? "k\"%zu\xc3\xa9" : "key_%zu", id);
+			jtext_obj_set_int(&j, k, (long long)(r + i));
+			json_object_set_new(want, k, json_integer((json_int_t)(r + i)));
+			if (x % 9 == i) { /* set again: replaced in place */
+				jtext_obj_set_str(&j, k, "again", 5);
+				json_object_set_new(want, k, json_string("again"));
+			}
+			v = jtext_obj_get(&j, k, &n);
+			assert_non_null(v);
+		}
+		assert_null(jtext_obj_get(&j, "absent", &n));
+		for (i = 0; i < 4; i++) {
+			const char *a = jtext_obj_get(&j, rk[i], &n), *b = jtext_obj_get_ref(&j, &refs[i], &n2);
+			assert_ptr_equal(a, b);
+			if (a)
+				assert_int_equal(n, n2);
+		}
+		strbuf_reset(&o);
+		jtext_obj_dump(&j, &o);
+		w = json_dumps(want, JSON_COMPACT | JSON_ENSURE_ASCII);
+		assert_string_equal(o.buf, w);
+		free(w);
+	}
+	jtext_obj_release(&j);
+	json_decref(want);
 	strbuf_release(&o);
 }
 
@@ -347,6 +435,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strings),
+		cmocka_unit_test(test_strings_long),
+		cmocka_unit_test(test_objects_records),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_objects),
 		cmocka_unit_test(test_iso8601),

@@ -470,6 +470,80 @@ static void test_prepared_same_as_direct(void **state)
 	strbuf_release(&err);
 }
 
+/* params_json with its pair ends given (ingest_run.params_pair_ends, the
+ * ReFrame parser's) is split as without them; ends that do not fit the
+ * text (off by one, out of order, too few, past the end) are not used. */
+static void test_pair_ends_same_split(void **state)
+{
+	/* pairs whose values hold ',', '}', escaped quotes and nesting */
+	static const char *const pairs[] = {
+		"\"a\":1", "\"s\":\"x,y}\"", "\"q\":\"say \\\"hi,\\\"\"", "\"o\":{\"k\":[1,{\"z\":\",\"}]}",
+		"\"e\":{}", "\"n\":null"
+	};
+	char pa[] = "/tmp/ab-test-sink-XXXXXX", pb[] = "/tmp/ab-test-sink-XXXXXX";
+	struct db *da = open_tmp(pa), *db = open_tmp(pb);
+	struct ingest_sink *sa = db_ingest_sink(da), *sb = db_ingest_sink(db);
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, text = STRBUF_INIT;
+	struct ingest_metric m[1];
+	struct ingest_run r;
+	uint32_t ends[8], bad[8];
+	size_t round, i, k, np;
+
+	(void)state;
+	for (round = 0; round < 40; round++) {
+		/* a subset of the pairs, rotating, so that some repeat (shared) */
+		strbuf_setstr(&text, "{");
+		np = 1 + round % AB_ARRAY_SIZE(pairs);
+		for (i = 0; i < np; i++) {
+			if (i)
+				strbuf_addch(&text, ',');
+			strbuf_addstr(&text, pairs[(i + round / 3) % AB_ARRAY_SIZE(pairs)]);
+			ends[i] = (uint32_t)text.len;
+		}
+		strbuf_addch(&text, '}');
+		if (round % 10 == 9) { /* an empty object */
+			strbuf_setstr(&text, "{}");
+			np = 0;
+		}
+		for (k = 0; k < 6; k++) {
+			fill_run(&r, m, NULL, NULL);
+			r.params_json = text.buf;
+			strbuf_reset(&a);
+			sa->prepare(sa->self, &r, &a);
+			memcpy(bad, ends, sizeof(bad));
+			r.params_pair_ends = bad;
+			r.params_npairs = np;
+			switch (k) {
+			case 0: break;                                  /* right */
+			case 1: if (np) bad[0]--; break;                /* off by one */
+			case 2: if (np > 1) { bad[0] = ends[1]; bad[1] = ends[0]; } break;
+			case 3: if (np) r.params_npairs = np - 1; break; /* too few */
+			case 4: if (np) bad[np - 1] = (uint32_t)text.len; break; /* past the end */
+			case 5: if (np > 1) bad[0] = 2; break;            /* inside the first key */
+			}
+			strbuf_reset(&b);
+			sb->prepare(sb->self, &r, &b);
+			assert_int_equal(a.len, b.len);
+			assert_memory_equal(a.buf, b.buf, a.len);
+			if (k == 0) { /* the next rounds see the same pairs met */
+				fill_run(&r, m, NULL, NULL);
+				r.params_json = text.buf;
+				for (i = 1; i < 6; i++) {
+					strbuf_reset(&b);
+					sb->prepare(sb->self, &r, &b);
+					strbuf_reset(&b);
+					sa->prepare(sa->self, &r, &b);
+				}
+			}
+		}
+	}
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&text);
+	drop_tmp(da, pa);
+	drop_tmp(db, pb);
+}
+
 /* The bytes of a file (the whole database after db_free). */
 static void slurp(const char *path, struct strbuf *out)
 {
@@ -782,6 +856,7 @@ int main(void)
 		cmocka_unit_test(test_metrics_pack),
 		cmocka_unit_test(test_stale_cache_after_rm_elsewhere),
 		cmocka_unit_test(test_prepared_same_as_direct),
+		cmocka_unit_test(test_pair_ends_same_split),
 		cmocka_unit_test(test_run_many_same_as_run),
 		cmocka_unit_test(test_hold_switches_fk_once),
 		cmocka_unit_test(test_upsert_memo_same_as_upserts),
