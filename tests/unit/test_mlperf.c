@@ -415,6 +415,19 @@ static void test_memmem(void **state)
 				want = hay + i;
 		got = mlperf_memmem(hay, n, needle, m);
 		assert_ptr_equal(got, want);
+		/* any probe pair, a bad one included, finds the same */
+		got = mlperf_memmem_probe(hay, n, needle, m, (size_t)(x >> 50) % (m + 1),
+					  (size_t)(x >> 40) % (m + 1));
+		assert_ptr_equal(got, want);
+	}
+	assert_null(mlperf_memmem_probe("mlperf::loggin", 14, "mlperf::logging", 15, 5, 6));
+	{
+		char text[200];
+		memset(text, 'f', sizeof(text));
+		memcpy(text + 150, "mlperf::logging", 15);
+		assert_ptr_equal(mlperf_memmem_probe(text, sizeof(text), "mlperf::logging", 15, 5, 6),
+				 text + 150);
+		assert_true(mlperf_has_loadgen_mark((const unsigned char *)text, sizeof(text)));
 	}
 	assert_null(mlperf_memmem("mlperf::loggin", 14, "mlperf::logging", 15));
 }
