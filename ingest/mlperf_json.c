@@ -156,6 +156,62 @@ static int is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+/* The end of the run of digits from q: 16 bytes at a time where SSE2 is
+ * there and 16 bytes are left (a record's numbers are nearly always
+ * followed by more than that), else bytewise. */
+static inline const char *digits_end(const char *q, const char *end)
+{
+#ifdef __SSE2__
+	while (end - q >= 16) {
+		__m128i d = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)q),
+					 _mm_set1_epi8('0'));
+		unsigned other = ~(unsigned)_mm_movemask_epi8(
+					 _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d)) &
+				 0xffffu;
+		if (other)
+			return q + __builtin_ctz(other);
+		q += 16;
+	}
+#endif
+	while (q < end && is_digit(*q))
+		q++;
+	return q;
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The value of the 8 digits at p (all of them '0'..'9'), SWAR: pairs,
+ * then quads, then the two halves. */
+static inline uint64_t eight_digits(const char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	v -= 0x3030303030303030ull;
+	v = (v * 10) + (v >> 8);
+	return (((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
+		(((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >>
+	       32;
+}
+#endif
+
+/* The value of the n <= 19 digits at p (all of them '0'..'9'). */
+static inline uint64_t digits_value(const char *p, size_t n)
+{
+	uint64_t v = 0;
+	size_t i = 0;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (n >= 8) {
+		for (; i < n - 8; i++)
+			v = v * 10 + (uint64_t)(p[i] - '0');
+		return v * 100000000u + eight_digits(p + i);
+	}
+#endif
+	for (; i < n; i++)
+		v = v * 10 + (uint64_t)(p[i] - '0');
+	return v;
+}
+
 /* Python's NUMBER_RE: -?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?  An optional
  * part that does not match is simply not part of the number. */
 static const char *scan_number(struct jscan *s, const char *p, const char *end)
@@ -225,15 +281,10 @@ static inline const char *fast_value(struct jscan *s, const char *p, const char 
 	if (*p == '"')
 		return fast_string(s, p, end);
 	if (*p >= '1' && *p <= '9') {
-		q = p + 1;
-		while (q < end && is_digit(*q))
-			q++;
+		q = digits_end(p + 1, end);
 		/* a fraction ("2.936000") as scan_number takes it */
-		if (q + 1 < end && *q == '.' && is_digit(q[1])) {
-			q += 2;
-			while (q < end && is_digit(*q))
-				q++;
-		}
+		if (q + 1 < end && *q == '.' && is_digit(q[1]))
+			q = digits_end(q + 2, end);
 		/* an exponent, or a '.' without digits: the general scanner decides */
 		if (q >= end || (*q != '.' && *q != 'e' && *q != 'E'))
 			return q;
@@ -868,14 +919,11 @@ static int fast_record(struct jscan *s, const char *q, const char *end, struct j
 	vs = q + sizeof(", \"time_ms\": ") - 1;
 	q = vs;
 	if (q < end && *q >= '1' && *q <= '9') {
-		uint64_t v = 0;
-
-		while (q < end && is_digit(*q))
-			v = v * 10 + (uint64_t)(*q++ - '0');
+		q = digits_end(q + 1, end);
 		if (q < end && (*q == '.' || *q == 'e' || *q == 'E')) {
 			q = vs; /* a fraction or an exponent: scanned below */
 		} else if (q - vs <= 15) {
-			*time_ms = (double)v;
+			*time_ms = (double)digits_value(vs, (size_t)(q - vs));
 			*have_time = 1;
 		}
 	}
