@@ -179,18 +179,23 @@ static inline const char *digits_end(const char *q, const char *end)
 }
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* The value of the 8 digits at p (all of them '0'..'9'), SWAR: pairs,
- * then quads, then the two halves. */
+/* The value of 8 digit values 0..9 in the bytes of v, the first in the
+ * lowest byte (SWAR: pairs, then quads, then the two halves). */
+static inline uint64_t eight_values(uint64_t v)
+{
+	v = (v * 10) + (v >> 8);
+	return (((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
+		(((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >>
+	       32;
+}
+
+/* The value of the 8 digits at p (all of them '0'..'9'). */
 static inline uint64_t eight_digits(const char *p)
 {
 	uint64_t v;
 
 	memcpy(&v, p, 8);
-	v -= 0x3030303030303030ull;
-	v = (v * 10) + (v >> 8);
-	return (((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
-		(((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >>
-	       32;
+	return eight_values(v - 0x3030303030303030ull);
 }
 #endif
 
@@ -201,9 +206,23 @@ static inline uint64_t digits_value(const char *p, size_t n)
 	size_t i = 0;
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	static const uint64_t pow10[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000,
+					   10000000, 100000000 };
+
 	if (n >= 8) {
-		for (; i < n - 8; i++)
+		for (; n - i > 16; i++)
 			v = v * 10 + (uint64_t)(p[i] - '0');
+		if (n - i > 8) {
+			/* 8 digits, then k more: the last 8 bytes with the
+			 * 8 - k digits already counted zeroed */
+			size_t k = n - i - 8;
+			uint64_t w;
+
+			v = v * 100000000u + eight_digits(p + i);
+			memcpy(&w, p + n - 8, 8);
+			w = (w - 0x3030303030303030ull) & (~0ull << (8 * (8 - k)));
+			return v * pow10[k] + eight_values(w);
+		}
 		return v * 100000000u + eight_digits(p + i);
 	}
 #endif
@@ -212,8 +231,6 @@ static inline uint64_t digits_value(const char *p, size_t n)
 	return v;
 }
 
-/* Python's NUMBER_RE: -?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?  An optional
- * part that does not match is simply not part of the number. */
 static const char *scan_number(struct jscan *s, const char *p, const char *end)
 {
 	const char *q = p;
@@ -257,7 +274,24 @@ static const char *scan_array(struct jscan *s, const char *p, const char *end, i
 /* scan_string(s, p, end), the common case (no escapes) without a call. */
 static inline const char *fast_string(struct jscan *s, const char *p, const char *end)
 {
-	const char *q = skip_plain(p + 1, end);
+	const char *q;
+
+#ifdef __SSE2__
+	/* a record's strings are nearly all shorter than 16 bytes: the first
+	 * 16 looked at here, without skip_plain's call and loop */
+	if (end - p >= 17) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 1));
+		unsigned hit = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+			_mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v),
+			_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+				     _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))));
+		q = hit ? p + 1 + __builtin_ctz(hit) : skip_plain(p + 17, end);
+	} else {
+		q = skip_plain(p + 1, end);
+	}
+#else
+	q = skip_plain(p + 1, end);
+#endif
 
 	if (q < end && *q == '"') {
 		s->escaped = 0;
