@@ -344,13 +344,24 @@ static const char *scan_object(struct jscan *s, const char *p, const char *end, 
 		q = fast_string(s, q, end);
 		if (!q)
 			return NULL;
-		q = skip_ws(q, end);
-		if (q >= end || *q != ':')
-			return scan_fail(s, q, "expecting ':' delimiter");
-		q = skip_ws(q + 1, end);
+		/* ": " then the value, as json.dumps separates: the skip_ws
+		 * calls below would land on the same byte */
+		if (end - q >= 3 && q[0] == ':' && q[1] == ' ' && (unsigned char)q[2] > ' ') {
+			q += 2;
+		} else {
+			q = skip_ws(q, end);
+			if (q >= end || *q != ':')
+				return scan_fail(s, q, "expecting ':' delimiter");
+			q = skip_ws(q + 1, end);
+		}
 		q = fast_value(s, q, end, depth + 1);
 		if (!q)
 			return NULL;
+		/* ", " then the next name */
+		if (end - q >= 3 && q[0] == ',' && q[1] == ' ' && q[2] == '"') {
+			q += 2;
+			continue;
+		}
 		q = skip_ws(q, end);
 		if (q < end && *q == '}')
 			return q + 1;
@@ -370,6 +381,11 @@ static const char *scan_array(struct jscan *s, const char *p, const char *end, i
 		q = fast_value(s, q, end, depth + 1);
 		if (!q)
 			return NULL;
+		/* ", " then the next value (no blank: skip_ws would stop there) */
+		if (end - q >= 3 && q[0] == ',' && q[1] == ' ' && (unsigned char)q[2] > ' ') {
+			q += 2;
+			continue;
+		}
 		q = skip_ws(q, end);
 		if (q < end && *q == ']')
 			return q + 1;
