@@ -75,7 +75,10 @@ void mllog_release(struct mllog_reader *r)
 	strbuf_release(&r->tmp);
 }
 
-static int is_token_at(const unsigned char *buf, size_t start, size_t end, size_t m)
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int is_token_at(const unsigned char *buf, size_t start, size_t end, size_t m)
 {
 	/* the 'M' of ":::MLLOG " at m, all of it in [start, end) */
 	return m >= start + 3 && m + (MLLOG_TOKEN_LEN - 3) <= end && buf[m - 1] == ':' &&
@@ -377,11 +380,11 @@ static int process_line(struct mllog_reader *r, const unsigned char *line, size_
 	size_t n;
 
 	r->overlong = 0;
+	if (!t && !overlong)
+		return 0; /* no record (rec is only read after a 1) */
 	memset(rec, 0, sizeof(*rec));
 	rec->line = r->lineno;
 	if (!t) {
-		if (!overlong)
-			return 0;
 		r->records++;
 		strbuf_reset(&r->why);
 		strbuf_addf(&r->why, ":::MLLOG record longer than %zu bytes", r->max_record);
