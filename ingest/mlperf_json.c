@@ -704,7 +704,7 @@ static int walk_object(struct jspan obj, int (*fn)(void *ctx, struct jspan k, st
 	q = skip_ws(obj.p + 1, end);
 	while (q < end && *q == '"') {
 		struct jspan k, v;
-		const char *ke = scan_string(&s, q, end), *ve;
+		const char *ke = fast_string(&s, q, end), *ve;
 		int rc;
 
 		if (!ke)
@@ -712,7 +712,7 @@ static int walk_object(struct jspan obj, int (*fn)(void *ctx, struct jspan k, st
 		k.p = q;
 		k.n = (size_t)(ke - q);
 		q = skip_ws(skip_ws(ke, end) + 1, end); /* past ':' */
-		ve = scan_value(&s, q, end, 0);
+		ve = fast_value(&s, q, end, 0);
 		if (!ve)
 			return 0;
 		v.p = q;
@@ -767,9 +767,13 @@ static int get_many_cb(void *vctx, struct jspan k, struct jspan v)
 {
 	struct get_many_ctx *c = vctx;
 	size_t i;
+	/* a name without a backslash is the key exactly when the bytes are
+	 * (what jspan_str_is finds, without its checks per key) */
+	int plain = !memchr(k.p, '\\', k.n);
 
 	for (i = 0; i < c->n; i++)
-		if (jspan_str_is(k, c->keys[i])) {
+		if (plain ? k.n == strlen(c->keys[i]) + 2 && !memcmp(k.p + 1, c->keys[i], k.n - 2)
+			  : jspan_str_is(k, c->keys[i])) {
 			c->found[i] = 1;
 			c->out[i] = v; /* the last duplicate wins */
 		}
