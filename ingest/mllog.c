@@ -75,7 +75,10 @@ void mllog_release(struct mllog_reader *r)
 	strbuf_release(&r->tmp);
 }
 
-static int is_token_at(const unsigned char *buf, size_t start, size_t end, size_t m)
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int is_token_at(const unsigned char *buf, size_t start, size_t end, size_t m)
 {
 	/* the 'M' of ":::MLLOG " at m, all of it in [start, end) */
 	return m >= start + 3 && m + (MLLOG_TOKEN_LEN - 3) <= end && buf[m - 1] == ':' &&
@@ -166,25 +169,45 @@ static size_t line_scan(struct mllog_reader *r)
 }
 
 #ifdef LINE_SCAN_AVX2
-/* mlperf_memmem's loop 32 positions at a time (m >= 2): the hit, or NULL
- * with *at where the narrower loops go on. */
-__attribute__((target("avx2"))) static const unsigned char *
-memmem32(const unsigned char **at, const unsigned char *end, const char *needle, size_t m)
+/* The first candidate of hit (bit k: position p + k) that is the needle,
+ * or NULL.  Out of line: the scan loop keeps its vectors in registers. */
+static __attribute__((noinline)) const unsigned char *
+memmem_verify(const unsigned char *p, uint64_t hit, const char *needle, size_t m)
 {
-	const __m256i f = _mm256_set1_epi8(needle[0]), l = _mm256_set1_epi8(needle[m - 1]);
+	while (hit) {
+		const unsigned char *q = p + __builtin_ctzll(hit);
+		if (!memcmp(q, needle, m))
+			return q;
+		hit &= hit - 1;
+	}
+	return NULL;
+}
+
+/* mlperf_memmem_probe's loop 64 positions at a time (a < b < m): the
+ * hit, or NULL with *at where the narrower loops go on. */
+__attribute__((target("avx2"))) static const unsigned char *
+memmem32(const unsigned char **at, const unsigned char *end, const char *needle, size_t m,
+	 size_t a, size_t b)
+{
+	const __m256i f = _mm256_set1_epi8(needle[a]), l = _mm256_set1_epi8(needle[b]);
 	const unsigned char *p = *at;
 
-	for (; (size_t)(end - p) >= m - 1 + 32; p += 32) {
-		__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)p);
-		__m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(p + m - 1));
-		uint32_t hit = (uint32_t)_mm256_movemask_epi8(
-			_mm256_and_si256(_mm256_cmpeq_epi8(a, f), _mm256_cmpeq_epi8(b, l)));
+	for (; (size_t)(end - p) >= m - 1 + 64; p += 64) {
+		__m256i h0 = _mm256_and_si256(
+			_mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(p + a)), f),
+			_mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(p + b)), l));
+		__m256i h1 = _mm256_and_si256(
+			_mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(p + a + 32)), f),
+			_mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(p + b + 32)), l));
 
-		while (hit) {
-			const unsigned char *q = p + __builtin_ctz(hit);
-			if (!memcmp(q + 1, needle + 1, m - 2))
+		if (_mm256_testz_si256(_mm256_or_si256(h0, h1), _mm256_or_si256(h0, h1)))
+			continue;
+		{
+			uint64_t hit = (uint32_t)_mm256_movemask_epi8(h0) |
+				       (uint64_t)(uint32_t)_mm256_movemask_epi8(h1) << 32;
+			const unsigned char *q = memmem_verify(p, hit, needle, m);
+			if (q)
 				return q;
-			hit &= hit - 1;
 		}
 	}
 	*at = p;
@@ -194,34 +217,44 @@ memmem32(const unsigned char **at, const unsigned char *end, const char *needle,
 
 const void *mlperf_memmem(const void *hay, size_t n, const char *needle, size_t m)
 {
+	return mlperf_memmem_probe(hay, n, needle, m, 0, m ? m - 1 : 0);
+}
+
+const void *mlperf_memmem_probe(const void *hay, size_t n, const char *needle, size_t m,
+				size_t a, size_t b)
+{
 	const unsigned char *p = hay, *end = p + n;
 
 	if (!m)
 		return hay;
+	if (a >= b || b >= m) { /* no usable pair: the first and last bytes */
+		a = 0;
+		b = m - 1;
+	}
 #ifdef LINE_SCAN_AVX2
 	/* detection looks through every file's first 64 KiB, twice for a
 	 * training log ("mlperf::logging" is in none) */
 	if (m >= 2 && cpu_avx2()) {
-		const unsigned char *q = memmem32(&p, end, needle, m);
+		const unsigned char *q = memmem32(&p, end, needle, m, a, b);
 		if (q)
 			return q;
 	}
 #endif
 #ifdef __SSE2__
 	/* detection looks through every file's first 64 KiB: 16 positions at
-	 * a time where the needle's first and last bytes both match */
+	 * a time where the needle's two probe bytes both match */
 	if (m >= 2) {
-		const __m128i f = _mm_set1_epi8(needle[0]), l = _mm_set1_epi8(needle[m - 1]);
+		const __m128i f = _mm_set1_epi8(needle[a]), l = _mm_set1_epi8(needle[b]);
 
 		for (; (size_t)(end - p) >= m - 1 + 16; p += 16) {
-			__m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
-			__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + m - 1));
+			__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + a));
+			__m128i y = _mm_loadu_si128((const __m128i *)(const void *)(p + b));
 			unsigned hit = (unsigned)_mm_movemask_epi8(
-				_mm_and_si128(_mm_cmpeq_epi8(a, f), _mm_cmpeq_epi8(b, l)));
+				_mm_and_si128(_mm_cmpeq_epi8(x, f), _mm_cmpeq_epi8(y, l)));
 
 			while (hit) {
 				const unsigned char *q = p + __builtin_ctz(hit);
-				if (!memcmp(q + 1, needle + 1, m - 2))
+				if (!memcmp(q, needle, m))
 					return q;
 				hit &= hit - 1;
 			}
@@ -347,11 +380,11 @@ static int process_line(struct mllog_reader *r, const unsigned char *line, size_
 	size_t n;
 
 	r->overlong = 0;
+	if (!t && !overlong)
+		return 0; /* no record (rec is only read after a 1) */
 	memset(rec, 0, sizeof(*rec));
 	rec->line = r->lineno;
 	if (!t) {
-		if (!overlong)
-			return 0;
 		r->records++;
 		strbuf_reset(&r->why);
 		strbuf_addf(&r->why, ":::MLLOG record longer than %zu bytes", r->max_record);

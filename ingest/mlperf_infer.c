@@ -807,7 +807,7 @@ static int detect_detail(const char *path, const unsigned char *head, size_t len
 {
 	const char *base = ingest_basename(path);
 	int named = !strcmp(base, "mlperf_log_detail.txt");
-	int loadgen = mlperf_memmem(head, len, "mlperf::logging", 15) != NULL &&
+	int loadgen = mlperf_has_loadgen_mark(head, len) &&
 		      mlperf_memmem(head, len, MLLOG_TOKEN, MLLOG_TOKEN_LEN) != NULL;
 
 	if (mlperf_infer_aside(path))

@@ -156,8 +156,81 @@ static int is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-/* Python's NUMBER_RE: -?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?  An optional
- * part that does not match is simply not part of the number. */
+/* The end of the run of digits from q: 16 bytes at a time where SSE2 is
+ * there and 16 bytes are left (a record's numbers are nearly always
+ * followed by more than that), else bytewise. */
+static inline const char *digits_end(const char *q, const char *end)
+{
+#ifdef __SSE2__
+	while (end - q >= 16) {
+		__m128i d = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)q),
+					 _mm_set1_epi8('0'));
+		unsigned other = ~(unsigned)_mm_movemask_epi8(
+					 _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d)) &
+				 0xffffu;
+		if (other)
+			return q + __builtin_ctz(other);
+		q += 16;
+	}
+#endif
+	while (q < end && is_digit(*q))
+		q++;
+	return q;
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The value of 8 digit values 0..9 in the bytes of v, the first in the
+ * lowest byte (SWAR: pairs, then quads, then the two halves). */
+static inline uint64_t eight_values(uint64_t v)
+{
+	v = (v * 10) + (v >> 8);
+	return (((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
+		(((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >>
+	       32;
+}
+
+/* The value of the 8 digits at p (all of them '0'..'9'). */
+static inline uint64_t eight_digits(const char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return eight_values(v - 0x3030303030303030ull);
+}
+#endif
+
+/* The value of the n <= 19 digits at p (all of them '0'..'9'). */
+static inline uint64_t digits_value(const char *p, size_t n)
+{
+	uint64_t v = 0;
+	size_t i = 0;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	static const uint64_t pow10[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000,
+					   10000000, 100000000 };
+
+	if (n >= 8) {
+		for (; n - i > 16; i++)
+			v = v * 10 + (uint64_t)(p[i] - '0');
+		if (n - i > 8) {
+			/* 8 digits, then k more: the last 8 bytes with the
+			 * 8 - k digits already counted zeroed */
+			size_t k = n - i - 8;
+			uint64_t w;
+
+			v = v * 100000000u + eight_digits(p + i);
+			memcpy(&w, p + n - 8, 8);
+			w = (w - 0x3030303030303030ull) & (~0ull << (8 * (8 - k)));
+			return v * pow10[k] + eight_values(w);
+		}
+		return v * 100000000u + eight_digits(p + i);
+	}
+#endif
+	for (; i < n; i++)
+		v = v * 10 + (uint64_t)(p[i] - '0');
+	return v;
+}
+
 static const char *scan_number(struct jscan *s, const char *p, const char *end)
 {
 	const char *q = p;
@@ -201,7 +274,24 @@ static const char *scan_array(struct jscan *s, const char *p, const char *end, i
 /* scan_string(s, p, end), the common case (no escapes) without a call. */
 static inline const char *fast_string(struct jscan *s, const char *p, const char *end)
 {
-	const char *q = skip_plain(p + 1, end);
+	const char *q;
+
+#ifdef __SSE2__
+	/* a record's strings are nearly all shorter than 16 bytes: the first
+	 * 16 looked at here, without skip_plain's call and loop */
+	if (end - p >= 17) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 1));
+		unsigned hit = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+			_mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v),
+			_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+				     _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))));
+		q = hit ? p + 1 + __builtin_ctz(hit) : skip_plain(p + 17, end);
+	} else {
+		q = skip_plain(p + 1, end);
+	}
+#else
+	q = skip_plain(p + 1, end);
+#endif
 
 	if (q < end && *q == '"') {
 		s->escaped = 0;
@@ -225,15 +315,10 @@ static inline const char *fast_value(struct jscan *s, const char *p, const char 
 	if (*p == '"')
 		return fast_string(s, p, end);
 	if (*p >= '1' && *p <= '9') {
-		q = p + 1;
-		while (q < end && is_digit(*q))
-			q++;
+		q = digits_end(p + 1, end);
 		/* a fraction ("2.936000") as scan_number takes it */
-		if (q + 1 < end && *q == '.' && is_digit(q[1])) {
-			q += 2;
-			while (q < end && is_digit(*q))
-				q++;
-		}
+		if (q + 1 < end && *q == '.' && is_digit(q[1]))
+			q = digits_end(q + 2, end);
 		/* an exponent, or a '.' without digits: the general scanner decides */
 		if (q >= end || (*q != '.' && *q != 'e' && *q != 'E'))
 			return q;
@@ -259,13 +344,24 @@ static const char *scan_object(struct jscan *s, const char *p, const char *end, 
 		q = fast_string(s, q, end);
 		if (!q)
 			return NULL;
-		q = skip_ws(q, end);
-		if (q >= end || *q != ':')
-			return scan_fail(s, q, "expecting ':' delimiter");
-		q = skip_ws(q + 1, end);
+		/* ": " then the value, as json.dumps separates: the skip_ws
+		 * calls below would land on the same byte */
+		if (end - q >= 3 && q[0] == ':' && q[1] == ' ' && (unsigned char)q[2] > ' ') {
+			q += 2;
+		} else {
+			q = skip_ws(q, end);
+			if (q >= end || *q != ':')
+				return scan_fail(s, q, "expecting ':' delimiter");
+			q = skip_ws(q + 1, end);
+		}
 		q = fast_value(s, q, end, depth + 1);
 		if (!q)
 			return NULL;
+		/* ", " then the next name */
+		if (end - q >= 3 && q[0] == ',' && q[1] == ' ' && q[2] == '"') {
+			q += 2;
+			continue;
+		}
 		q = skip_ws(q, end);
 		if (q < end && *q == '}')
 			return q + 1;
@@ -285,6 +381,11 @@ static const char *scan_array(struct jscan *s, const char *p, const char *end, i
 		q = fast_value(s, q, end, depth + 1);
 		if (!q)
 			return NULL;
+		/* ", " then the next value (no blank: skip_ws would stop there) */
+		if (end - q >= 3 && q[0] == ',' && q[1] == ' ' && (unsigned char)q[2] > ' ') {
+			q += 2;
+			continue;
+		}
 		q = skip_ws(q, end);
 		if (q < end && *q == ']')
 			return q + 1;
@@ -603,7 +704,7 @@ static int walk_object(struct jspan obj, int (*fn)(void *ctx, struct jspan k, st
 	q = skip_ws(obj.p + 1, end);
 	while (q < end && *q == '"') {
 		struct jspan k, v;
-		const char *ke = scan_string(&s, q, end), *ve;
+		const char *ke = fast_string(&s, q, end), *ve;
 		int rc;
 
 		if (!ke)
@@ -611,7 +712,7 @@ static int walk_object(struct jspan obj, int (*fn)(void *ctx, struct jspan k, st
 		k.p = q;
 		k.n = (size_t)(ke - q);
 		q = skip_ws(skip_ws(ke, end) + 1, end); /* past ':' */
-		ve = scan_value(&s, q, end, 0);
+		ve = fast_value(&s, q, end, 0);
 		if (!ve)
 			return 0;
 		v.p = q;
@@ -666,9 +767,13 @@ static int get_many_cb(void *vctx, struct jspan k, struct jspan v)
 {
 	struct get_many_ctx *c = vctx;
 	size_t i;
+	/* a name without a backslash is the key exactly when the bytes are
+	 * (what jspan_str_is finds, without its checks per key) */
+	int plain = !memchr(k.p, '\\', k.n);
 
 	for (i = 0; i < c->n; i++)
-		if (jspan_str_is(k, c->keys[i])) {
+		if (plain ? k.n == strlen(c->keys[i]) + 2 && !memcmp(k.p + 1, c->keys[i], k.n - 2)
+			  : jspan_str_is(k, c->keys[i])) {
 			c->found[i] = 1;
 			c->out[i] = v; /* the last duplicate wins */
 		}
@@ -868,14 +973,11 @@ static int fast_record(struct jscan *s, const char *q, const char *end, struct j
 	vs = q + sizeof(", \"time_ms\": ") - 1;
 	q = vs;
 	if (q < end && *q >= '1' && *q <= '9') {
-		uint64_t v = 0;
-
-		while (q < end && is_digit(*q))
-			v = v * 10 + (uint64_t)(*q++ - '0');
+		q = digits_end(q + 1, end);
 		if (q < end && (*q == '.' || *q == 'e' || *q == 'E')) {
 			q = vs; /* a fraction or an exponent: scanned below */
 		} else if (q - vs <= 15) {
-			*time_ms = (double)v;
+			*time_ms = (double)digits_value(vs, (size_t)(q - vs));
 			*have_time = 1;
 		}
 	}

@@ -62,6 +62,22 @@ static int cmp_pline(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/* 1 if pl is in cmp_pline's order already (a power log nearly always is):
+ * without a NaN time that order is total, so qsort would leave it as it
+ * is; with one, qsort decides as before. */
+static int plines_sorted(const struct plines *pl)
+{
+	size_t i;
+
+	for (i = 0; i < pl->n; i++) {
+		if (isnan(pl->v[i].t))
+			return 0;
+		if (i && cmp_pline(&pl->v[i - 1], &pl->v[i]) > 0)
+			return 0;
+	}
+	return 1;
+}
+
 static int matches(const char *name, const char *prefix)
 {
 	size_t n = strlen(prefix);
@@ -97,15 +113,15 @@ static int read_power_log(const char *path, const char *rel, struct plines *pl,
 			rc = -AB_EDATA;
 			break;
 		}
-		if (mllog_key_is(&rec, "power_reading"))
+		if (MLLOG_KEY_IS(&rec, "power_reading"))
 			p.kind = P_READING;
-		else if (mllog_key_is(&rec, "power_measurement_start"))
+		else if (MLLOG_KEY_IS(&rec, "power_measurement_start"))
 			p.kind = P_START;
-		else if (mllog_key_is(&rec, "power_measurement_stop"))
+		else if (MLLOG_KEY_IS(&rec, "power_measurement_stop"))
 			p.kind = P_STOP;
-		else if (mllog_key_is(&rec, "conversion_eff"))
+		else if (MLLOG_KEY_IS(&rec, "conversion_eff"))
 			p.kind = P_EFF;
-		else if (mllog_key_is(&rec, "interconnect_power_est"))
+		else if (MLLOG_KEY_IS(&rec, "interconnect_power_est"))
 			p.kind = P_EST;
 		else
 			continue;
@@ -154,7 +170,8 @@ static int node_energy(struct plines *pl, double ttt_ms, const char *rel, double
 	int have_start = 0, have_stop = 0;
 	size_t i;
 
-	qsort(pl->v, pl->n, sizeof(*pl->v), cmp_pline);
+	if (!plines_sorted(pl))
+		qsort(pl->v, pl->n, sizeof(*pl->v), cmp_pline);
 	for (i = 0; i < pl->n; i++) {
 		const struct pline *p = &pl->v[i];
 

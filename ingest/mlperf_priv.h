@@ -61,6 +61,17 @@ int jspan_parse(const char *text, size_t len, size_t col0, struct jspan *val,
 
 /* memmem (a GNU extension, so ours). */
 const void *mlperf_memmem(const void *hay, size_t n, const char *needle, size_t m);
+/* The same search, its wide loops probing needle[a] and needle[b] (a < b
+ * < m; another pair means the first and last bytes): a pair of bytes
+ * rarely side by side in the haystack makes a miss cheap. */
+const void *mlperf_memmem_probe(const void *hay, size_t n, const char *needle, size_t m,
+				size_t a, size_t b);
+/* "mlperf::logging" (LoadGen's logs), probed at "f:", which text logs
+ * hardly ever hold: detection looks for it twice in a training log's
+ * first 64 KiB and finds it in none */
+#define MLPERF_LOADGEN_MARK "mlperf::logging"
+#define mlperf_has_loadgen_mark(head, len) \
+	(mlperf_memmem_probe((head), (len), MLPERF_LOADGEN_MARK, 15, 5, 6) != NULL)
 /* mlperf_companion.c: 1 for the path of a training power log (formats.c) */
 int mlperf_companion_by_path(const char *path);
 

@@ -584,7 +584,7 @@ static int detect_train(const char *path, const unsigned char *head, size_t len)
 	int token = mlperf_memmem(head, len, MLLOG_TOKEN, MLLOG_TOKEN_LEN) != NULL;
 
 	if (is_power_log(path) || !strcmp(base, "mlperf_log_detail.txt") ||
-	    (token && mlperf_memmem(head, len, "mlperf::logging", 15)))
+	    (token && mlperf_has_loadgen_mark(head, len)))
 		return 0; /* power logs, LoadGen logs */
 	if (named && token)
 		return 95;

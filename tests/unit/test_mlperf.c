@@ -318,11 +318,21 @@ static void test_fast_values_as_general(void **state)
 		/* fractions, scanned inline by fast_value() */
 		"2.936000", "50350.5", "1.5.5", "1.e5", "12.", "3.14e", "3.14e+", "3.14E-2",
 		"10.0x", "1.5,", "[1.5, 2.25]", "{\"a\": 2.5, \"b\": [0.5, 7.25e1]}", "9.9}",
+		/* separators: ": " and ", " are stepped over directly, others not */
+		"[1, 22, 333]", "[1 ,2]", "[1,  2]", "[1, ]", "[1, \t2]", "{\"a\": 1, \"b\": 2}",
+		"{\"a\" : 1}", "{\"a\":  1}", "{\"a\":\t1}", "{\"a\": 1, }", "{\"a\": 1,  \"b\": 2}",
+		"{\"a\": 1, 2}", "{\"a\": 1, \"b\"}", "{\"a\": ,}", "{\"0123456789abcdef\": 1}",
+		"\"0123456789abcde\"", "\"0123456789abcdef\"", "\"0123456789abcdefg\"",
+		"123456789012345678", "1.2345678901234567",
 	};
 	static const char *const times[] = {
 		"1728769362845", "0", "01", "123456789012345", "1234567890123456", "1.5", "1e3", "-5",
 		"\"12\"", "null", "99999999999999999999",
 		"1728769362845.5", "1728769362845e3", "1728769362845.", "17287693628450000", "1x",
+		/* every length the SWAR conversion splits differently */
+		"1", "12", "123", "1234", "12345", "123456", "1234567", "12345678", "123456789",
+		"1234567890", "12345678901", "123456789012", "9999999999999", "10000000000000",
+		"900000000000009", "999999999999999", "100000000000000", "1000000000000000",
 	};
 	struct strbuf w[3] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
 	struct strbuf v[3] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
@@ -386,6 +396,77 @@ static void test_fast_values_as_general(void **state)
 	strbuf_release(&b);
 }
 
+/* A node power log's energy does not depend on the order of its lines
+ * (they are sorted by time, file order between equal times): the same
+ * records in time order, reversed, and with equal times, give the same
+ * energy, bit for bit.  (A log already in order is not sorted again.) */
+static double power_energy_of(const char *dir, const int *order, size_t n)
+{
+	static const char *const recs[] = {
+		"\"time_ms\": 1000, \"event_type\": \"INTERVAL_START\", \"key\": \"power_measurement_start\", \"value\": null",
+		"\"time_ms\": 1500, \"event_type\": \"POINT_IN_TIME\", \"key\": \"power_reading\", \"value\": 300.5",
+		"\"time_ms\": 2000, \"event_type\": \"POINT_IN_TIME\", \"key\": \"power_reading\", \"value\": 410.25",
+		"\"time_ms\": 2000, \"event_type\": \"POINT_IN_TIME\", \"key\": \"power_reading\", \"value\": 77.0",
+		"\"time_ms\": 2700, \"event_type\": \"POINT_IN_TIME\", \"key\": \"power_reading\", \"value\": 512.0",
+		"\"time_ms\": 3100, \"event_type\": \"INTERVAL_END\", \"key\": \"power_measurement_stop\", \"value\": null",
+	};
+	struct strbuf p = STRBUF_INIT, why = STRBUF_INIT;
+	struct mlperf_energy e;
+	double j;
+	size_t i;
+	FILE *fp;
+
+	assert_true(n <= AB_ARRAY_SIZE(recs));
+	strbuf_addf(&p, "%s/power", dir);
+	mkdir(p.buf, 0700);
+	strbuf_addstr(&p, "/result_0");
+	mkdir(p.buf, 0700);
+	strbuf_addstr(&p, "/node_0.txt");
+	fp = fopen(p.buf, "w");
+	assert_non_null(fp);
+	for (i = 0; i < n; i++)
+		fprintf(fp, ":::MLLOG {\"namespace\": \"\", %s, \"metadata\": {}}\n", recs[order[i]]);
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(mlperf_power_energy(dir, "result_0", 60000, &e, &why), 1);
+	assert_int_equal(e.nodes, 1);
+	j = e.joules;
+	mlperf_energy_release(&e);
+	strbuf_release(&p);
+	strbuf_release(&why);
+	return j;
+}
+
+static void test_power_order(void **state)
+{
+	static const int sorted[] = { 0, 1, 2, 3, 4, 5 }, reversed[] = { 5, 4, 2, 3, 1, 0 },
+			 swapped[] = { 0, 1, 3, 2, 4, 5 }, late[] = { 0, 2, 3, 4, 1, 5 };
+	char dir[] = "/tmp/ab-power.XXXXXX";
+	double a, b, c, d;
+	struct strbuf p = STRBUF_INIT;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	a = power_energy_of(dir, sorted, 6);
+	b = power_energy_of(dir, reversed, 6);
+	/* equal times keep file order: 77 W, then 410.25 W, differs */
+	c = power_energy_of(dir, swapped, 6);
+	d = power_energy_of(dir, late, 6);
+	assert_true(a > 0);
+	assert_true(a == b);
+	assert_true(a == d);
+	assert_true(c != a);
+	strbuf_addf(&p, "%s/power/result_0/node_0.txt", dir);
+	unlink(p.buf);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/power/result_0", dir);
+	rmdir(p.buf);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/power", dir);
+	rmdir(p.buf);
+	rmdir(dir);
+	strbuf_release(&p);
+}
+
 /* mlperf_memmem (detection's search, 16 positions at a time) against a
  * plain search: small alphabets, every length, hits at both ends. */
 static void test_memmem(void **state)
@@ -415,6 +496,19 @@ static void test_memmem(void **state)
 				want = hay + i;
 		got = mlperf_memmem(hay, n, needle, m);
 		assert_ptr_equal(got, want);
+		/* any probe pair, a bad one included, finds the same */
+		got = mlperf_memmem_probe(hay, n, needle, m, (size_t)(x >> 50) % (m + 1),
+					  (size_t)(x >> 40) % (m + 1));
+		assert_ptr_equal(got, want);
+	}
+	assert_null(mlperf_memmem_probe("mlperf::loggin", 14, "mlperf::logging", 15, 5, 6));
+	{
+		char text[200];
+		memset(text, 'f', sizeof(text));
+		memcpy(text + 150, "mlperf::logging", 15);
+		assert_ptr_equal(mlperf_memmem_probe(text, sizeof(text), "mlperf::logging", 15, 5, 6),
+				 text + 150);
+		assert_true(mlperf_has_loadgen_mark((const unsigned char *)text, sizeof(text)));
 	}
 	assert_null(mlperf_memmem("mlperf::loggin", 14, "mlperf::logging", 15));
 }
@@ -1066,6 +1160,7 @@ int main(void)
 		cmocka_unit_test(test_memo_json),
 		cmocka_unit_test(test_fast_values_as_general),
 		cmocka_unit_test(test_memmem),
+		cmocka_unit_test(test_power_order),
 		cmocka_unit_test(test_numbers_as_strtod),
 		cmocka_unit_test(test_vendor_of),
 		cmocka_unit_test(test_reader_lines),
