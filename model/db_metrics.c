@@ -185,34 +185,16 @@ int db_metrics_next_kind(const char **pp, int64_t *kind, const char **value)
 
 int db_metrics_next(const char **pp, int64_t *kind, double *value)
 {
-	const char *p = *pp;
-	const char *end;
-	int64_t k = 0;
-	int digits = 0;
+	const char *p = *pp, *v, *end;
+	int rc = db_metrics_next_kind(&p, kind, &v);
 
-	if (!p)
-		return 0;
-	if (*p == '{' || *p == ',')
-		p++;
-	else
-		return *p == '}' ? 0 : -1;
-	if (*p == '}' && p[-1] == '{')
-		return 0;
-	if (*p++ != '"')
+	if (rc <= 0)
+		return rc;
+	/* the number must run exactly to the ',' or '}' next_kind found */
+	*value = db_metrics_value(v, &end);
+	if (end != p)
 		return -1;
-	while (*p >= '0' && *p <= '9' && digits < 18) {
-		k = 10 * k + (*p++ - '0');
-		digits++;
-	}
-	if (!digits || *p++ != '"' || *p++ != ':')
-		return -1;
-	if (!((*p >= '0' && *p <= '9') || *p == '-'))
-		return -1;
-	*value = db_metrics_value(p, &end);
-	if (!end)
-		return -1;
-	*kind = k;
-	*pp = end;
+	*pp = p;
 	return 1;
 }
 
