@@ -33,20 +33,6 @@ static const char sql_benchmarks[] =
 	"   WHERE r.benchmark_id = b.id AND (y.name = ?3 OR y.display_name = ?3)))"
 	" ORDER BY b.suite, b.name";
 
-static const char sql_runs[] =
-	"SELECT r.id, s.path, r.line, b.suite, b.name, y.name, y.vendor, y.accelerator,"
-	" r.status, r.nodes, r.devices, r.global_batch, r.local_batch, r.precision,"
-	" r.framework, r.job_id, r.started, r.finished, r.excluded_reason, r.params,"
-	" (SELECT json_group_object(m.name, json_object('value', m.value, 'unit', m.unit))"
-	"   FROM (SELECT * FROM metric WHERE run_id = r.id ORDER BY name) m),"
-	" b.metric, b.unit, b.better, y.display_name"
-	" FROM run r JOIN source s ON s.id = r.source_id"
-	" JOIN benchmark b ON b.id = r.benchmark_id"
-	" JOIN system y ON y.id = r.system_id"
-	" WHERE (?1 IS NULL OR b.suite = ?1) AND (?2 IS NULL OR b.name = ?2)"
-	"  AND (?3 IS NULL OR y.name = ?3 OR y.display_name = ?3)"
-	" ORDER BY r.id";
-
 static const char sql_sources[] =
 	"SELECT s.id, s.path, s.format, s.size, s.sha256, s.ingested_at, s.tool_version,"
 	/* a source's runs: the run id range first_run..last_run (schema 8) */
@@ -137,16 +123,58 @@ int db_list_benchmarks(struct db *db, const struct db_filter *f, json_t **out,
 	return run_listing(db, sql_benchmarks, f, names, out, err);
 }
 
+/* ls runs: the rows of export's per-run cursor (runs_stream.c, which reads
+ * the packed metrics in C rather than through the metric view), as JSON */
 int db_list_runs(struct db *db, const struct db_filter *f, json_t **out, struct strbuf *err)
 {
-	static const char *const names[] = {
-		"id", "source", "line", "suite", "benchmark", "system", "vendor", "accelerator",
-		"status", "nodes", "devices", "global_batch", "local_batch", "precision",
-		"framework", "job_id", "started", "finished", "excluded_reason", "@params",
-		"@metrics", "headline_metric", "headline_unit", "better", "system_display_name",
-		NULL
-	};
-	return run_listing(db, sql_runs, f, names, out, err);
+	struct db_runs *c;
+	const struct db_cell *cells;
+	const char *const *names;
+	json_t *arr;
+	size_t i, n;
+	int rc = db_runs_open(db, f, DB_RUNS_PER_RUN, &c, err);
+
+	if (rc < 0)
+		return rc;
+	n = db_runs_columns(c, &names);
+	arr = json_array();
+	while ((rc = db_runs_next(c, &cells, err)) > 0) {
+		json_t *o = json_object();
+
+		for (i = 0; i < n; i++) {
+			const struct db_cell *x = &cells[i];
+			json_t *j = NULL;
+
+			switch (x->type) {
+			case DB_CELL_INT:
+				j = json_integer(x->i);
+				break;
+			case DB_CELL_REAL:
+				j = json_real(x->d);
+				break;
+			case DB_CELL_TEXT:
+				j = json_string(x->s);
+				break;
+			case DB_CELL_JSON:
+				j = json_loadb(x->s, x->len, JSON_DECODE_ANY, NULL);
+				if (!j)
+					j = json_object();
+				break;
+			default:
+				j = json_null();
+				break;
+			}
+			json_object_set_new(o, names[i], j);
+		}
+		json_array_append_new(arr, o);
+	}
+	db_runs_close(c);
+	if (rc < 0) {
+		json_decref(arr);
+		return rc;
+	}
+	*out = arr;
+	return 0;
 }
 
 int db_list_sources(struct db *db, const struct db_filter *f, json_t **out, struct strbuf *err)
