@@ -248,7 +248,7 @@ static int read_items(struct db_runs *c, const char *packed, int64_t run, struct
 		struct item *it;
 		double d = db_metrics_value(v, &end);
 
-		if (!end) {
+		if (!end || end != p) { /* not a number, or bytes after it */
 			more = -1;
 			break;
 		}
@@ -413,9 +413,10 @@ int db_runs_next(struct db_runs *c, const struct db_cell **cells, struct strbuf 
 			}
 		}
 	}
-	if (read_items(c, (const char *)sqlite3_column_text(c->st, mcol),
-		       sqlite3_column_int64(c->st, 0), err) < 0)
-		return -1;
+	rc = read_items(c, (const char *)sqlite3_column_text(c->st, mcol),
+			sqlite3_column_int64(c->st, 0), err);
+	if (rc < 0)
+		return rc;
 	if (per_metric) {
 		item_cells(c);
 	} else {
