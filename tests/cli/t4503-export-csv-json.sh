@@ -95,4 +95,25 @@ test_expect_success 'usage errors say what is valid; a failed export leaves no f
 	test ! -e x.csv && test -z "$(find . -name ".x.csv.*")"
 '
 
+test_expect_success 'metrics come by name, equal names by kind id; a bad packed value is refused' '
+	cp demo/accelbench.db tie.db &&
+	sqlite3 tie.db "INSERT INTO metric_kind(name, unit) VALUES ('"'"'zz'"'"', '"'"'u2'"'"'), ('"'"'zz'"'"', '"'"'u1'"'"'), ('"'"'aa'"'"', '"'"'u0'"'"');" &&
+	k=$(sqlite3 tie.db "SELECT max(id) FROM metric_kind") &&
+	sqlite3 tie.db "UPDATE run_data SET metrics = '"'"'{\"$((k - 2))\":1.5,\"$((k - 1))\":2.5,\"$k\":7}'"'"' WHERE id = 1" &&
+	ab --db tie.db export -o tie.csv >/dev/null && ab --db tie.db export -o tie.json >/dev/null &&
+	ab --db tie.db ls runs --json >tie.ref &&
+	$PY - <<-\PYEOF &&
+	import csv, json
+	rows = [(r["metric"], r["value"], r["unit"]) for r in csv.DictReader(open("tie.csv")) if r["id"] == "1"]
+	assert rows == [("aa", "7", "u0"), ("zz", "1.5", "u2"), ("zz", "2.5", "u1")], rows
+	text = open("tie.json").read()
+	i = text.index("\"metrics\": {\"aa\":{\"value\":7,\"unit\":\"u0\"},\"zz\":{\"value\":1.5,\"unit\":\"u2\"},\"zz\":{\"value\":2.5,\"unit\":\"u1\"}}")
+	assert json.load(open("tie.json")) == json.load(open("tie.ref"))
+	PYEOF
+	sqlite3 tie.db "UPDATE run_data SET metrics = '"'"'{\"$k\":2x}'"'"' WHERE id = 2" &&
+	expect_code 3 ab --db tie.db export -o bad.csv 2>err && grep -q "run 2.s metrics are not in the packed form" err &&
+	expect_code 3 ab --db tie.db export -o bad.json 2>err &&
+	test ! -e bad.csv && test ! -e bad.json
+'
+
 test_done
