@@ -9,6 +9,7 @@
  */
 #include "core/compat.h"
 #include "db_priv.h"
+#include "core/num.h"
 
 #include <math.h>
 
@@ -110,41 +111,23 @@ void db_metrics_pack(struct strbuf *out, struct db_metric_item *v, size_t n)
 }
 
 /*
- * A number as the sink writes it: "-"? digits "." digits, at most 15
- * digits in all, is n / 10^k, both exact doubles, and their quotient is
- * correctly rounded, as strtod's result is (Clinger's fast path); anything
- * else goes to strtod.  *end is set past the number; 0 when none.
+ * The number at p: its bytes (digits, sign, point, exponent) read by
+ * num_parse_double, exact for the plain decimals the sink writes.  *end is
+ * set past the number; NULL when those bytes are not one finite number.
  */
 double db_metrics_value(const char *p, const char **end)
 {
-	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-				      1e11, 1e12, 1e13, 1e14, 1e15 };
 	const char *q = p;
-	unsigned long long n = 0;
-	int digits = 0, frac = -1, neg = *q == '-';
-	char *e;
 	double v;
 
-	q += neg;
-	for (;; q++) {
-		if (*q >= '0' && *q <= '9') {
-			n = 10 * n + (unsigned long long)(*q - '0');
-			digits++;
-			if (frac >= 0)
-				frac++;
-		} else if (*q == '.' && frac < 0) {
-			frac = 0;
-		} else {
-			break;
-		}
+	while ((*q >= '0' && *q <= '9') || *q == '.' || *q == '-' || *q == '+' || *q == 'e' ||
+	       *q == 'E')
+		q++;
+	if (q == p || num_parse_double(p, (size_t)(q - p), &v) != NUM_OK) {
+		*end = NULL;
+		return 0;
 	}
-	if (digits && digits <= 15 && frac >= 1 && *q != 'e' && *q != 'E') {
-		v = (double)n / p10[frac];
-		*end = q;
-		return neg ? -v : v;
-	}
-	v = strtod(p, &e);
-	*end = e == p ? NULL : e;
+	*end = q;
 	return v;
 }
 
