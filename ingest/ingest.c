@@ -438,7 +438,7 @@ static int ingest_one_at(const char *path, int explicit_file, const struct inges
 			 unsigned char *headbuf, const struct sha256 *fresh,
 			 struct ingest_prehash *ph, size_t idx, struct strbuf *err,
 			 struct ingest_pipe *pipe, struct ingest_events *evs, int *inflight,
-			 unsigned char **data, struct ingest_memo *memo)
+			 int *late_out, unsigned char **data, struct ingest_memo *memo)
 {
 	const unsigned char *head = headbuf;
 	struct ingest_file f = { 0 };
@@ -449,11 +449,15 @@ static int ingest_one_at(const char *path, int explicit_file, const struct inges
 	char hex[65];
 	size_t head_len;
 	uint64_t size;
+	size_t late = SIZE_MAX;
 	FILE *fp;
 	int rc, pre, score = 0;
 
 	totals->files_seen++;
-	pre = ingest_prehash_get(ph, idx, hex, &size, data);
+	/* with the pipeline, a digest not there yet is not waited for: the
+	 * writer waits for it instead, while this file is parsed */
+	pre = pipe ? ingest_prehash_try(ph, idx, hex, &size, data)
+		   : ingest_prehash_get(ph, idx, hex, &size, data);
 	/* read whole with its digest: parsers read those bytes, the file is
 	 * not opened again (an empty one is: a memory stream needs a byte) */
 	fp = pre == 0 && *data && size ? fmemopen(*data, (size_t)size, "rb") : NULL;
@@ -473,9 +477,10 @@ static int ingest_one_at(const char *path, int explicit_file, const struct inges
 			rc = 0;
 		} else if (pre == 0) {
 			rc = read_head(fp, path, headbuf, &head_len, err);
-		} else if (pre == 1) {
+		} else if (pre == 1 || pre == 2) {
 			/* not hashed ahead (a likely companion): detection first,
-			 * the digest only if the file is stored after all */
+			 * the digest only if the file is stored after all; or
+			 * not hashed yet (2): its size for now */
 			struct stat st;
 			rc = read_head(fp, path, headbuf, &head_len, err);
 			size = rc == 0 && fstat(fileno(fp), &st) == 0 ? (uint64_t)st.st_size : 0;
@@ -530,8 +535,27 @@ static int ingest_one_at(const char *path, int explicit_file, const struct inges
 		emit(opts, evs, INGEST_EV_COMPANION, path, fmt->name, totals);
 		return 0;
 	}
+	if (pre == 2) {
+		/* the digest may have come meanwhile */
+		unsigned char *d2 = NULL;
+		uint64_t hsize;
+
+		pre = ingest_prehash_try(ph, idx, hex, &hsize, &d2);
+		free(d2); /* the file is open: read from there */
+		if (pre == 0) {
+			size = hsize;
+		} else if (pre == 2) {
+			late = idx;
+		} else {
+			rc = hash_file(fp, path, fresh, hex, headbuf, &head_len, &size, err);
+			if (rc < 0) {
+				fclose(fp);
+				goto rejected;
+			}
+		}
+	}
 	src.path = path;
-	src.sha256 = hex;
+	src.sha256 = late == SIZE_MAX ? hex : NULL; /* late: the writer's */
 	src.format = fmt->name;
 	src.size = size;
 	src.replace = (opts->flags & INGEST_REPLACE) != 0;
@@ -543,10 +567,11 @@ static int ingest_one_at(const char *path, int explicit_file, const struct inges
 	if (pipe) {
 		/* the writer stores the file later: skip what is known now
 		 * without parsing it (the writer checks again in order) */
-		if (!src.replace && sink->known && sink->known(sink->self, &src) == 1)
+		if (late == SIZE_MAX && !src.replace && sink->known &&
+		    sink->known(sink->self, &src) == 1)
 			rc = 1;
 		else
-			rc = ingest_pipe_begin(pipe, &src, err);
+			rc = ingest_pipe_begin(pipe, &src, late, err);
 	} else {
 		rc = sink->begin(sink->self, &src, err);
 	}
@@ -577,11 +602,19 @@ static int ingest_one_at(const char *path, int explicit_file, const struct inges
 	f.memo = memo;
 	if (pipe) {
 		*inflight = 1;
+		*late_out = late != SIZE_MAX;
 		f.sink = ingest_pipe_sink(pipe);
 		f.deferred = 1;
 		f.events = evs;
 		rc = fmt->parse(&f, err);
 		fclose(fp);
+		if (*late_out && ingest_pipe_skipped(pipe)) {
+			/* stopped: the writer found it ingested before (its
+			 * outcome says so; what the parse said is dropped) */
+			ingest_pipe_end(pipe, 0);
+			totals->bytes_done += size;
+			return 0;
+		}
 		ingest_pipe_end(pipe, rc >= 0); /* the outcome is reported later */
 		if (rc < 0) {
 			if (!strstr(err->buf, path))
@@ -638,30 +671,29 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 		      struct ingest_sink *sink, struct ingest_totals *totals, unsigned char *head,
 		      const struct sha256 *fresh, struct ingest_prehash *ph, size_t idx,
 		      struct strbuf *err, struct ingest_pipe *pipe, struct ingest_events *evs,
-		      int *inflight, struct ingest_memo *memo)
+		      int *inflight, int *late, struct ingest_memo *memo)
 {
 	unsigned char *data = NULL;
 	int rc = ingest_one_at(path, explicit_file, opts, sink, totals, head, fresh, ph, idx, err,
-			       pipe, evs, inflight, &data, memo);
+			       pipe, evs, inflight, late, &data, memo);
 
 	free(data);
 	return rc;
 }
 
 /*
- * The pipeline's writer finished a file: count what it stored and report
- * it as the sequential ingest would have.  Returns 0, or -AB_EIO with err
- * when the write failed.
+ * The pipeline's writer finished a file (o): count what it stored and
+ * report it as the sequential ingest would have.  Returns 0, or -AB_EIO
+ * with err when the write failed.
  */
-static int report_outcome(struct ingest_pipe *pipe, const char *path,
+static int report_outcome(struct ingest_outcome *po, const char *path,
 			  const struct ingest_opts *opts, struct ingest_totals *totals,
 			  struct strbuf *err)
 {
 	struct ingest_totals before = *totals;
-	struct ingest_outcome o;
+	struct ingest_outcome o = *po;
 	struct strbuf msg = STRBUF_INIT;
 
-	ingest_pipe_outcome(pipe, &o);
 	switch (o.status) {
 	case INGEST_OUT_INGESTED:
 		totals->ingested++;
@@ -680,6 +712,11 @@ static int report_outcome(struct ingest_pipe *pipe, const char *path,
 		notify(opts, INGEST_EV_SKIPPED, path, "already ingested", totals);
 		return 0;
 	case INGEST_OUT_ROLLED_BACK:
+		return 0;
+	case INGEST_OUT_REJECTED:
+		totals->rejected++;
+		notify(opts, INGEST_EV_REJECTED, path, o.err, totals);
+		free(o.err);
 		return 0;
 	default:
 		strbuf_reset(err);
@@ -706,20 +743,29 @@ struct pending_file {
 	const char *path;
 	struct ingest_events evs;
 	int inflight;                     /* the writer has it: an outcome follows */
+	/* parsed before its digest was known: if the writer finds it was
+	 * ingested before, the parse's warnings (nwarn) and rejection (nrej)
+	 * go, as the file would not have been parsed */
+	int late;
+	long nwarn, nrej;
 };
 struct pending {
 	struct pending_file v[PIPE_LAG];
 	size_t first, n;
+	int undone;                       /* the last file reported was such a file */
 };
 
 static void pending_push(struct pending *pd, const char *path, struct ingest_events *evs,
-			 int inflight)
+			 int inflight, int late, long nwarn, long nrej)
 {
 	struct pending_file *e = &pd->v[(pd->first + pd->n) % PIPE_LAG];
 
 	e->path = path;
 	e->evs = *evs;
 	e->inflight = inflight;
+	e->late = late;
+	e->nwarn = nwarn;
+	e->nrej = nrej;
 	memset(evs, 0, sizeof(*evs));
 	pd->n++;
 }
@@ -736,7 +782,7 @@ static void events_free(struct ingest_events *evs)
 	memset(evs, 0, sizeof(*evs));
 }
 
-static int report_outcome(struct ingest_pipe *pipe, const char *path,
+static int report_outcome(struct ingest_outcome *o, const char *path,
 			  const struct ingest_opts *opts, struct ingest_totals *totals,
 			  struct strbuf *err);
 
@@ -747,13 +793,24 @@ static int pending_pop(struct pending *pd, struct ingest_pipe *pipe,
 		       struct strbuf *err)
 {
 	struct pending_file *e = &pd->v[pd->first];
+	struct ingest_outcome o;
 	int rc = 0;
 
+	pd->undone = 0;
+	if (e->inflight) {
+		ingest_pipe_outcome(pipe, &o);
+		if (e->late && (o.status == INGEST_OUT_SKIPPED || o.status == INGEST_OUT_REJECTED)) {
+			events_free(&e->evs);
+			totals->warnings -= e->nwarn;
+			totals->rejected -= e->nrej;
+			pd->undone = 1;
+		}
+	}
 	flush_events(opts, &e->evs, totals);
 	events_free(&e->evs);
 	notify(opts, INGEST_EV_PROGRESS, e->path, NULL, totals);
 	if (e->inflight)
-		rc = report_outcome(pipe, e->path, opts, totals, err);
+		rc = report_outcome(&o, e->path, opts, totals, err);
 	pd->first = (pd->first + 1) % PIPE_LAG;
 	pd->n--;
 	return rc;
@@ -768,8 +825,11 @@ static void pending_drop(struct pending *pd, struct ingest_pipe *pipe,
 
 	while (pd->n) {
 		struct pending_file *e = &pd->v[pd->first];
-		if (e->inflight)
-			report_outcome(pipe, e->path, opts, totals, &e2);
+		if (e->inflight) {
+			struct ingest_outcome o;
+			ingest_pipe_outcome(pipe, &o);
+			free(o.err);
+		}
 		events_free(&e->evs);
 		pd->first = (pd->first + 1) % PIPE_LAG;
 		pd->n--;
@@ -795,13 +855,14 @@ static int pending_report(struct pending *pd, size_t keep, struct ingest_pipe *p
 
 /* Two cores when the sink can be written from a thread of its own (it
  * answers known()); AB_INGEST_THREADS=1 keeps one (for comparisons). */
-static struct ingest_pipe *maybe_pipe(const struct ingest_opts *opts, struct ingest_sink *sink)
+static struct ingest_pipe *maybe_pipe(const struct ingest_opts *opts, struct ingest_sink *sink,
+				      struct ingest_prehash *ph)
 {
 	const char *t = getenv("AB_INGEST_THREADS");
 
 	if (!sink->known || (opts->flags & INGEST_DRY_RUN) || (t && !strcmp(t, "1")))
 		return NULL;
-	return ingest_pipe_start(sink);
+	return ingest_pipe_start(sink, ph);
 }
 
 int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_opts *opts,
@@ -858,18 +919,20 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 		sink->hold(sink->self, 1);
 		held = 1;
 	}
-	pipe = maybe_pipe(opts, sink);
+	pipe = maybe_pipe(opts, sink, ph);
 	for (i = 0; i < files.n; i++) {
 		struct strbuf ferr = STRBUF_INIT;
-		int inflight = 0;
+		int inflight = 0, late = 0;
+		long w0 = totals->warnings, r0 = totals->rejected;
 		int r = ingest_one(files.v[i], explicit_flags[i], opts, sink, totals, head, &fresh,
-				   ph, i, &ferr, pipe, pipe ? &evs : NULL, &inflight, memo);
+				   ph, i, &ferr, pipe, pipe ? &evs : NULL, &inflight, &late, memo);
 
 		if (pipe) {
 			/* reported in order once the writer is PIPE_LAG files behind,
 			 * or at once when the walk stops here */
 			int stop = r < 0 && (r != -AB_EDATA || (opts->flags & INGEST_STRICT));
-			pending_push(&pend, files.v[i], &evs, inflight);
+			pending_push(&pend, files.v[i], &evs, inflight, late, totals->warnings - w0,
+				     totals->rejected - r0);
 			if (pending_report(&pend, stop ? 0 : PIPE_LAG - 1, pipe, opts, totals,
 					   err) < 0) {
 				/* a write error: its message wins */
@@ -877,6 +940,10 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 				rc = r < 0 && r != -AB_EDATA ? r : -AB_EIO;
 				goto out;
 			}
+			/* rejected before its digest came, and ingested before
+			 * after all: skipped, as without the pipeline */
+			if (stop && r == -AB_EDATA && late && pend.undone)
+				r = 0;
 		} else {
 			notify(opts, INGEST_EV_PROGRESS, files.v[i], NULL, totals);
 		}
@@ -902,6 +969,10 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 		rc = -AB_EIO;
 		goto out;
 	}
+	/* (a file whose late digest could not be read is rejected by its
+	 * outcome; one rejected before its late digest may be skipped) */
+	if (any_rejected || totals->rejected > 0)
+		any_rejected = totals->rejected > 0;
 	if (any_rejected)
 		rc = ab_fail(err, AB_EDATA, "%ld file%s rejected", totals->rejected,
 			     totals->rejected == 1 ? "" : "s");

@@ -95,7 +95,8 @@ const struct ingest_format *ingest_detect(const char *path, const unsigned char 
 enum ingest_out_status {
 	INGEST_OUT_INGESTED = 0,
 	INGEST_OUT_SKIPPED = 1,       /* the writer found the bytes ingested before */
-	INGEST_OUT_ROLLED_BACK = 2    /* the parser rejected it, or an earlier write failed */
+	INGEST_OUT_ROLLED_BACK = 2,   /* the parser rejected it, or an earlier write failed */
+	INGEST_OUT_REJECTED = 3       /* its late digest could not be taken (err) */
 	/* < 0: this file's write failed (err) */
 };
 
@@ -103,16 +104,24 @@ enum ingest_out_status {
 struct ingest_outcome {
 	int status;
 	long runs, metrics, power_samples, duplicates, systems, replaced;
-	char *err;                    /* status < 0; the caller frees it */
+	char *err;                    /* status < 0 or REJECTED; the caller frees it */
 };
 
 struct ingest_pipe;
-/* Start the writer thread over sink; NULL when no thread can be made. */
-struct ingest_pipe *ingest_pipe_start(struct ingest_sink *sink);
+struct ingest_prehash;
+/* Start the writer thread over sink; NULL when no thread can be made.
+ * Late digests are claimed from ph. */
+struct ingest_pipe *ingest_pipe_start(struct ingest_sink *sink, struct ingest_prehash *ph);
 /* The sink a parser writes to while the pipeline runs. */
 struct ingest_sink *ingest_pipe_sink(struct ingest_pipe *p);
-/* A file's records: begin, the parser's, then end (commit or roll back). */
-int ingest_pipe_begin(struct ingest_pipe *p, const struct ingest_source *src, struct strbuf *err);
+/* A file's records: begin, the parser's, then end (commit or roll back).
+ * late: SIZE_MAX, or the file's index in the prehash when src has no
+ * digest yet (the writer waits for it, the parser does not). */
+int ingest_pipe_begin(struct ingest_pipe *p, const struct ingest_source *src, size_t late,
+		      struct strbuf *err);
+/* 1 when the writer found the late file being parsed ingested before: the
+ * parse may stop, its outcome is INGEST_OUT_SKIPPED. */
+int ingest_pipe_skipped(struct ingest_pipe *p);
 int ingest_pipe_end(struct ingest_pipe *p, int commit);
 /* Wait for the next file's outcome (file order). */
 void ingest_pipe_outcome(struct ingest_pipe *p, struct ingest_outcome *o);

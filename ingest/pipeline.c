@@ -19,10 +19,18 @@
 #include "core/compat.h"
 #include "ingest_priv.h"
 #include "jtext.h"
+#include "prehash.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 
-#define QUEUE_CAP 512
+/* Records queued and not taken by the writer: at most QUEUE_BYTES of
+ * them (or QUEUE_MAX records).  The writer may wait at a file's start for
+ * its digest while the parser runs on (a large file's digest comes late:
+ * the lanes hash files side by side); this much parsing goes on meanwhile. */
+#define QUEUE_BYTES ((size_t)16 << 20)
+#define QUEUE_MAX 65536
+#define QUEUE_WAKE 128   /* records that wake a waiting writer */
 #define POWER_BATCH 512 /* power samples per queued record */
 #define POWER_DEVICES 16 /* distinct device names per queued record */
 #define RUN_MANY 64      /* runs handed to the sink's run_many() at once */
@@ -58,6 +66,12 @@ struct qrec {
 	struct slab *slab;                /* NULL: malloc'ed */
 	enum qkind kind;
 	int commit;
+	size_t bytes;                     /* what the queue bound counts */
+	/* Q_BEGIN: the digest is the prehash's file `file` (late), the writer
+	 * claims it; seq numbers the files */
+	int late;
+	size_t file;
+	unsigned seq;
 	int64_t prov;
 	struct qpower *pw;                /* Q_POWER: npw samples, devices[] their names */
 	size_t npw, ndev;
@@ -74,7 +88,11 @@ struct ingest_pipe {
 	pthread_mutex_t mu;
 	pthread_cond_t more, room, done;
 	struct qrec *head, *tail;
-	size_t n;
+	size_t n, bytes;
+	struct ingest_prehash *ph;        /* late digests come from there */
+	unsigned seq;                     /* parser side: the file being parsed */
+	int late;                         /* parser side: its digest is late */
+	atomic_uint skip_seq;             /* writer: this late file was ingested before */
 	int writer_waits, parser_waits;   /* who sleeps on more / room */
 	int dead;                         /* a write failed: store nothing more */
 	int64_t prov;                     /* parser side: provisional ids in this file */
@@ -188,6 +206,7 @@ static struct qrec *qrec_new(size_t extra, size_t strings)
 	struct qrec *q = ab_malloc(sizeof(*q) + extra + strings);
 
 	memset(q, 0, sizeof(*q));
+	q->bytes = sizeof(*q) + extra + strings;
 	return q; /* q->slab NULL: malloc'ed */
 }
 
@@ -204,6 +223,7 @@ static struct qrec *slab_rec(struct ingest_pipe *p, size_t n)
 		q = ab_malloc(n);
 		q->slab = NULL;
 		q->next = NULL;
+		q->bytes = n;
 		return q;
 	}
 	if (!sl || sl->used + n > SLAB) {
@@ -224,6 +244,7 @@ static struct qrec *slab_rec(struct ingest_pipe *p, size_t n)
 	sl->used += n;
 	q->slab = sl;
 	q->next = NULL;
+	q->bytes = n;
 	return q;
 }
 
@@ -369,7 +390,7 @@ static void qrec_done(struct ingest_pipe *p, struct qrec *q, struct slab **last)
 static int push(struct ingest_pipe *p, struct qrec *q, struct strbuf *err)
 {
 	pthread_mutex_lock(&p->mu);
-	while (p->n >= QUEUE_CAP && !p->dead) {
+	while ((p->bytes >= QUEUE_BYTES || p->n >= QUEUE_MAX) && !p->dead) {
 		p->parser_waits = 1;
 		pthread_cond_wait(&p->room, &p->mu);
 		p->parser_waits = 0;
@@ -385,8 +406,9 @@ static int push(struct ingest_pipe *p, struct qrec *q, struct strbuf *err)
 		p->head = q;
 	p->tail = q;
 	p->n++;
+	p->bytes += q->bytes;
 	/* wake the writer once a batch is ready (or at a file's end) */
-	if (p->writer_waits && (p->n >= QUEUE_CAP / 4 || q->kind != Q_RUN))
+	if (p->writer_waits && (p->n >= QUEUE_WAKE || q->kind != Q_RUN))
 		pthread_cond_signal(&p->more);
 	pthread_mutex_unlock(&p->mu);
 	return 0;
@@ -406,6 +428,7 @@ static struct qrec *pop_all(struct ingest_pipe *p)
 	q = p->head;
 	p->head = p->tail = NULL;
 	p->n = 0;
+	p->bytes = 0;
 	if (p->parser_waits)
 		pthread_cond_signal(&p->room);
 	pthread_mutex_unlock(&p->mu);
@@ -438,6 +461,7 @@ static void *writer_main(void *arg)
 	size_t nids = 0, capids = 0;
 	int skip = 0, bad = 0, dead = 0, rc;
 	struct strbuf err = STRBUF_INIT;
+	char hex[65];
 	struct slab *last = NULL;
 	struct qrec *batch = NULL;
 
@@ -467,6 +491,18 @@ static void *writer_main(void *arg)
 				bad = 1;
 				break;
 			}
+			if (q->late) {
+				/* parsed without its digest: wait for it here */
+				rc = ingest_prehash_claim(p->ph, q->file, hex, &q->src.size, &err);
+				if (rc < 0) {
+					/* unreadable after all: rejected, as the parser
+					 * would have been had it waited */
+					bad = 1;
+					o.err = ab_strdup(err.buf);
+					break;
+				}
+				q->src.sha256 = hex;
+			}
 			rc = s->begin(s->self, &q->src, &err);
 			if (rc < 0)
 				bad = 1;
@@ -474,6 +510,8 @@ static void *writer_main(void *arg)
 				skip = 1;
 			else if (rc == 2)
 				o.replaced = 1;
+			if (skip && q->late) /* the parser may stop now */
+				atomic_store_explicit(&p->skip_seq, q->seq, memory_order_relaxed);
 			break;
 		case Q_RUN:
 			if (!skip && !bad && s->run_many) {
@@ -557,6 +595,8 @@ static void *writer_main(void *arg)
 		case Q_END:
 			if (skip) {
 				o.status = INGEST_OUT_SKIPPED;
+			} else if (o.err) {
+				o.status = INGEST_OUT_REJECTED; /* nothing was begun */
 			} else if (bad) {
 				struct strbuf e2 = STRBUF_INIT;
 				s->end(s->self, 0, &e2);
@@ -632,11 +672,29 @@ static int flush_power(struct ingest_pipe *p, struct strbuf *err)
 	return q ? push(p, q, err) : 0;
 }
 
+/* The writer found the late file being parsed ingested before: nothing of
+ * it is stored, the parser can stop (ingest.c reports it skipped). */
+static int stop_skipped(struct strbuf *err)
+{
+	return ab_fail(err, AB_EIO, "already ingested");
+}
+
+int ingest_pipe_skipped(struct ingest_pipe *p)
+{
+	return p->late && atomic_load_explicit(&p->skip_seq, memory_order_relaxed) == p->seq;
+}
+
 static int q_run(void *self, const struct ingest_run *r, int64_t *run_id, struct strbuf *err)
 {
 	struct ingest_pipe *p = self;
 	struct qrec *q;
-	int rc = p->pending ? flush_power(p, err) : 0;
+	int rc;
+
+	if (ingest_pipe_skipped(p)) {
+		*run_id = 0;
+		return stop_skipped(err);
+	}
+	rc = p->pending ? flush_power(p, err) : 0;
 
 	if (rc < 0) {
 		*run_id = 0;
@@ -663,6 +721,8 @@ static int q_power(void *self, int64_t run_id, const char *device, double t, dou
 	struct qrec *q = p->pending;
 	size_t dev;
 
+	if (ingest_pipe_skipped(p))
+		return stop_skipped(err);
 	for (dev = 0; q && dev < q->ndev && strcmp(q->devices[dev], device); dev++)
 		;
 	if (q && (q->npw == POWER_BATCH || dev == POWER_DEVICES)) {
@@ -676,6 +736,7 @@ static int q_power(void *self, int64_t run_id, const char *device, double t, dou
 		q = p->pending = qrec_new(0, 0);
 		q->kind = Q_POWER;
 		q->pw = ab_malloc(POWER_BATCH * sizeof(*q->pw));
+		q->bytes += POWER_BATCH * sizeof(*q->pw);
 	}
 	if (dev == q->ndev)
 		q->devices[q->ndev++] = ab_strdup(device);
@@ -717,11 +778,13 @@ static int q_end(void *self, int commit, struct strbuf *err)
 
 /* ---- the interface for ingest.c ---------------------------------------------- */
 
-struct ingest_pipe *ingest_pipe_start(struct ingest_sink *sink)
+struct ingest_pipe *ingest_pipe_start(struct ingest_sink *sink, struct ingest_prehash *ph)
 {
 	struct ingest_pipe *p = ab_calloc(1, sizeof(*p));
 
 	p->sink = sink;
+	p->ph = ph;
+	atomic_init(&p->skip_seq, 0);
 	ingest_jtext_init(&p->jt);
 	strbuf_init(&p->prep, 0);
 	p->qsink.self = p;
@@ -750,7 +813,8 @@ struct ingest_sink *ingest_pipe_sink(struct ingest_pipe *p)
 	return &p->qsink;
 }
 
-int ingest_pipe_begin(struct ingest_pipe *p, const struct ingest_source *src, struct strbuf *err)
+int ingest_pipe_begin(struct ingest_pipe *p, const struct ingest_source *src, size_t late,
+		      struct strbuf *err)
 {
 	struct packer k = { NULL, 0, NULL, NULL, 0 };
 	struct ingest_source tmp;
@@ -771,6 +835,14 @@ int ingest_pipe_begin(struct ingest_pipe *p, const struct ingest_source *src, st
 		d->identity = pk(&k, src->identity);
 	}
 	q->kind = Q_BEGIN;
+	q->late = late != SIZE_MAX;
+	q->file = late;
+	if (++p->seq == 0) /* 0: no file */
+		p->seq = 1;
+	q->seq = p->seq;
+	p->late = q->late;
+	if (q->late)
+		ingest_prehash_defer(p->ph, late);
 	p->prov = 0;
 	return push(p, q, err);
 }

@@ -13,6 +13,7 @@
  */
 #include "core/compat.h"
 #include "prehash.h"
+#include "core/error.h"
 #include "core/fsutil.h"
 #include "core/strbuf.h"
 
@@ -64,7 +65,13 @@ struct ingest_prehash {
 	pthread_cond_t cv;    /* a result came, or want moved, or stop */
 	pthread_t th;
 	int threaded, stop, finished;
+	int late;             /* AB_INGEST_DIGEST=late: try() never has it (tests) */
 	size_t want;          /* the file the caller waits for; earlier ones are done with */
+	/* files deferred (ingest_prehash_defer) and not claimed yet, oldest
+	 * first: their results are kept, so the lanes stay within PH_AHEAD
+	 * files of the oldest (mu) */
+	size_t dq[PH_AHEAD], dhead, dn;
+	size_t claiming;      /* the file a claimer waits for (SIZE_MAX: none) */
 };
 
 static void *hash_thread(void *arg);
@@ -91,11 +98,15 @@ struct ingest_prehash *ingest_prehash_new(char *const *paths, size_t n,
 		ph->lane[k].buf = ph->mem + (size_t)k * PH_BUF;
 	for (k = 0; k < PH_AHEAD; k++)
 		ph->res[k].file = SIZE_MAX;
+	ph->claiming = SIZE_MAX;
 	pthread_mutex_init(&ph->mu, NULL);
 	pthread_cond_init(&ph->cv, NULL);
 	t = getenv("AB_INGEST_THREADS");
 	if (!(t && !strcmp(t, "1")) && pthread_create(&ph->th, NULL, hash_thread, ph) == 0)
 		ph->threaded = 1;
+	/* for tests: every digest comes after its file's parse started */
+	t = getenv("AB_INGEST_DIGEST");
+	ph->late = t && !strcmp(t, "late");
 	return ph;
 }
 
@@ -126,6 +137,12 @@ static void result_drop(struct ingest_prehash *ph, struct ph_result *r)
 	}
 }
 
+/* The oldest file whose result may still be asked for (mu held). */
+static size_t floor_file(const struct ingest_prehash *ph)
+{
+	return ph->dn && ph->dq[ph->dhead] < ph->want ? ph->dq[ph->dhead] : ph->want;
+}
+
 static void result(struct ingest_prehash *ph, size_t file, int state, struct ph_lane *l)
 {
 	struct ph_result *r = &ph->res[file % PH_AHEAD];
@@ -137,6 +154,12 @@ static void result(struct ingest_prehash *ph, size_t file, int state, struct ph_
 		sha256_hex(digest, hex);
 	}
 	pthread_mutex_lock(&ph->mu);
+	if (file < floor_file(ph)) {
+		/* nobody asks for it any more (the caller went on without
+		 * it); its slot may hold a later file's result */
+		pthread_mutex_unlock(&ph->mu);
+		return;
+	}
 	result_drop(ph, r);
 	r->file = file;
 	r->state = state;
@@ -215,6 +238,8 @@ static void lanes_take(struct ingest_prehash *ph, size_t want)
 	for (k = 0; k < ph->lanes && ph->next < ph->n && ph->next < want + PH_AHEAD; k++) {
 		struct ph_lane *l = &ph->lane[k];
 
+		if (l->fp && l->file < want)
+			lane_stop(ph, l); /* the caller went on without it */
 		if (l->fp)
 			continue;
 		if (ph->skip && ph->skip[ph->next]) { /* the caller does without */
@@ -319,6 +344,13 @@ static int ready(const struct ph_result *r, size_t i)
 	return r->file == i && r->state != PH_EMPTY;
 }
 
+
+/* Somebody waits for file i, which a lane is hashing (mu held). */
+static int waited(const struct ingest_prehash *ph, size_t i)
+{
+	return i != SIZE_MAX && i < ph->next && !ready(&ph->res[i % PH_AHEAD], i);
+}
+
 /*
  * Hash while the caller parses.  The lanes are kept full: when the ring
  * has no room for a file for every idle lane, wait for the caller (a
@@ -331,16 +363,16 @@ static void *hash_thread(void *arg)
 
 	pthread_mutex_lock(&ph->mu);
 	while (!ph->stop) {
-		size_t want = ph->want, need = 0, room, k;
+		size_t want, need = 0, room, k;
 		int busy;
 
 		for (k = 0; k < (size_t)ph->lanes; k++)
 			need += !ph->lane[k].fp;
 		if (need > ph->n - ph->next)
 			need = ph->n - ph->next;
+		want = floor_file(ph);
 		room = want + PH_AHEAD > ph->next ? want + PH_AHEAD - ph->next : 0;
-		if (room < need &&
-		    !(want < ph->next && !ready(&ph->res[want % PH_AHEAD], want))) {
+		if (room < need && !waited(ph, ph->want) && !waited(ph, ph->claiming)) {
 			pthread_cond_wait(&ph->cv, &ph->mu);
 			continue;
 		}
@@ -402,6 +434,98 @@ int ingest_prehash_get(struct ingest_prehash *ph, size_t i, char hex[65], uint64
 	}
 	pthread_mutex_unlock(&ph->mu);
 	return ok ? 0 : -1;
+}
+
+int ingest_prehash_try(struct ingest_prehash *ph, size_t i, char hex[65], uint64_t *size,
+		       unsigned char **data)
+{
+	int rdy;
+
+	*data = NULL;
+	if (!ph || i >= ph->n)
+		return -1;
+	if (!ph->threaded || (ph->skip && ph->skip[i]))
+		return ingest_prehash_get(ph, i, hex, size, data);
+	pthread_mutex_lock(&ph->mu);
+	if (ph->want != i) {
+		ph->want = i;
+		pthread_cond_broadcast(&ph->cv);
+	}
+	rdy = !ph->late && (ready(&ph->res[i % PH_AHEAD], i) || ph->finished);
+	pthread_mutex_unlock(&ph->mu);
+	return rdy ? ingest_prehash_get(ph, i, hex, size, data) : 2;
+}
+
+void ingest_prehash_defer(struct ingest_prehash *ph, size_t i)
+{
+	pthread_mutex_lock(&ph->mu);
+	/* within PH_AHEAD files: the caller is never further ahead of the
+	 * claimer than that (the pipeline's PIPE_LAG) */
+	if (ph->dn < PH_AHEAD)
+		ph->dq[(ph->dhead + ph->dn++) % PH_AHEAD] = i;
+	pthread_mutex_unlock(&ph->mu);
+}
+
+/* File i hashed here, as the driver would (the lanes could not). */
+static int hash_here(struct ingest_prehash *ph, size_t i, char hex[65], uint64_t *size,
+		     struct strbuf *err)
+{
+	unsigned char *buf = ab_malloc(PH_BUF), digest[32];
+	struct sha256 c = ph->fresh;
+	FILE *fp = ab_fopen_input(ph->paths[i], err);
+	size_t n;
+	int rc = 0;
+
+	*size = 0;
+	if (!fp) {
+		free(buf);
+		return -AB_EDATA;
+	}
+	while ((n = fread(buf, 1, PH_BUF, fp)) > 0) {
+		sha256_update(&c, buf, n);
+		*size += n;
+	}
+	if (ferror(fp)) {
+		ab_fail(err, AB_EIO, "cannot read '%s': %s", ph->paths[i], strerror(errno));
+		rc = -AB_EDATA;
+	} else {
+		sha256_final(&c, digest);
+		sha256_hex(digest, hex);
+	}
+	fclose(fp);
+	free(buf);
+	return rc;
+}
+
+int ingest_prehash_claim(struct ingest_prehash *ph, size_t i, char hex[65], uint64_t *size,
+			 struct strbuf *err)
+{
+	struct ph_result *r;
+	int ok;
+
+	if (!ph || i >= ph->n)
+		return ab_fail(err, AB_EINTERNAL, "no digest for file %zu", i);
+	r = &ph->res[i % PH_AHEAD];
+	pthread_mutex_lock(&ph->mu);
+	ph->claiming = i;
+	pthread_cond_broadcast(&ph->cv);
+	while (!ready(r, i) && !ph->finished)
+		pthread_cond_wait(&ph->cv, &ph->mu);
+	ph->claiming = SIZE_MAX;
+	ok = ready(r, i) && r->state == PH_OK;
+	if (ok) {
+		memcpy(hex, r->hex, 65);
+		*size = r->size;
+	}
+	if (ready(r, i))
+		result_drop(ph, r); /* the caller read the file itself */
+	if (ph->dn && ph->dq[ph->dhead] == i) {
+		ph->dhead = (ph->dhead + 1) % PH_AHEAD;
+		ph->dn--;
+	}
+	pthread_cond_broadcast(&ph->cv);
+	pthread_mutex_unlock(&ph->mu);
+	return ok ? 0 : hash_here(ph, i, hex, size, err);
 }
 
 void ingest_prehash_free(struct ingest_prehash *ph)

@@ -17,6 +17,7 @@
 
 #include "core/compat.h"
 #include "core/sha256.h"
+#include "core/strbuf.h"
 
 struct ingest_prehash;
 
@@ -35,6 +36,23 @@ struct ingest_prehash *ingest_prehash_new(char *const *paths, size_t n,
  * increasing i; files before i are forgotten. */
 int ingest_prehash_get(struct ingest_prehash *ph, size_t i, char hex[65], uint64_t *size,
 		       unsigned char **data);
+/*
+ * Without waiting: as ingest_prehash_get when file i's result is there,
+ * else 2 (nothing taken; its hashing goes on).  The caller may then parse
+ * the file without its digest and ingest_prehash_defer(i): whoever stores
+ * the file takes the digest later with ingest_prehash_claim (file order;
+ * from any one thread), while the caller moves on to later files.
+ * Without a hashing thread it is ingest_prehash_get (never 2).  With
+ * AB_INGEST_DIGEST=late in the environment it is always 2 (tests).
+ */
+int ingest_prehash_try(struct ingest_prehash *ph, size_t i, char hex[65], uint64_t *size,
+		       unsigned char **data);
+void ingest_prehash_defer(struct ingest_prehash *ph, size_t i);
+/* File i's digest and byte count (deferred above, the oldest not claimed
+ * yet), waiting for it (or hashing it here when the lanes could not):
+ * 0, or -AB_EDATA with err when the file cannot be read. */
+int ingest_prehash_claim(struct ingest_prehash *ph, size_t i, char hex[65], uint64_t *size,
+			 struct strbuf *err);
 void ingest_prehash_free(struct ingest_prehash *ph);
 
 #endif

@@ -51,6 +51,42 @@ test_expect_success 'a second ingest skips every file, as one thread does' '
 	test_cmp again1 again && grep -q "^0 files ingested" again
 '
 
+# AB_INGEST_DIGEST=late: no digest is there when its file's parse starts
+# (as for a large file, hashed side by side with others): the writer waits
+# for it, the parser does not
+test_expect_success 'digests that come after the parse started: the same' '
+	AB_INGEST_DIGEST=late; export AB_INGEST_DIGEST &&
+	ingest_both late-rf "$FIXTURES/reframe" &&
+	ingest_both late-ca "$FIXTURES/caraml" &&
+	ingest_both late-ml "$FIXTURES/mlperf" &&
+	ingest_both late-strict --strict "$FIXTURES/reframe"
+'
+
+test_expect_success 'late digests of files ingested before: skipped, their warnings unsaid, the database bytes unchanged' '
+	expect_code 1 ab --db late.db ingest "$FIXTURES/reframe" "$FIXTURES/caraml" >/dev/null 2>first &&
+	grep -q "warning" first && cp late.db late0.db &&
+	AB_INGEST_DIGEST=late ab --db late.db ingest -v "$FIXTURES/reframe" "$FIXTURES/caraml" >again 2>again.err;
+	AB_INGEST_THREADS=1 ab --db late.db ingest -v "$FIXTURES/reframe" "$FIXTURES/caraml" >again1 2>again1.err;
+	test_cmp again1 again && test_cmp again1.err again.err &&
+	! grep -q "warning" again.err && grep -q "^0 files ingested" again &&
+	cmp late0.db late.db
+'
+
+test_expect_success 'a file rejected by its parse but ingested before (late digest): skipped, --strict goes on' '
+	mkdir -p two/perflogs/sysd/cpu two/perflogs/sysd/gpu &&
+	cp "$FIXTURES/reframe/headerless/perflogs/sysd/cpu/CsvTest.log" two/perflogs/sysd/cpu/ &&
+	cp "$FIXTURES/reframe/cli-site/perflogs/sysd/cpu/CsvTest.log" two/perflogs/sysd/gpu/ &&
+	expect_code 1 ab --db no.db ingest two >/dev/null 2>no.err &&
+	grep -q "not a ReFrame perflog layout I know" no.err &&
+	ab --db hl.db ingest --perflog-format "%(check_display_name)s,%(check_system)s,%(check_partition)s,%(check_environ)s,%(check_job_completion_time)s,%(check_perf_var)s,%(check_perf_value)s,%(check_perf_unit)s" two >/dev/null 2>&1 &&
+	cp hl.db hl0.db &&
+	AB_INGEST_THREADS=1 ab --db hl.db ingest --strict -v two >one 2>one.err; echo "exit $?" >>one &&
+	AB_INGEST_DIGEST=late ab --db hl.db ingest --strict -v two >late 2>late.err; echo "exit $?" >>late &&
+	test_cmp one late && test_cmp one.err late.err &&
+	grep -q "^0 files ingested, 2 skipped" late && grep -q "^exit 0" late &&
+	cmp hl0.db hl.db
+'
+
 test_expect_samples 'the CARAML samples: the same' '
 	ingest_both samples "$SAMPLES/caraml"
 '
