@@ -34,7 +34,6 @@
 #define POWER_BATCH 512 /* power samples per queued record */
 #define POWER_DEVICES 16 /* distinct device names per queued record */
 #define RUN_MANY 64      /* runs handed to the sink's run_many() at once */
-#define KEY_BATCH 16     /* runs the parser holds for the sink's prepare_keys() */
 
 /* Power samples, packed many to a record: one allocation and one queue
  * operation per sample were most of what the parser spent on them. */
@@ -97,8 +96,6 @@ struct ingest_pipe {
 	int dead;                         /* a write failed: store nothing more */
 	int64_t prov;                     /* parser side: provisional ids in this file */
 	struct qrec *pending;             /* parser side: power samples not queued yet */
-	struct qrec *held[KEY_BATCH];     /* parser side: runs not queued yet (prepare_keys) */
-	size_t nheld;
 	struct ingest_jtext jt;           /* parser side: JSON text of params and metas */
 	struct strbuf prep;               /* parser side: the sink's prepare() of a run */
 	size_t *lens;                     /* parser side: pack_run's string lengths */
@@ -452,6 +449,26 @@ static void add_outcome(struct ingest_pipe *p, const struct ingest_outcome *o)
 
 /* ---- the writer ---------------------------------------------------------- */
 
+/* The runs' dedupe keys their prepare() left pending, hashed side by side
+ * (SHA-256 lanes): here rather than on the parsing thread, the busier one
+ * (prepare_keys() touches only what the prepared bytes and its own key
+ * scratch hold). */
+static void keys(struct ingest_sink *s, const struct ingest_run *const runs[], size_t n)
+{
+	void *prepared[RUN_MANY];
+	size_t i, m = 0;
+
+	if (!s->prepare_keys)
+		return;
+	for (i = 0; i < n; i++) {
+		if (!runs[i]->prepared)
+			return; /* run() hashes them one by one */
+		/* the record's own bytes (pack_run copied them there) */
+		prepared[m++] = (void *)(uintptr_t)runs[i]->prepared;
+	}
+	s->prepare_keys(s->self, runs, prepared, n);
+}
+
 static void *writer_main(void *arg)
 {
 	struct ingest_pipe *p = arg;
@@ -528,6 +545,7 @@ static void *writer_main(void *arg)
 					runs[nr++] = &batch->run;
 					batch = batch->next;
 				}
+				keys(s, runs, nr);
 				if (s->run_many(s->self, runs, nr, rids, rcs, &err) < 0)
 					bad = 1;
 				for (i = 0; i < nr; i++) {
@@ -630,45 +648,13 @@ static int q_begin(void *self, const struct ingest_source *src, struct strbuf *e
 	return 0; /* ingest_pipe_begin() does it */
 }
 
-/* Queue the runs held back for prepare_keys(), their keys hashed at once. */
-static int flush_runs(struct ingest_pipe *p, struct strbuf *err)
-{
-	const struct ingest_run *runs[KEY_BATCH];
-	void *prepared[KEY_BATCH];
-	size_t i, n = p->nheld;
-	int rc = 0;
-
-	if (!n)
-		return 0;
-	for (i = 0; i < n; i++) {
-		runs[i] = &p->held[i]->run;
-		/* the block's own bytes (pack_run copied them there) */
-		prepared[i] = (void *)(uintptr_t)p->held[i]->run.prepared;
-	}
-	p->sink->prepare_keys(p->sink->self, runs, prepared, n);
-	p->nheld = 0;
-	for (i = 0; i < n; i++) {
-		if (rc < 0)
-			qrec_free(p->held[i]);
-		else
-			rc = push(p, p->held[i], err);
-	}
-	return rc;
-}
-
-/* Queue the runs held and the power samples gathered so far (before any
- * other record, so the writer sees everything in the parser's order). */
+/* Queue the power samples gathered so far (before any other record, so
+ * the writer sees everything in the parser's order). */
 static int flush_power(struct ingest_pipe *p, struct strbuf *err)
 {
 	struct qrec *q = p->pending;
-	int rc = flush_runs(p, err);
 
 	p->pending = NULL;
-	if (rc < 0) {
-		if (q)
-			qrec_free(q);
-		return rc;
-	}
 	return q ? push(p, q, err) : 0;
 }
 
@@ -701,14 +687,7 @@ static int q_run(void *self, const struct ingest_run *r, int64_t *run_id, struct
 		return rc;
 	}
 	q = pack_run(p, r);
-	if (p->sink->prepare_keys && q->run.prepared) {
-		/* held until KEY_BATCH runs can have their keys hashed at once
-		 * (a write error then surfaces a few runs later, the same) */
-		p->held[p->nheld++] = q;
-		rc = p->nheld == KEY_BATCH ? flush_runs(p, err) : 0;
-	} else {
-		rc = push(p, q, err);
-	}
+	rc = push(p, q, err);
 
 	*run_id = rc < 0 ? 0 : ++p->prov;
 	return rc;
@@ -887,9 +866,6 @@ void ingest_pipe_finish(struct ingest_pipe *p)
 		return;
 	if (p->pending) /* a file that never ended: nothing of it is stored */
 		qrec_free(p->pending);
-	for (i = 0; i < p->nheld; i++)
-		qrec_free(p->held[i]);
-	p->nheld = 0;
 	q = qrec_new(0, 0);
 	q->kind = Q_QUIT;
 	push(p, q, &err);
