@@ -541,7 +541,7 @@ static int ingest_one_at(const char *path, int explicit_file, const struct inges
 		uint64_t hsize;
 
 		pre = ingest_prehash_try(ph, idx, hex, &hsize, &d2);
-		free(d2); /* the file is open: read from there */
+		ingest_prehash_release(ph, d2); /* the file is open: read from there */
 		if (pre == 0) {
 			size = hsize;
 		} else if (pre == 2) {
@@ -677,7 +677,7 @@ static int ingest_one(const char *path, int explicit_file, const struct ingest_o
 	int rc = ingest_one_at(path, explicit_file, opts, sink, totals, head, fresh, ph, idx, err,
 			       pipe, evs, inflight, late, &data, memo);
 
-	free(data);
+	ingest_prehash_release(ph, data);
 	return rc;
 }
 

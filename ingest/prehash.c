@@ -29,6 +29,13 @@
  * bytes; other files are streamed through the lane's buffer as before. */
 #define PH_WHOLE_MAX ((size_t)4 << 20)
 #define PH_WHOLE_BUDGET ((size_t)32 << 20)
+/* Whole-file buffers the caller gave back are kept for the next files (up
+ * to PH_POOL of them, PH_POOL_BYTES in all): a fresh one per file cost
+ * page faults, zeroed pages and the arena's growing and trimming.  Each
+ * has its capacity in a header in front of the bytes. */
+#define PH_POOL 32
+#define PH_POOL_BYTES ((size_t)16 << 20)
+#define PH_HDR sizeof(max_align_t)
 
 enum { PH_EMPTY, PH_OK, PH_FAILED, PH_SKIPPED };
 
@@ -60,6 +67,8 @@ struct ingest_prehash {
 	struct ph_lane lane[SHA256_LANES_MAX];
 	struct ph_result res[PH_AHEAD]; /* file f in res[f % PH_AHEAD] */
 	size_t whole_bytes;   /* whole files read and not taken by the caller (mu) */
+	unsigned char *pool[PH_POOL]; /* buffers given back (mu) */
+	size_t npool, pool_bytes;
 	unsigned char *mem;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;    /* a result came, or want moved, or stop */
@@ -75,6 +84,73 @@ struct ingest_prehash {
 };
 
 static void *hash_thread(void *arg);
+
+static size_t buf_cap(const unsigned char *b)
+{
+	size_t cap;
+
+	memcpy(&cap, b - PH_HDR, sizeof(cap));
+	return cap;
+}
+
+static unsigned char *buf_new(size_t cap)
+{
+	unsigned char *m = ab_malloc(PH_HDR + cap);
+
+	memcpy(m, &cap, sizeof(cap));
+	return m + PH_HDR;
+}
+
+/* A buffer of at least need bytes: the smallest one given back that fits,
+ * else a new one (rounded up to 64 KiB, so that more files fit it later). */
+static unsigned char *buf_get(struct ingest_prehash *ph, size_t need)
+{
+	unsigned char *b = NULL;
+	size_t i, best = SIZE_MAX;
+
+	pthread_mutex_lock(&ph->mu);
+	for (i = 0; i < ph->npool; i++)
+		if (buf_cap(ph->pool[i]) >= need &&
+		    (best == SIZE_MAX || buf_cap(ph->pool[i]) < buf_cap(ph->pool[best])))
+			best = i;
+	if (best != SIZE_MAX) {
+		b = ph->pool[best];
+		ph->pool[best] = ph->pool[--ph->npool];
+		ph->pool_bytes -= buf_cap(b);
+	}
+	pthread_mutex_unlock(&ph->mu);
+	return b ? b : buf_new((need + 65535) & ~(size_t)65535);
+}
+
+static unsigned char *buf_grow(unsigned char *b, size_t cap)
+{
+	unsigned char *m = ab_realloc(b - PH_HDR, PH_HDR + cap);
+
+	memcpy(m, &cap, sizeof(cap));
+	return m + PH_HDR;
+}
+
+/* Keep b for a later file, or free it (mu held). */
+static void buf_put(struct ingest_prehash *ph, unsigned char *b)
+{
+	if (!b)
+		return;
+	if (ph->npool < PH_POOL && ph->pool_bytes + buf_cap(b) <= PH_POOL_BYTES) {
+		ph->pool[ph->npool++] = b;
+		ph->pool_bytes += buf_cap(b);
+	} else {
+		free(b - PH_HDR);
+	}
+}
+
+void ingest_prehash_release(struct ingest_prehash *ph, unsigned char *data)
+{
+	if (!ph || !data)
+		return;
+	pthread_mutex_lock(&ph->mu);
+	buf_put(ph, data);
+	pthread_mutex_unlock(&ph->mu);
+}
 
 struct ingest_prehash *ingest_prehash_new(char *const *paths, size_t n,
 					  const struct sha256 *fresh, const char *skip)
@@ -120,8 +196,8 @@ static void lane_stop(struct ingest_prehash *ph, struct ph_lane *l)
 	if (l->whole) {
 		pthread_mutex_lock(&ph->mu);
 		ph->whole_bytes -= l->len;
+		buf_put(ph, l->whole);
 		pthread_mutex_unlock(&ph->mu);
-		free(l->whole);
 		l->whole = NULL;
 	}
 	l->buf = ph->mem + (size_t)(l - ph->lane) * PH_BUF;
@@ -132,7 +208,7 @@ static void result_drop(struct ingest_prehash *ph, struct ph_result *r)
 {
 	if (r->data) {
 		ph->whole_bytes -= (size_t)r->size;
-		free(r->data);
+		buf_put(ph, r->data);
 		r->data = NULL;
 	}
 }
@@ -180,21 +256,22 @@ static int lane_read_whole(struct ingest_prehash *ph, struct ph_lane *l)
 {
 	int fd = fileno(l->fp);
 	struct stat st;
-	size_t cap, len = 0;
+	size_t cap, acct, len = 0;
 	unsigned char *b;
 	int room;
 
 	if (fstat(fd, &st) < 0 || st.st_size < 0 || (uint64_t)st.st_size > PH_WHOLE_MAX)
 		return 0;
-	cap = (size_t)st.st_size + 1; /* the read that finds the end needs no more room */
+	acct = (size_t)st.st_size + 1; /* the read that finds the end needs no more room */
 	pthread_mutex_lock(&ph->mu);
-	room = ph->whole_bytes + cap <= PH_WHOLE_BUDGET;
+	room = ph->whole_bytes + acct <= PH_WHOLE_BUDGET;
 	if (room)
-		ph->whole_bytes += cap;
+		ph->whole_bytes += acct;
 	pthread_mutex_unlock(&ph->mu);
 	if (!room)
 		return 0;
-	b = ab_malloc(cap);
+	b = buf_get(ph, acct);
+	cap = buf_cap(b);
 	for (;;) {
 		ssize_t r;
 
@@ -203,24 +280,26 @@ static int lane_read_whole(struct ingest_prehash *ph, struct ph_lane *l)
 			pthread_mutex_lock(&ph->mu);
 			ph->whole_bytes += more;
 			pthread_mutex_unlock(&ph->mu);
+			acct += more;
 			cap += more;
-			b = ab_realloc(b, cap);
+			b = buf_grow(b, cap);
 		}
 		r = read(fd, b + len, cap - len);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0) {
 			l->whole = l->buf = b;
-			l->len = cap; /* what whole_bytes counts, until done */
+			l->len = acct; /* what whole_bytes counts, until done */
 			if (r < 0)
 				return -1;
 			break;
 		}
 		len += (size_t)r;
 	}
-	/* the budget counts the bytes kept */
+	/* the budget counts the bytes kept (more than counted when the
+	 * file grew into a roomy buffer) */
 	pthread_mutex_lock(&ph->mu);
-	ph->whole_bytes -= cap - len;
+	ph->whole_bytes = ph->whole_bytes + len - acct;
 	pthread_mutex_unlock(&ph->mu);
 	l->off = 0;
 	l->len = len;
@@ -545,6 +624,8 @@ void ingest_prehash_free(struct ingest_prehash *ph)
 		lane_stop(ph, &ph->lane[k]);
 	for (k = 0; k < PH_AHEAD; k++)
 		result_drop(ph, &ph->res[k]);
+	while (ph->npool)
+		free(ph->pool[--ph->npool] - PH_HDR);
 	pthread_mutex_destroy(&ph->mu);
 	pthread_cond_destroy(&ph->cv);
 	free(ph->mem);

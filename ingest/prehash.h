@@ -31,9 +31,10 @@ struct ingest_prehash *ingest_prehash_new(char *const *paths, size_t n,
 /* File i's lowercase hex digest and byte count: 0, or -1 when the caller
  * must hash it itself (not openable or readable, or out of range), or 1
  * when file i was skipped (the caller hashes it if it needs to).  With
- * 0, *data is the file's bytes, the ones hashed (the caller frees it), or
- * NULL when the file was too large to keep (the caller reads it).  Ask in
- * increasing i; files before i are forgotten. */
+ * 0, *data is the file's bytes, the ones hashed (the caller gives them
+ * back with ingest_prehash_release), or NULL when the file was too large
+ * to keep (the caller reads it).  Ask in increasing i; files before i are
+ * forgotten. */
 int ingest_prehash_get(struct ingest_prehash *ph, size_t i, char hex[65], uint64_t *size,
 		       unsigned char **data);
 /*
@@ -53,6 +54,8 @@ void ingest_prehash_defer(struct ingest_prehash *ph, size_t i);
  * 0, or -AB_EDATA with err when the file cannot be read. */
 int ingest_prehash_claim(struct ingest_prehash *ph, size_t i, char hex[65], uint64_t *size,
 			 struct strbuf *err);
+/* Give back *data of ingest_prehash_get/try (for the next files). */
+void ingest_prehash_release(struct ingest_prehash *ph, unsigned char *data);
 void ingest_prehash_free(struct ingest_prehash *ph);
 
 #endif
