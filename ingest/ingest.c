@@ -743,7 +743,7 @@ struct pending_file {
 	const char *path;
 	struct ingest_events evs;
 	int inflight;                     /* the writer has it: an outcome follows */
-	/* parsed before its digest was known: if the writer finds it was
+	/* parsed before its digest was known; if the writer finds it was
 	 * ingested before, the parse's warnings (nwarn) and rejection (nrej)
 	 * go, as the file would not have been parsed */
 	int late;
@@ -799,7 +799,12 @@ static int pending_pop(struct pending *pd, struct ingest_pipe *pipe,
 	pd->undone = 0;
 	if (e->inflight) {
 		ingest_pipe_outcome(pipe, &o);
-		if (e->late && (o.status == INGEST_OUT_SKIPPED || o.status == INGEST_OUT_REJECTED)) {
+		/* the writer skipped it: one thread would not have parsed
+		 * it (its digest came late, or a copy of the same bytes
+		 * earlier in this ingest was not committed yet when the
+		 * parse began) */
+		if (o.status == INGEST_OUT_SKIPPED ||
+		    (e->late && o.status == INGEST_OUT_REJECTED)) {
 			events_free(&e->evs);
 			totals->warnings -= e->nwarn;
 			totals->rejected -= e->nrej;
@@ -940,9 +945,9 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 				rc = r < 0 && r != -AB_EDATA ? r : -AB_EIO;
 				goto out;
 			}
-			/* rejected before its digest came, and ingested before
-			 * after all: skipped, as without the pipeline */
-			if (stop && r == -AB_EDATA && late && pend.undone)
+			/* rejected, and ingested before after all: skipped, as
+			 * without the pipeline */
+			if (stop && r == -AB_EDATA && pend.undone)
 				r = 0;
 		} else {
 			notify(opts, INGEST_EV_PROGRESS, files.v[i], NULL, totals);

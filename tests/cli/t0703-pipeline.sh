@@ -87,6 +87,24 @@ test_expect_success 'a file rejected by its parse but ingested before (late dige
 	cmp hl0.db hl.db
 '
 
+test_expect_success 'two copies of a file with warnings in one tree: the copy is skipped without its warnings, as one thread does' '
+	mkdir -p dup/perflogs/sysa/part1 dup/perflogs/sysa/part2 &&
+	cp "$FIXTURES/reframe/good/perflogs/sysa/part1/Bench43.log" dup/perflogs/sysa/part1/ &&
+	cp "$FIXTURES/reframe/good/perflogs/sysa/part1/Bench43.log" dup/perflogs/sysa/part2/ &&
+	AB_INGEST_THREADS=1 ab --db dup-1.db ingest -v dup >dup-1.out 2>dup-1.err &&
+	grep -q "^skipped dup/perflogs/sysa/part2/Bench43.log" dup-1.err &&
+	grep -q "warning: dup/perflogs/sysa/part1/" dup-1.err &&
+	for i in 1 2 3 4 5 late; do
+		rm -f dup-2.db &&
+		if [ $i = late ]; then
+			AB_INGEST_DIGEST=late ab --db dup-2.db ingest -v dup >dup-2.out 2>dup-2.err
+		else
+			ab --db dup-2.db ingest -v dup >dup-2.out 2>dup-2.err
+		fi &&
+		test_cmp dup-1.out dup-2.out && test_cmp dup-1.err dup-2.err || exit 1
+	done
+'
+
 test_expect_samples 'the CARAML samples: the same' '
 	ingest_both samples "$SAMPLES/caraml"
 '
