@@ -72,12 +72,18 @@ struct qrec {
 	size_t file;
 	unsigned seq;
 	int64_t prov;
-	struct qpower *pw;                /* Q_POWER: npw samples, devices[] their names */
-	size_t npw, ndev;
-	char *devices[POWER_DEVICES];
-	struct ingest_source src;
-	struct ingest_run run;
-	struct ingest_system sys;
+	/* what the kind has (one of them: a run record, most of the queue,
+	 * is not made larger by the others) */
+	union {
+		struct {
+			struct qpower *pw;  /* Q_POWER: npw samples, devices[] their names */
+			size_t npw, ndev;
+			char *devices[POWER_DEVICES];
+		};
+		struct ingest_source src;  /* Q_BEGIN */
+		struct ingest_run run;     /* Q_RUN */
+		struct ingest_system sys;  /* Q_SYSTEM */
+	};
 };
 
 struct ingest_pipe {
