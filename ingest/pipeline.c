@@ -510,14 +510,12 @@ static void *writer_main(void *arg)
 			strbuf_reset(&err);
 			nids = 0;
 			skip = bad = 0;
-			if (dead) {
-				bad = 1;
-				break;
-			}
 			if (q->late) {
-				/* parsed without its digest: wait for it here */
+				/* parsed without its digest: wait for it here (also
+				 * after a write error: the prehash keeps it until
+				 * claimed) */
 				rc = ingest_prehash_claim(p->ph, q->file, hex, &q->src.size, &err);
-				if (rc < 0) {
+				if (rc < 0 && !dead) {
 					/* unreadable after all: rejected, as the parser
 					 * would have been had it waited */
 					bad = 1;
@@ -525,6 +523,10 @@ static void *writer_main(void *arg)
 					break;
 				}
 				q->src.sha256 = hex;
+			}
+			if (dead) {
+				bad = 1;
+				break;
 			}
 			rc = s->begin(s->self, &q->src, &err);
 			if (rc < 0)
