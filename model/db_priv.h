@@ -75,9 +75,10 @@ double db_metrics_value(const char *text, const char **end);
 /* ab_pack_metrics(kind_id, value), an aggregate for migrations */
 int db_metrics_register(sqlite3 *sql);
 
-/* sink.c: runs the caches could resolve, waiting to be inserted
- * DB_RUN_BATCH to a statement (run_many) */
-#define DB_RUN_BATCH 16
+/* sink.c: runs the caches could resolve, waiting to be inserted up to
+ * DB_RUN_BATCH (a power of two) to a statement (run_many): a statement's
+ * own start and end cost as much as a few rows */
+#define DB_RUN_BATCH 64
 struct db_run_row {
 	const struct ingest_run *r;
 	const char *own;           /* its own params text, own_len bytes */

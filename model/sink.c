@@ -1634,68 +1634,70 @@ static int runs_stmt(struct db_sink_state *s, size_t n, sqlite3_stmt **out, stru
 }
 
 /*
- * Store the waiting runs: one statement for all of them, then their metric
- * rows, in the order run() would have written everything (the waiting
- * runs are flushed before the metric buffer would fill, so the metric
- * rows land exactly where run() puts them).  When the statement stops at
- * a run (one stored before: a duplicate or another measurement; it checks
- * before it writes, so that run changed nothing), the runs before it are
- * stored, and it and the rest go one by one through run()'s INSERT.
+ * Store the waiting runs, in order, with as few statements as there are
+ * powers of two in their number (at most DB_RUN_BATCH rows each: only
+ * those sizes are ever prepared).  When a statement stops at a run (one
+ * stored before: a duplicate or another measurement; it checks before it
+ * writes, so that run changed nothing), the runs before it are stored,
+ * and it and all the rest go one by one through run()'s INSERT.
  */
 static int pend_flush(struct db_sink_state *s, int64_t ids[], int rcs[], struct strbuf *err)
 {
-	size_t n = s->npend, stored = 0, i, k;
+	size_t n = s->npend, i = 0, k, m, stored;
+	int one_by_one = 0;
 	sqlite3_stmt *st;
 	int rc = 0;
-	int64_t first = 0;
 
 	s->npend = 0;
-	if (!n)
-		return 0;
-	if (n >= 2) {
-		rc = runs_stmt(s, n, &st, err);
-		if (rc < 0)
-			return rc;
-		for (i = 0; i < n; i++)
-			bind_run(st, s->runs_bound[n], (int)(20 * i), s, &s->pend[i]);
-		rc = sqlite3_step(st);
-		if (rc != SQLITE_DONE && (rc & 0xff) != SQLITE_CONSTRAINT) {
-			rc = db_fail(s->db, err, "cannot add run");
-			sqlite3_reset(st);
-			for (i = 0; i < n; i++)
-				rcs[s->pend[i].at] = -1;
-			return rc;
-		}
-		stored = (size_t)sqlite3_changes(s->db->sql);
-		if (stored > n)
-			stored = 0;
-		/* new rowids are max + 1, one after the other */
-		if (stored)
-			first = sqlite3_last_insert_rowid(s->db->sql) - (int64_t)stored + 1;
-		sqlite3_reset(st);
-		rc = 0;
-	}
-	for (i = 0; i < n; i++) {
+	while (i < n) {
 		struct db_run_row *row = &s->pend[i];
-		int64_t id = first + (int64_t)i;
+		int64_t id;
 
-		if (i >= stored) {
-			s->interned_new = 0; /* the set came from the cache */
-			rc = run_insert(s, row, &id, err);
-			if (rc < 0) {
-				for (k = i; k < n; k++)
-					rcs[s->pend[k].at] = -1;
-				return rc;
+		for (m = DB_RUN_BATCH; m > n - i; m /= 2)
+			;
+		if (m >= 2 && !one_by_one) {
+			int64_t first = 0;
+
+			rc = runs_stmt(s, m, &st, err);
+			if (rc < 0)
+				goto fail;
+			for (k = 0; k < m; k++)
+				bind_run(st, s->runs_bound[m], (int)(20 * k), s, &s->pend[i + k]);
+			rc = sqlite3_step(st);
+			if (rc != SQLITE_DONE && (rc & 0xff) != SQLITE_CONSTRAINT) {
+				rc = db_fail(s->db, err, "cannot add run");
+				sqlite3_reset(st);
+				goto fail;
 			}
-			rcs[row->at] = rc;
-			ids[row->at] = id;
-		} else {
-			rcs[row->at] = 0;
-			ids[row->at] = id;
-			run_stored(s, id);
+			stored = (size_t)sqlite3_changes(s->db->sql);
+			if (stored > m)
+				stored = 0;
+			/* new rowids are max + 1, one after the other */
+			if (stored)
+				first = sqlite3_last_insert_rowid(s->db->sql) - (int64_t)stored + 1;
+			sqlite3_reset(st);
+			for (k = 0; k < stored; k++, i++) {
+				rcs[s->pend[i].at] = 0;
+				ids[s->pend[i].at] = first + (int64_t)k;
+				run_stored(s, first + (int64_t)k);
+			}
+			one_by_one = stored < m;
+			rc = 0;
+			continue;
 		}
+		s->interned_new = 0; /* the set came from the cache */
+		rc = run_insert(s, row, &id, err);
+		if (rc < 0)
+			goto fail;
+		rcs[row->at] = rc;
+		ids[row->at] = id;
+		i++;
 	}
 	return 0;
+fail:
+	for (k = i; k < n; k++)
+		rcs[s->pend[k].at] = -1;
+	return rc;
 }
 
 /* run() for runs in a row: those the caches resolve wait and are stored
