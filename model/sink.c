@@ -822,6 +822,24 @@ static int params_set(struct db_sink_state *s, const char *text, size_t len, int
 	return 0;
 }
 
+/* key (name \0 unit \0 meta, as kind_id() builds it) is k's: compared in
+ * place, without building k's key (most metrics are the run before's) */
+static int kind_key_is(const struct strbuf *key, const struct kind_arg *k)
+{
+	const char *p = key->buf, *end = key->buf + key->len;
+	size_t n = strlen(k->name) + 1;
+
+	if ((size_t)(end - p) < n || memcmp(p, k->name, n))
+		return 0;
+	p += n;
+	n = strlen(k->unit) + 1;
+	if ((size_t)(end - p) < n || memcmp(p, k->unit, n))
+		return 0;
+	p += n;
+	n = strlen(k->meta);
+	return (size_t)(end - p) == n && !memcmp(p, k->meta, n);
+}
+
 static int kind_id(struct db_sink_state *s, size_t i, const struct ingest_metric *m,
 		   const char *meta_json, int64_t *id, struct strbuf *err)
 {
@@ -832,18 +850,17 @@ static int kind_id(struct db_sink_state *s, size_t i, const struct ingest_metric
 	k.name = m->name;
 	k.unit = m->unit ? m->unit : "";
 	k.meta = meta_json ? meta_json : meta ? meta : "";
-	strbuf_reset(&s->kbuf);
-	strbuf_add(&s->kbuf, k.name, strlen(k.name) + 1);
-	strbuf_add(&s->kbuf, k.unit, strlen(k.unit) + 1);
-	strbuf_addstr(&s->kbuf, k.meta);
 	if (i < AB_ARRAY_SIZE(s->prev_kind) && s->prev_kind[i].id > 0 &&
-	    s->prev_kind[i].key.len == s->kbuf.len &&
-	    !memcmp(s->prev_kind[i].key.buf, s->kbuf.buf, s->kbuf.len)) {
+	    kind_key_is(&s->prev_kind[i].key, &k)) {
 		/* the same kind as the run before's metric i */
 		*id = s->prev_kind[i].id;
 		free(meta);
 		return 0;
 	}
+	strbuf_reset(&s->kbuf);
+	strbuf_add(&s->kbuf, k.name, strlen(k.name) + 1);
+	strbuf_add(&s->kbuf, k.unit, strlen(k.unit) + 1);
+	strbuf_addstr(&s->kbuf, k.meta);
 	{	/* a kind added here goes again if its run is a duplicate
 		 * (drop_new_kinds); interned_new is the param set's */
 		int was_new = s->interned_new;
