@@ -75,9 +75,10 @@ double db_metrics_value(const char *text, const char **end);
 /* ab_pack_metrics(kind_id, value), an aggregate for migrations */
 int db_metrics_register(sqlite3 *sql);
 
-/* sink.c: runs the caches could resolve, waiting to be inserted
- * DB_RUN_BATCH to a statement (run_many) */
-#define DB_RUN_BATCH 16
+/* sink.c: runs the caches could resolve, waiting to be inserted up to
+ * DB_RUN_BATCH (a power of two) to a statement (run_many): a statement's
+ * own start and end cost as much as a few rows */
+#define DB_RUN_BATCH 64
 struct db_run_row {
 	const struct ingest_run *r;
 	const char *own;           /* its own params text, own_len bytes */
@@ -127,6 +128,15 @@ struct db_sink_prep {
 	struct strbuf kpad;        /* prepare_keys(): the keys' padded blocks */
 };
 
+/* sink.c: what a parameter of a statement that is reset but never
+ * cleared holds (sqlite3_reset keeps bindings), so the same integer, real
+ * or NULL is not bound to it again */
+enum { DB_BOUND_UNKNOWN = 0, DB_BOUND_NULL, DB_BOUND_INT, DB_BOUND_REAL, DB_BOUND_OTHER };
+struct db_bound {
+	int64_t v;                 /* the integer, or the real's bits */
+	unsigned char kind;        /* DB_BOUND_* */
+};
+
 struct db_sink_state {
 	struct ingest_sink sink;
 	struct db *db;
@@ -149,6 +159,8 @@ struct db_sink_state {
 	int64_t *new_kinds;        /* kinds run() added for the run being stored */
 	size_t nnew_kinds, cap_new_kinds;
 	sqlite3_stmt *st_runs[DB_RUN_BATCH + 1]; /* INSERT of n runs */
+	struct db_bound *runs_bound[DB_RUN_BATCH + 1]; /* what st_runs[n] has bound */
+	struct db_bound pw_bound[5 * DB_POWER_BATCH];  /* ST_ADD_POWER_BATCH's */
 	/* small caches valid inside one transaction */
 	struct strbuf last_system;
 	int64_t last_system_id;

@@ -822,6 +822,24 @@ static int params_set(struct db_sink_state *s, const char *text, size_t len, int
 	return 0;
 }
 
+/* key (name \0 unit \0 meta, as kind_id() builds it) is k's: compared in
+ * place, without building k's key (most metrics are the run before's) */
+static int kind_key_is(const struct strbuf *key, const struct kind_arg *k)
+{
+	const char *p = key->buf, *end = key->buf + key->len;
+	size_t n = strlen(k->name) + 1;
+
+	if ((size_t)(end - p) < n || memcmp(p, k->name, n))
+		return 0;
+	p += n;
+	n = strlen(k->unit) + 1;
+	if ((size_t)(end - p) < n || memcmp(p, k->unit, n))
+		return 0;
+	p += n;
+	n = strlen(k->meta);
+	return (size_t)(end - p) == n && !memcmp(p, k->meta, n);
+}
+
 static int kind_id(struct db_sink_state *s, size_t i, const struct ingest_metric *m,
 		   const char *meta_json, int64_t *id, struct strbuf *err)
 {
@@ -832,18 +850,17 @@ static int kind_id(struct db_sink_state *s, size_t i, const struct ingest_metric
 	k.name = m->name;
 	k.unit = m->unit ? m->unit : "";
 	k.meta = meta_json ? meta_json : meta ? meta : "";
-	strbuf_reset(&s->kbuf);
-	strbuf_add(&s->kbuf, k.name, strlen(k.name) + 1);
-	strbuf_add(&s->kbuf, k.unit, strlen(k.unit) + 1);
-	strbuf_addstr(&s->kbuf, k.meta);
 	if (i < AB_ARRAY_SIZE(s->prev_kind) && s->prev_kind[i].id > 0 &&
-	    s->prev_kind[i].key.len == s->kbuf.len &&
-	    !memcmp(s->prev_kind[i].key.buf, s->kbuf.buf, s->kbuf.len)) {
+	    kind_key_is(&s->prev_kind[i].key, &k)) {
 		/* the same kind as the run before's metric i */
 		*id = s->prev_kind[i].id;
 		free(meta);
 		return 0;
 	}
+	strbuf_reset(&s->kbuf);
+	strbuf_add(&s->kbuf, k.name, strlen(k.name) + 1);
+	strbuf_add(&s->kbuf, k.unit, strlen(k.unit) + 1);
+	strbuf_addstr(&s->kbuf, k.meta);
 	{	/* a kind added here goes again if its run is a duplicate
 		 * (drop_new_kinds); interned_new is the param set's */
 		int was_new = s->interned_new;
@@ -1233,14 +1250,82 @@ static void sink_prepare(void *self, const struct ingest_run *r, struct strbuf *
 	}
 }
 
-/* Bind text that stays put until the statement has run (no copy), NULL
- * when s is NULL. */
-static void bind_static(sqlite3_stmt *st, int idx, const char *s)
+/*
+ * Binding a parameter costs as much as a row's own work in SQLite; the
+ * batch statements (st_runs, ST_ADD_POWER_BATCH) are reset and never
+ * cleared, and sqlite3_reset() keeps what is bound, so an integer, a real
+ * or NULL bound at the same place the time before (the source's id, the
+ * system, a column a parser never fills) is not bound again.  b (NULL: no
+ * memory, bind everything) says what each parameter holds (struct
+ * db_bound); text and blobs are always bound: the bytes bound before may
+ * be gone.
+ */
+static void bind_i64(sqlite3_stmt *st, struct db_bound *b, int idx, int64_t v)
 {
-	if (s)
-		sqlite3_bind_text(st, idx, s, -1, SQLITE_STATIC);
+	if (b) {
+		struct db_bound *e = &b[idx - 1];
+
+		if (e->kind == DB_BOUND_INT && e->v == v)
+			return;
+		e->kind = DB_BOUND_INT;
+		e->v = v;
+	}
+	sqlite3_bind_int64(st, idx, v);
+}
+
+static void bind_real(sqlite3_stmt *st, struct db_bound *b, int idx, double v)
+{
+	if (b) {
+		struct db_bound *e = &b[idx - 1];
+		int64_t bits;
+
+		memcpy(&bits, &v, sizeof(bits)); /* the same bits: -0.0 is not 0.0 */
+		if (e->kind == DB_BOUND_REAL && e->v == bits)
+			return;
+		e->kind = DB_BOUND_REAL;
+		e->v = bits;
+	}
+	sqlite3_bind_double(st, idx, v);
+}
+
+static void bind_null(sqlite3_stmt *st, struct db_bound *b, int idx)
+{
+	if (b) {
+		if (b[idx - 1].kind == DB_BOUND_NULL)
+			return;
+		b[idx - 1].kind = DB_BOUND_NULL;
+	}
+	sqlite3_bind_null(st, idx);
+}
+
+/* Text that stays put until the statement has run (no copy), NULL when s
+ * is NULL. */
+static void bind_static(sqlite3_stmt *st, struct db_bound *b, int idx, const char *s)
+{
+	if (!s) {
+		bind_null(st, b, idx);
+		return;
+	}
+	if (b)
+		b[idx - 1].kind = DB_BOUND_OTHER;
+	sqlite3_bind_text(st, idx, s, -1, SQLITE_STATIC);
+}
+
+static void bind_static_len(sqlite3_stmt *st, struct db_bound *b, int idx, const char *s,
+			    size_t len)
+{
+	if (b)
+		b[idx - 1].kind = DB_BOUND_OTHER;
+	sqlite3_bind_text(st, idx, s, (int)len, SQLITE_STATIC);
+}
+
+/* A positive long, NULL when <= 0 (db_bind_pos). */
+static void bind_pos(sqlite3_stmt *st, struct db_bound *b, int idx, long v)
+{
+	if (v <= 0)
+		bind_null(st, b, idx);
 	else
-		sqlite3_bind_null(st, idx);
+		bind_i64(st, b, idx, v);
 }
 
 /*
@@ -1323,44 +1408,48 @@ static int run_resolve(struct db_sink_state *s, const struct ingest_run **rp,
 	return 0;
 }
 
-static void bind_run(sqlite3_stmt *st, int at, struct db_sink_state *s,
+/* Run row's parameters at at + 1..20 of st; b: what st has bound (NULL:
+ * bind all). */
+static void bind_run(sqlite3_stmt *st, struct db_bound *b, int at, struct db_sink_state *s,
 		     const struct db_run_row *row)
 {
 	const struct ingest_run *r = row->r;
 
-	sqlite3_bind_int64(st, at + 1, s->source_id);
-	sqlite3_bind_int64(st, at + 2, row->seq);
-	db_bind_pos(st, at + 3, r->line);
-	sqlite3_bind_int64(st, at + 4, row->sys_id);
-	sqlite3_bind_int64(st, at + 5, row->b_id);
-	bind_static(st, at + 6, r->job_id);
-	bind_static(st, at + 7, r->started);
-	bind_static(st, at + 8, r->finished);
-	sqlite3_bind_int(st, at + 9, r->status <= RUN_INVALID ? (int)r->status : (int)RUN_INVALID);
-	db_bind_pos(st, at + 10, r->nodes);
-	db_bind_pos(st, at + 11, r->devices);
-	db_bind_pos(st, at + 12, r->global_batch);
-	db_bind_pos(st, at + 13, r->local_batch);
-	bind_static(st, at + 14, r->precision);
-	bind_static(st, at + 15, r->framework);
+	bind_i64(st, b, at + 1, s->source_id);
+	bind_i64(st, b, at + 2, row->seq);
+	bind_pos(st, b, at + 3, r->line);
+	bind_i64(st, b, at + 4, row->sys_id);
+	bind_i64(st, b, at + 5, row->b_id);
+	bind_static(st, b, at + 6, r->job_id);
+	bind_static(st, b, at + 7, r->started);
+	bind_static(st, b, at + 8, r->finished);
+	bind_i64(st, b, at + 9, r->status <= RUN_INVALID ? (int)r->status : (int)RUN_INVALID);
+	bind_pos(st, b, at + 10, r->nodes);
+	bind_pos(st, b, at + 11, r->devices);
+	bind_pos(st, b, at + 12, r->global_batch);
+	bind_pos(st, b, at + 13, r->local_batch);
+	bind_static(st, b, at + 14, r->precision);
+	bind_static(st, b, at + 15, r->framework);
 	if (row->set_id > 0)
-		sqlite3_bind_int64(st, at + 16, row->set_id);
+		bind_i64(st, b, at + 16, row->set_id);
 	else
-		sqlite3_bind_null(st, at + 16);
+		bind_null(st, b, at + 16);
 	if (row->own_len)
-		sqlite3_bind_text(st, at + 17, row->own, (int)row->own_len, SQLITE_STATIC);
+		bind_static_len(st, b, at + 17, row->own, row->own_len);
 	else
-		sqlite3_bind_null(st, at + 17);
-	bind_static(st, at + 18, r->excluded_reason);
-	if (row->has_key)
+		bind_null(st, b, at + 17);
+	bind_static(st, b, at + 18, r->excluded_reason);
+	if (row->has_key) {
+		if (b)
+			b[at + 18].kind = DB_BOUND_OTHER;
 		sqlite3_bind_blob(st, at + 19, row->key, 16, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, at + 19);
+	} else {
+		bind_null(st, b, at + 19);
+	}
 	if (row->mlen)
-		sqlite3_bind_text(st, at + 20, row->mbuf->buf + row->moff, (int)row->mlen,
-				  SQLITE_STATIC);
+		bind_static_len(st, b, at + 20, row->mbuf->buf + row->moff, row->mlen);
 	else
-		sqlite3_bind_null(st, at + 20);
+		bind_null(st, b, at + 20);
 }
 
 /*
@@ -1471,7 +1560,7 @@ static int run_insert(struct db_sink_state *s, struct db_run_row *row, int64_t *
 	rc = stmt(s, ST_ADD_RUN, &st, err);
 	if (rc < 0)
 		return rc;
-	bind_run(st, 0, s, row);
+	bind_run(st, NULL, 0, s, row);
 	rc = step(s, st, NULL, err, "cannot add run");
 	if (rc < 0)
 		return rc;
@@ -1553,6 +1642,8 @@ static int runs_stmt(struct db_sink_state *s, size_t n, sqlite3_stmt **out, stru
 		strbuf_release(&sql);
 		if (rc < 0)
 			return rc;
+		free(s->runs_bound[n]); /* nothing bound yet */
+		s->runs_bound[n] = ab_calloc(20 * n, sizeof(*s->runs_bound[n]));
 	}
 	sqlite3_reset(s->st_runs[n]);
 	*out = s->st_runs[n];
@@ -1560,68 +1651,70 @@ static int runs_stmt(struct db_sink_state *s, size_t n, sqlite3_stmt **out, stru
 }
 
 /*
- * Store the waiting runs: one statement for all of them, then their metric
- * rows, in the order run() would have written everything (the waiting
- * runs are flushed before the metric buffer would fill, so the metric
- * rows land exactly where run() puts them).  When the statement stops at
- * a run (one stored before: a duplicate or another measurement; it checks
- * before it writes, so that run changed nothing), the runs before it are
- * stored, and it and the rest go one by one through run()'s INSERT.
+ * Store the waiting runs, in order, with as few statements as there are
+ * powers of two in their number (at most DB_RUN_BATCH rows each: only
+ * those sizes are ever prepared).  When a statement stops at a run (one
+ * stored before: a duplicate or another measurement; it checks before it
+ * writes, so that run changed nothing), the runs before it are stored,
+ * and it and all the rest go one by one through run()'s INSERT.
  */
 static int pend_flush(struct db_sink_state *s, int64_t ids[], int rcs[], struct strbuf *err)
 {
-	size_t n = s->npend, stored = 0, i, k;
+	size_t n = s->npend, i = 0, k, m, stored;
+	int one_by_one = 0;
 	sqlite3_stmt *st;
 	int rc = 0;
-	int64_t first = 0;
 
 	s->npend = 0;
-	if (!n)
-		return 0;
-	if (n >= 2) {
-		rc = runs_stmt(s, n, &st, err);
-		if (rc < 0)
-			return rc;
-		for (i = 0; i < n; i++)
-			bind_run(st, (int)(20 * i), s, &s->pend[i]);
-		rc = sqlite3_step(st);
-		if (rc != SQLITE_DONE && (rc & 0xff) != SQLITE_CONSTRAINT) {
-			rc = db_fail(s->db, err, "cannot add run");
-			sqlite3_reset(st);
-			for (i = 0; i < n; i++)
-				rcs[s->pend[i].at] = -1;
-			return rc;
-		}
-		stored = (size_t)sqlite3_changes(s->db->sql);
-		if (stored > n)
-			stored = 0;
-		/* new rowids are max + 1, one after the other */
-		if (stored)
-			first = sqlite3_last_insert_rowid(s->db->sql) - (int64_t)stored + 1;
-		sqlite3_reset(st);
-		rc = 0;
-	}
-	for (i = 0; i < n; i++) {
+	while (i < n) {
 		struct db_run_row *row = &s->pend[i];
-		int64_t id = first + (int64_t)i;
+		int64_t id;
 
-		if (i >= stored) {
-			s->interned_new = 0; /* the set came from the cache */
-			rc = run_insert(s, row, &id, err);
-			if (rc < 0) {
-				for (k = i; k < n; k++)
-					rcs[s->pend[k].at] = -1;
-				return rc;
+		for (m = DB_RUN_BATCH; m > n - i; m /= 2)
+			;
+		if (m >= 2 && !one_by_one) {
+			int64_t first = 0;
+
+			rc = runs_stmt(s, m, &st, err);
+			if (rc < 0)
+				goto fail;
+			for (k = 0; k < m; k++)
+				bind_run(st, s->runs_bound[m], (int)(20 * k), s, &s->pend[i + k]);
+			rc = sqlite3_step(st);
+			if (rc != SQLITE_DONE && (rc & 0xff) != SQLITE_CONSTRAINT) {
+				rc = db_fail(s->db, err, "cannot add run");
+				sqlite3_reset(st);
+				goto fail;
 			}
-			rcs[row->at] = rc;
-			ids[row->at] = id;
-		} else {
-			rcs[row->at] = 0;
-			ids[row->at] = id;
-			run_stored(s, id);
+			stored = (size_t)sqlite3_changes(s->db->sql);
+			if (stored > m)
+				stored = 0;
+			/* new rowids are max + 1, one after the other */
+			if (stored)
+				first = sqlite3_last_insert_rowid(s->db->sql) - (int64_t)stored + 1;
+			sqlite3_reset(st);
+			for (k = 0; k < stored; k++, i++) {
+				rcs[s->pend[i].at] = 0;
+				ids[s->pend[i].at] = first + (int64_t)k;
+				run_stored(s, first + (int64_t)k);
+			}
+			one_by_one = stored < m;
+			rc = 0;
+			continue;
 		}
+		s->interned_new = 0; /* the set came from the cache */
+		rc = run_insert(s, row, &id, err);
+		if (rc < 0)
+			goto fail;
+		rcs[row->at] = rc;
+		ids[row->at] = id;
+		i++;
 	}
 	return 0;
+fail:
+	for (k = i; k < n; k++)
+		rcs[s->pend[k].at] = -1;
+	return rc;
 }
 
 /* run() for runs in a row: those the caches resolve wait and are stored
@@ -1692,6 +1785,7 @@ static int sink_system(void *self, const struct ingest_system *sys, struct strbu
 static int flush_power(struct db_sink_state *s, struct strbuf *err)
 {
 	int batch = s->npw == DB_POWER_BATCH, n = batch ? 1 : s->npw, i, k, rc;
+	struct db_bound *b = batch ? s->pw_bound : NULL; /* ST_ADD_POWER is cleared */
 	sqlite3_stmt *st;
 
 	for (i = 0; i < n; i++) {
@@ -1702,11 +1796,11 @@ static int flush_power(struct db_sink_state *s, struct strbuf *err)
 		if (rc < 0)
 			return rc;
 		for (k = 0; k < per; k++, p++) {
-			sqlite3_bind_int64(st, 5 * k + 1, p->run_id);
-			sqlite3_bind_int64(st, 5 * k + 2, p->i);
-			sqlite3_bind_int64(st, 5 * k + 3, p->device_id);
-			sqlite3_bind_double(st, 5 * k + 4, p->t);
-			sqlite3_bind_double(st, 5 * k + 5, p->watts);
+			bind_i64(st, b, 5 * k + 1, p->run_id);
+			bind_i64(st, b, 5 * k + 2, p->i);
+			bind_i64(st, b, 5 * k + 3, p->device_id);
+			bind_real(st, b, 5 * k + 4, p->t);
+			bind_real(st, b, 5 * k + 5, p->watts);
 		}
 		if (sqlite3_step(st) != SQLITE_DONE) {
 			s->npw = 0;
@@ -1918,8 +2012,10 @@ void db_sink_release(struct db *db)
 		db_exec(db, "ROLLBACK", NULL);
 	for (i = 0; i < AB_ARRAY_SIZE(s->st); i++)
 		sqlite3_finalize(s->st[i]);
-	for (i = 0; i < AB_ARRAY_SIZE(s->st_runs); i++)
+	for (i = 0; i < AB_ARRAY_SIZE(s->st_runs); i++) {
 		sqlite3_finalize(s->st_runs[i]);
+		free(s->runs_bound[i]);
+	}
 	free(s->mitems);
 	free(s->kind_ids);
 	free(s->new_kinds);

@@ -6,7 +6,8 @@
  * interned ids cached by one connection are not reused after another
  * connection removed their rows; a run prepared beforehand (the ingest
  * pipeline's way) is stored as one the sink prepares itself; run_many()
- * gives what run() one by one gives, to the byte; a held sink switches
+ * gives what run() one by one gives, to the byte, also when its batch
+ * statements bind only the values that changed; a held sink switches
  * foreign key checks once per series, not per source; skipping an upsert
  * of the same system or benchmark input leaves the rows as upserting does;
  * dedupe keys hashed many at once (prepare_keys, db_key16_many) are
@@ -659,6 +660,128 @@ static void test_run_many_same_as_run(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * The batch statements keep what they bound from one statement to the
+ * next and bind an integer, real or NULL only where it changed: runs whose
+ * columns go from NULL to a number, to another number and back at the
+ * same places of the statement, over three sources (the source's id
+ * changes), stored by run_many() give run()'s database byte for byte; power
+ * samples whose device, time and watts repeat or change at the same places
+ * of the 64-row statement read back as given.
+ */
+static void test_batch_binds_follow_values(void **state)
+{
+	enum { N = 150, SRC = 3, PW = 3 * DB_POWER_BATCH + 5 };
+	struct strbuf bytes[2] = { STRBUF_INIT, STRBUF_INIT }, err = STRBUF_INIT;
+	static struct strbuf prep[SRC][N];
+	static char keys[SRC][N][24], jobs[SRC][N][24];
+	static int64_t ids[2][SRC][N];
+	static int rcs[2][SRC][N];
+	int way, src;
+	size_t i;
+
+	(void)state;
+	for (src = 0; src < SRC; src++)
+		for (i = 0; i < N; i++)
+			strbuf_init(&prep[src][i], 0);
+	for (way = 0; way < 2; way++) {
+		char path[] = "/tmp/ab-test-sink-XXXXXX";
+		struct db *db = open_tmp(path);
+		struct ingest_sink *s = db_ingest_sink(db);
+		json_t *params = json_pack("{s:s}", "host", "n1");
+		sqlite3_stmt *st;
+		size_t k;
+
+		for (src = 0; src < SRC; src++) {
+			static const char *const names[SRC] = { "a.txt", "b.txt", "c.txt" };
+			static const char *const shas[SRC] = { "00aa", "00bb", "00cc" };
+			struct ingest_source so = { names[src], shas[src], "unit", 1, 0, NULL };
+			static struct ingest_metric m[N][1];
+			static struct ingest_run r[N];
+			const struct ingest_run *rp[N];
+
+			assert_int_equal(s->begin(s->self, &so, &err), 0);
+			for (i = 0; i < N; i++) {
+				size_t g = (size_t)src * N + i; /* where it lands in a statement moves */
+
+				snprintf(keys[src][i], sizeof(keys[src][i]), "k|%d|%zu", src, i);
+				snprintf(jobs[src][i], sizeof(jobs[src][i]), "j%zu", g);
+				fill_run(&r[i], m[i], (g / 5) % 4 ? params : NULL,
+					 g % 17 ? keys[src][i] : NULL);
+				m[i][0].value = 1.0 + (double)(g % 7);
+				r[i].line = g % 13 ? (long)g + 1 : 0;         /* NULL now and then */
+				r[i].nodes = (long)((g / 7) % 3);             /* NULL, 1, 2 in stretches */
+				r[i].devices = (g / 40) % 2 ? 8 : 0;
+				r[i].global_batch = (long)(g % 64 < 32 ? 256 : g % 5);
+				r[i].status = g % 11 ? RUN_OK : RUN_FAILED;
+				r[i].job_id = g % 4 ? jobs[src][i] : NULL;
+				r[i].precision = (g / 50) % 2 ? "fp16" : NULL;
+				r[i].system.name = (g / 30) % 2 ? "sysA" : "sysB";
+				strbuf_reset(&prep[src][i]);
+				s->prepare(s->self, &r[i], &prep[src][i]);
+				r[i].prepared = prep[src][i].buf;
+				r[i].prepared_len = prep[src][i].len;
+				r[i].params = NULL;
+				rp[i] = &r[i];
+			}
+			if (way == 0) {
+				for (i = 0; i < N; i++)
+					rcs[0][src][i] = s->run(s->self, &r[i], &ids[0][src][i], &err);
+			} else {
+				/* 64 + 64 + 22: full statements, then smaller ones */
+				assert_int_equal(s->run_many(s->self, rp, 64, ids[1][src], rcs[1][src],
+							     &err), 0);
+				assert_int_equal(s->run_many(s->self, rp + 64, N - 64, ids[1][src] + 64,
+							     rcs[1][src] + 64, &err), 0);
+			}
+			for (k = 0; k < PW; k++) {
+				int64_t rid = ids[way][src][(k / 70) % N];
+				double t = (double)(k % 70), w = k % 9 ? 100.0 + (double)(k % 3) : 0.0;
+
+				assert_int_equal(s->power(s->self, rid, (k / 3) % 2 ? "gpu1" : "gpu0",
+							  t, w, &err), 0);
+			}
+			assert_int_equal(s->end(s->self, 1, &err), 0);
+		}
+		/* the samples read back as given */
+		assert_int_equal(sqlite3_prepare_v2(db_sqlite(db),
+						    "SELECT p.run_id, d.name, p.t, p.watts FROM power_data p"
+						    " JOIN power_device d ON d.id = p.device_id"
+						    " ORDER BY p.run_id, p.i", -1, &st, NULL), SQLITE_OK);
+		/* a source's samples go to its runs 0, 1, 2 in turn: in the order given */
+		for (src = 0; src < SRC; src++)
+			for (k = 0; k < PW; k++) {
+				assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+				assert_true(sqlite3_column_int64(st, 0) == ids[way][src][(k / 70) % N]);
+				assert_string_equal((const char *)sqlite3_column_text(st, 1),
+						    (k / 3) % 2 ? "gpu1" : "gpu0");
+				assert_true(sqlite3_column_double(st, 2) == (double)(k % 70));
+				assert_true(sqlite3_column_double(st, 3) ==
+					    (k % 9 ? 100.0 + (double)(k % 3) : 0.0));
+			}
+		assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+		sqlite3_finalize(st);
+		json_decref(params);
+		db_free(db);
+		slurp(path, &bytes[way]);
+		drop_tmp_files(path);
+	}
+	for (src = 0; src < SRC; src++)
+		for (i = 0; i < N; i++) {
+			assert_int_equal(rcs[1][src][i], rcs[0][src][i]);
+			assert_true(ids[1][src][i] == ids[0][src][i]);
+			assert_int_equal(rcs[0][src][i], 0);
+		}
+	assert_true(bytes[0].len > 0);
+	assert_true(bytes[0].len == bytes[1].len && !memcmp(bytes[0].buf, bytes[1].buf, bytes[0].len));
+	for (src = 0; src < SRC; src++)
+		for (i = 0; i < N; i++)
+			strbuf_release(&prep[src][i]);
+	strbuf_release(&bytes[0]);
+	strbuf_release(&bytes[1]);
+	strbuf_release(&err);
+}
+
 /* Switching foreign key checks expires every prepared statement: while
  * the sink is held (ingest_paths) they are switched off once and back on
  * at the end, not around every source; without hold() they are on again
@@ -858,6 +981,7 @@ int main(void)
 		cmocka_unit_test(test_prepared_same_as_direct),
 		cmocka_unit_test(test_pair_ends_same_split),
 		cmocka_unit_test(test_run_many_same_as_run),
+		cmocka_unit_test(test_batch_binds_follow_values),
 		cmocka_unit_test(test_hold_switches_fk_once),
 		cmocka_unit_test(test_upsert_memo_same_as_upserts),
 		cmocka_unit_test(test_key16_many),
