@@ -1048,6 +1048,59 @@ static void test_bad_inputs(void **state)
 	strbuf_release(&f);
 }
 
+/* The UTF-8 check reads ASCII 32 bytes at a time: a bad byte (or a good
+ * multibyte character) anywhere in the line, on either side of a 32-byte
+ * step, is judged as byte by byte. */
+static void test_utf8_positions(void **state)
+{
+	static const char *const bad[] = { "\351", "\303(", "\355\240\200", "\300\200", "\303" };
+	char tmpl[] = "/tmp/ab-rfm-XXXXXX";
+	struct strbuf f = STRBUF_INIT, line = STRBUF_INIT;
+	const char *paths[1];
+	size_t pad, b;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	strbuf_addf(&f, "%s/u.log", tmpl);
+	paths[0] = f.buf;
+	for (b = 0; b <= AB_ARRAY_SIZE(bad); b++) {
+		for (pad = 0; pad < 80; pad++) {
+			struct cap c;
+			FILE *fp = fopen(f.buf, "w");
+			size_t i;
+			int rc;
+
+			assert_non_null(fp);
+			strbuf_reset(&line);
+			strbuf_addstr(&line, "pass|2024-05-01T10:00:00|T|p|1|");
+			for (i = 0; i < pad; i++)
+				strbuf_addch(&line, 'x');
+			/* b == AB_ARRAY_SIZE(bad): a good 2-byte character */
+			strbuf_addstr(&line, b < AB_ARRAY_SIZE(bad) ? bad[b] : "\303\251");
+			strbuf_addstr(&line, "s|0|None|None|sys");
+			fputs("result|job_completion_time|name|partition|x_value|x_unit|x_ref|"
+			      "x_lower_thres|x_upper_thres|system\n", fp);
+			fputs(line.buf, fp);
+			fputs("\n", fp);
+			fclose(fp);
+			cap_init(&c);
+			rc = ingest(&c, NULL, NULL, paths, 1);
+			if (b < AB_ARRAY_SIZE(bad)) {
+				assert_int_equal(rc, -AB_EDATA);
+				assert_true(has(c.rejects.buf, "u.log:2: not UTF-8 text"));
+			} else {
+				assert_int_equal(rc, 0);
+				assert_int_equal(c.n, 1);
+			}
+			cap_release(&c);
+		}
+	}
+	unlink(f.buf);
+	rmdir(tmpl);
+	strbuf_release(&f);
+	strbuf_release(&line);
+}
+
 /* ---- the samples ------------------------------------------------------------- */
 
 static int samples(struct strbuf *sb, const char *rel)
@@ -1289,6 +1342,7 @@ int main(void)
 		cmocka_unit_test(test_fixture_reports),
 		cmocka_unit_test(test_results_db),
 		cmocka_unit_test(test_bad_inputs),
+		cmocka_unit_test(test_utf8_positions),
 		cmocka_unit_test(test_samples_493),
 		cmocka_unit_test(test_samples_312),
 		cmocka_unit_test(test_samples_epcc),
