@@ -76,8 +76,13 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...) AB_PRINTF(2, 3);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 /* Append n copies of c. */
 void strbuf_addchars(struct strbuf *sb, int c, size_t n);
-/* Replace contents with s. */
-void strbuf_setstr(struct strbuf *sb, const char *s);
+/* Replace contents with s (inline: the sink and the parsers call it per
+ * run and per line). */
+static inline void strbuf_setstr(struct strbuf *sb, const char *s)
+{
+	strbuf_reset(sb);
+	strbuf_addstr(sb, s);
+}
 
 /* Remove leading/trailing ASCII whitespace. */
 void strbuf_trim(struct strbuf *sb);
