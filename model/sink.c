@@ -1059,16 +1059,36 @@ struct prep_head {
 };
 enum { PREP_NO_KEY = 0, PREP_KEY = 1, PREP_KEY_PENDING = 2 /* not hashed yet */ };
 
+/* a call meets at most SHA256_LANES_MAX new first blocks: none may
+ * replace another of the same call, and a bit each marks them */
+_Static_assert(DB_KEY16_MEMO >= SHA256_LANES_MAX && DB_KEY16_MEMO <= 32,
+	       "db_key16_memo: one entry per lane, a bit each");
+
+/* The memo entry whose first block is s[0..64), or DB_KEY16_MEMO. */
+static unsigned key16_memo_find(struct db_key16_memo *m, const char *s)
+{
+	unsigned e;
+
+	if (m->last < m->n && !memcmp(m->first[m->last], s, 64))
+		return m->last;
+	for (e = 0; e < m->n; e++)
+		if (e != m->last && !memcmp(m->first[e], s, 64))
+			return m->last = e;
+	return DB_KEY16_MEMO;
+}
+
 void db_key16_many(const struct sha256 *fresh, const char *const s[], const size_t len[],
-		   size_t n, unsigned char (*out)[16], struct strbuf *pad)
+		   size_t n, unsigned char (*out)[16], struct strbuf *pad,
+		   struct db_key16_memo *memo)
 {
 	struct sha256 c[SHA256_LANES_MAX], *cp[SHA256_LANES_MAX];
 	const unsigned char *dp[SHA256_LANES_MAX];
 	size_t nb[SHA256_LANES_MAX], off[SHA256_LANES_MAX], ord[SHA256_LANES_MAX];
+	size_t skip[SHA256_LANES_MAX];
 	size_t i, k, done, first, at;
 
 	while (n > SHA256_LANES_MAX) {
-		db_key16_many(fresh, s, len, SHA256_LANES_MAX, out, pad);
+		db_key16_many(fresh, s, len, SHA256_LANES_MAX, out, pad, memo);
 		s += SHA256_LANES_MAX;
 		len += SHA256_LANES_MAX;
 		out += SHA256_LANES_MAX;
@@ -1079,20 +1099,64 @@ void db_key16_many(const struct sha256 *fresh, const char *const s[], const size
 			db_key16(fresh, s[i], len[i], out[i]);
 		return;
 	}
+	for (i = 0; i < n; i++) {
+		c[i] = *fresh;
+		skip[i] = 0;
+	}
+	if (memo) {
+		/* a first block met before starts from its state; the new ones
+		 * are hashed first, side by side, and remembered (at most
+		 * SHA256_LANES_MAX new ones here: none replaces another) */
+		struct sha256 *np[SHA256_LANES_MAX];
+		const unsigned char *nd[SHA256_LANES_MAX];
+		unsigned pend[SHA256_LANES_MAX], e;
+		uint32_t pending = 0;
+		size_t nnew = 0;
+
+		for (i = 0; i < n; i++) {
+			pend[i] = DB_KEY16_MEMO;
+			if (len[i] < 64)
+				continue;
+			e = key16_memo_find(memo, s[i]);
+			if (e == DB_KEY16_MEMO) {
+				e = memo->next;
+				memo->next = (memo->next + 1) % DB_KEY16_MEMO;
+				if (memo->n < DB_KEY16_MEMO)
+					memo->n++;
+				memcpy(memo->first[e], s[i], 64);
+				memo->mid[e] = *fresh;
+				np[nnew] = &memo->mid[e];
+				nd[nnew++] = (const unsigned char *)s[i];
+				pending |= (uint32_t)1 << e;
+				memo->last = e;
+			}
+			if (pending & ((uint32_t)1 << e))
+				pend[i] = e;
+			else
+				c[i] = memo->mid[e];
+			skip[i] = 64;
+		}
+		sha256_update_blocks(np, nd, nnew, 1);
+		for (i = 0; i < n; i++)
+			if (pend[i] != DB_KEY16_MEMO)
+				c[i] = memo->mid[pend[i]];
+	}
 	/* each message padded as sha256_final pads it: 0x80, zeros, its
-	 * length in bits (big-endian) at the end of its last block */
+	 * length in bits (big-endian) at the end of its last block; the
+	 * blocks from skip[i] on */
 	strbuf_reset(pad);
 	for (i = 0; i < n; i++) {
 		uint64_t bits = (uint64_t)len[i] * 8;
+		size_t rest = len[i] - skip[i];
 		unsigned char *b;
 
-		nb[i] = (len[i] + 9 + 63) / 64;
+		nb[i] = (rest + 9 + 63) / 64;
 		off[i] = pad->len;
 		strbuf_grow(pad, 64 * nb[i]);
 		b = (unsigned char *)pad->buf + pad->len;
-		memcpy(b, s[i], len[i]);
-		b[len[i]] = 0x80;
-		memset(b + len[i] + 1, 0, 64 * nb[i] - len[i] - 1);
+		memcpy(b, s[i] + skip[i], rest);
+		b[rest] = 0x80;
+		memset(b + rest + 1, 0, 64 * nb[i] - rest - 1);
 		for (k = 0; k < 8; k++)
 			b[64 * nb[i] - 1 - k] = (unsigned char)(bits >> (8 * k));
 		strbuf_setlen(pad, pad->len + 64 * nb[i]);
@@ -1100,7 +1164,6 @@ void db_key16_many(const struct sha256 *fresh, const char *const s[], const size
 	/* shortest first: the blocks all still running have in common go
 	 * through the lanes together, then the finished ones drop out */
 	for (i = 0; i < n; i++) {
-		c[i] = *fresh;
 		for (k = i; k > 0 && nb[ord[k - 1]] > nb[i]; k--)
 			ord[k] = ord[k - 1];
 		ord[k] = i;
@@ -1142,7 +1205,7 @@ static void sink_prepare_keys(void *self, const struct ingest_run *const runs[],
 			at[m++] = i;
 		}
 		if (m == SHA256_LANES_MAX || (i == n && m)) {
-			db_key16_many(&p->fresh, keys, lens, m, out, &p->kpad);
+			db_key16_many(&p->fresh, keys, lens, m, out, &p->kpad, &p->kmemo);
 			for (k = 0; k < m; k++) {
 				unsigned char *d = prepared[at[k]];
 				memcpy(&h, d, sizeof(h));

@@ -836,7 +836,7 @@ static void test_key16_many(void **state)
 			sv[i] = text[i];
 		}
 		memset(out, 0, sizeof(out));
-		db_key16_many(&fresh, sv, len, n, out, &pad);
+		db_key16_many(&fresh, sv, len, n, out, &pad, NULL);
 		for (i = 0; i < n; i++) {
 			db_key16(&fresh, sv[i], len[i], one);
 			assert_memory_equal(out[i], one, 16);
@@ -844,6 +844,53 @@ static void test_key16_many(void **state)
 		}
 	}
 	assert_int_equal(total, 41 * 42 / 2);
+	strbuf_release(&pad);
+}
+
+/* With the memo of first blocks: keys of a few shared 64-byte prefixes
+ * (some differing only in their 64th byte, some only in their 65th),
+ * interleaved, more prefixes than memo entries, every batch size, the
+ * same memo throughout: == db_key16 each. */
+static void test_key16_many_memo(void **state)
+{
+	static char text[41][300];
+	const char *sv[41];
+	size_t len[41], n, i, k, total = 0, round;
+	unsigned char out[41][16], one[16];
+	struct strbuf pad = STRBUF_INIT;
+	struct sha256 fresh;
+	static struct db_key16_memo memo;
+
+	(void)state;
+	sha256_init(&fresh);
+	memset(&memo, 0, sizeof(memo));
+	for (round = 0; round < 3; round++) {
+		for (n = 1; n <= 41; n++) {
+			for (i = 0; i < n; i++) {
+				/* prefix group: 3 of them in the early batches, 23 later */
+				size_t g = (i * 7 + n) % (n < 20 ? 3 : 23);
+
+				len[i] = 40 + (n * 37 + i * 53 + round * 11) % 200; /* 40..239 */
+				for (k = 0; k < len[i]; k++)
+					text[i][k] = (char)('a' + (k < 64 ? (k * 3 + g / 2) % 26
+									   : (k * 7 + i + n) % 26));
+				if (len[i] > 63)
+					text[i][63] = (char)('A' + g % 2); /* groups 2j, 2j+1: the 64th byte alone */
+				if (len[i] > 64 && g == 1)
+					text[i][64] = (char)('0' + i % 10); /* the 65th byte alone */
+				sv[i] = text[i];
+			}
+			memset(out, 0, sizeof(out));
+			db_key16_many(&fresh, sv, len, n, out, &pad, &memo);
+			for (i = 0; i < n; i++) {
+				db_key16(&fresh, sv[i], len[i], one);
+				assert_memory_equal(out[i], one, 16);
+				total++;
+			}
+		}
+	}
+	assert_int_equal(total, 3 * 41 * 42 / 2);
+	assert_true(memo.n > 0);
 	strbuf_release(&pad);
 }
 
@@ -861,6 +908,7 @@ int main(void)
 		cmocka_unit_test(test_hold_switches_fk_once),
 		cmocka_unit_test(test_upsert_memo_same_as_upserts),
 		cmocka_unit_test(test_key16_many),
+		cmocka_unit_test(test_key16_many_memo),
 	};
 
 	/* test_run_many_same_as_run compares two databases byte for byte: their
