@@ -183,12 +183,21 @@ struct rfm_layout {
 	struct rfm_col *col;
 	size_t n;
 	char **lit;         /* n + 1 literals */
+	size_t *litlen;     /* their lengths (finish_layout; NULL before) */
 	char delim;         /* every inner literal is this character (fast split), */
 	int prefixed;       /* ...some followed by fixed text that starts the field */
 	char **perf_names;  /* perf variables named by the header, in order */
 	size_t nperf;
 	int per_var;        /* one perf variable per line (3.x, compat/multiline mode) */
 	const char *label;  /* which layout, for messages: "ReFrame 4.3+ default" */
+};
+
+#define RFM_KIND_MEMO 2       /* texts remembered per column */
+#define RFM_KIND_MEMO_LEN 78  /* longer ones are checked every time */
+struct rfm_kind_memo {
+	unsigned char kind;   /* enum rfm_kind + 1; 0: empty */
+	unsigned char len;
+	char text[RFM_KIND_MEMO_LEN];
 };
 
 /* The match of one line: value i is line[off[i] .. off[i] + len[i]). */
@@ -202,6 +211,11 @@ struct rfm_match {
 	size_t memo_cap;
 	size_t *cum;        /* single-character separators: how many before each offset */
 	size_t cum_cap;
+	/* the last texts each column's kind accepted (rfm_kind_ok is a pure
+	 * function of kind and text; a perflog repeats most columns line
+	 * after line): RFM_KIND_MEMO per column */
+	struct rfm_kind_memo *km;
+	size_t km_cap;
 };
 
 enum rfm_match_status {

@@ -577,6 +577,54 @@ static void test_match_epcc(void **state)
 	rfm_layout_release(&l);
 }
 
+/* The matcher remembers the texts each column's kind accepted: a text
+ * of the same length, a text met under another kind, a text too long to
+ * remember, are all judged again. */
+static void test_match_kind_memo(void **state)
+{
+	static const char *const lines[][2] = {
+		/* line, expected: "ok" or "none" */
+		{ "2024-03-11T10:02:17|reframe 3.12.0|T %n=1 @s:p+gnu|jobid=7|bw=0.12|ref=0 (l=null, u=null)|GB/s", "ok" },
+		{ "2024-03-11T10:02:17|reframe 3.12.0|T %n=1 @s:p+gnu|jobid=7|lat=1.5|ref=2 (l=-0.1, u=null)|s", "ok" },
+		/* the value, then the time, then the lower threshold: same lengths, not numbers/times */
+		{ "2024-03-11T10:02:17|reframe 3.12.0|T %n=1 @s:p+gnu|jobid=7|bw=0.1x|ref=0 (l=null, u=null)|GB/s", "none" },
+		{ "2024-03-11T10:02:1x|reframe 3.12.0|T %n=1 @s:p+gnu|jobid=7|bw=0.12|ref=0 (l=null, u=null)|GB/s", "none" },
+		{ "2024-03-11T10:02:17|reframe 3.12.0|T %n=1 @s:p+gnu|jobid=7|lat=1.5|ref=2 (l=-0.x, u=null)|s", "none" },
+		/* both remembered texts again, then a third */
+		{ "2024-03-11T10:02:17|reframe 3.12.0|T %n=1 @s:p+gnu|jobid=7|bw=0.12|ref=0 (l=null, u=null)|GB/s", "ok" },
+		{ "2024-03-11T10:02:17|reframe 3.12.0|T %n=1 @s:p+gnu|jobid=7|lat=1.5|ref=2 (l=-0.1, u=null)|s", "ok" },
+		{ "2024-03-11T10:02:18|reframe 3.12.0|T %n=1 @s:p+gnu|jobid=8|bw=0.13|ref=0 (l=null, u=null)|GB/s", "ok" },
+		/* an info too long to remember, twice, then broken (no sys:part+env) */
+		{ "2024-03-11T10:02:18|reframe 3.12.0|TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTT %n=1 @s:p+gnu|jobid=8|bw=0.13|ref=0 (l=null, u=null)|GB/s", "ok" },
+		{ "2024-03-11T10:02:18|reframe 3.12.0|TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTT %n=1 @s:p+gnu|jobid=8|bw=0.13|ref=0 (l=null, u=null)|GB/s", "ok" },
+		{ "2024-03-11T10:02:18|reframe 3.12.0|TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTT %n=1 @s:pXgnu|jobid=8|bw=0.13|ref=0 (l=null, u=null)|GB/s", "none" },
+	};
+	/* column 0: EPCC's display name, 3.x's time; "T" is a name, not a time */
+	const char *epcc = "T|pass|2024-03-11T10:02:17|v|1.5 s|(0, null, null)|";
+	const char *v3 = "T|reframe 4.6.1|T %n=1 @s:p+gnu|jobid=7|bw=0.12|ref=0 (l=null, u=null)|GB/s";
+	struct rfm_layout l, e;
+	struct rfm_match m;
+	size_t a, b, i;
+
+	(void)state;
+	layout_of(&l, 3, NULL);
+	layout_of(&e, 4, NULL);
+	assert_int_equal(l.delim, 0);
+	rfm_match_init(&m);
+	for (i = 0; i < AB_ARRAY_SIZE(lines); i++) {
+		int rc = rfm_layout_match(&l, lines[i][0], strlen(lines[i][0]), &m, &a, &b);
+		assert_int_equal(rc, !strcmp(lines[i][1], "ok") ? RFM_MATCH_OK : RFM_MATCH_NONE);
+	}
+	assert_int_equal(rfm_layout_match(&e, epcc, strlen(epcc), &m, &a, &b), RFM_MATCH_OK);
+	assert_field(&m, epcc, 0, "T");
+	assert_int_equal(rfm_layout_match(&l, v3, strlen(v3), &m, &a, &b), RFM_MATCH_NONE);
+	assert_int_equal(rfm_layout_match(&l, lines[0][0], strlen(lines[0][0]), &m, &a, &b),
+			 RFM_MATCH_OK);
+	rfm_match_release(&m);
+	rfm_layout_release(&l);
+	rfm_layout_release(&e);
+}
+
 static void test_match_separator_in_field(void **state)
 {
 	static const char hdr[] = "result|job_completion_time|descr|extra|env_vars|environ|jobid|"
@@ -1333,6 +1381,7 @@ int main(void)
 		cmocka_unit_test(test_header_layouts),
 		cmocka_unit_test(test_compile),
 		cmocka_unit_test(test_match_epcc),
+		cmocka_unit_test(test_match_kind_memo),
 		cmocka_unit_test(test_match_separator_in_field),
 		cmocka_unit_test(test_match_comma_in_display_name),
 		cmocka_unit_test(test_fixture_good),
