@@ -102,7 +102,7 @@ static void dparams_release(struct dparams *d);
 
 /* What rfm_case_emit builds for one run: kept between runs so that a
  * perflog of 100,000 lines does not allocate a dozen buffers per line. */
-enum { EB_SYSNAME, EB_CLS, EB_REASON, EB_FINISHED, EB_STARTED, EB_SYSMETA, EB_MISSING,
+enum { EB_SYSNAME, EB_CLS, EB_REASON, EB_FINISHED, EB_STARTED, EB_MISSING,
        EB_METAS, EB_PTEXT, EB_ACCEL, EB_KEY, EB_KEYT, EB_N };
 
 /* The meta text of one perf variable, kept for the next case: a test's runs
@@ -126,8 +126,18 @@ static const char *const pk_name[PK_N] = {
 	"session_extras"
 };
 
+/* JSON text made from up to TM_PARTS strings, kept while they repeat (a
+ * test's runs share display name, system, partition, environment...) */
+#define TM_PARTS 4
+struct text_memo {
+	struct strbuf part[TM_PARTS], text;
+	int valid;
+};
+enum { TM_DISPLAY, TM_ENVIRON, TM_RESULT, TM_SYSMETA, TM_KEY, TM_N };
+
 struct rfm_emit_buf {
 	struct jtext_keyref pk[PK_N]; /* in c->kv (the case's, like this buffer) */
+	struct text_memo tm[TM_N];
 	struct strbuf sb[EB_N];
 	struct ingest_metric *m;
 	const char **mj;
@@ -154,6 +164,12 @@ static void eb_free(struct rfm_emit_buf *eb)
 		return;
 	for (i = 0; i < EB_N; i++)
 		strbuf_release(&eb->sb[i]);
+	for (i = 0; i < TM_N; i++) {
+		size_t k;
+		for (k = 0; k < TM_PARTS; k++)
+			strbuf_release(&eb->tm[i].part[k]);
+		strbuf_release(&eb->tm[i].text);
+	}
 	strbuf_release(&eb->lib_key);
 	strbuf_release(&eb->disp);
 	dparams_release(&eb->dp);
@@ -177,6 +193,12 @@ static struct rfm_emit_buf *eb_get(struct rfm_case *c)
 		eb = c->eb = ab_calloc(1, sizeof(*eb));
 		for (i = 0; i < EB_N; i++)
 			strbuf_init(&eb->sb[i], 0);
+		for (i = 0; i < TM_N; i++) {
+			size_t k;
+			for (k = 0; k < TM_PARTS; k++)
+				strbuf_init(&eb->tm[i].part[k], 0);
+			strbuf_init(&eb->tm[i].text, 0);
+		}
 		strbuf_init(&eb->lib_key, 0);
 		eb->lib = -1;
 		strbuf_init(&eb->disp, 0);
@@ -843,6 +865,41 @@ static long nodelist_count(const struct jtext_obj *kv, struct jtext_keyref *key)
 	return total;
 }
 
+/* Whether m's text was made from parts p[0..n) (the same bytes); if not,
+ * the parts are kept and its text emptied for the caller to make. */
+static int tm_same(struct text_memo *m, const struct strbuf *const p[], size_t n)
+{
+	size_t i;
+
+	if (m->valid) {
+		for (i = 0; i < n; i++)
+			if (m->part[i].len != p[i]->len ||
+			    memcmp(m->part[i].buf, p[i]->buf, p[i]->len))
+				break;
+		if (i == n)
+			return 1;
+	}
+	for (i = 0; i < n; i++) {
+		strbuf_reset(&m->part[i]);
+		strbuf_addbuf(&m->part[i], p[i]);
+	}
+	strbuf_reset(&m->text);
+	m->valid = 1;
+	return 0;
+}
+
+/* jtext_obj_set_str(kv, key, sb) with the escaped text from m when sb repeats */
+static void kv_set_memo(struct jtext_obj *kv, const char *key, size_t klen, struct text_memo *m,
+			const struct strbuf *sb)
+{
+	size_t mark = kv->vals.len;
+
+	if (!tm_same(m, &sb, 1))
+		jtext_str(&m->text, sb->buf, sb->len);
+	strbuf_addbuf(&kv->vals, &m->text);
+	jtext_obj_put(kv, key, klen, mark);
+}
+
 static void add_key_text(struct strbuf *key, const struct strbuf *sb)
 {
 	strbuf_addch(key, ',');
@@ -852,8 +909,11 @@ static void add_key_text(struct strbuf *key, const struct strbuf *sb)
 /* The key as the JSON array text jansson printed before (its hash is the
  * stored key, so the bytes must not change), into key (t: scratch);
  * NULL when the case has no identity. */
-static const char *dedupe_key(const struct rfm_case *c, struct strbuf *key, struct strbuf *t)
+static const char *dedupe_key(const struct rfm_case *c, struct strbuf *key, struct strbuf *t,
+			      struct text_memo *prefix)
 {
+	const struct strbuf *parts[4];
+
 	strbuf_reset(t);
 	strbuf_reset(key);
 	if (c->old_era && c->jobid.len) {
@@ -872,11 +932,19 @@ static const char *dedupe_key(const struct rfm_case *c, struct strbuf *key, stru
 	} else {
 		return NULL;
 	}
-	strbuf_addstr(key, "[\"reframe\"");
-	add_key_text(key, &c->display);
-	add_key_text(key, &c->system);
-	add_key_text(key, &c->partition);
-	add_key_text(key, &c->environ);
+	/* the text before the time or job: the same for a test's runs */
+	parts[0] = &c->display;
+	parts[1] = &c->system;
+	parts[2] = &c->partition;
+	parts[3] = &c->environ;
+	if (!tm_same(prefix, parts, 4)) {
+		strbuf_addstr(&prefix->text, "[\"reframe\"");
+		add_key_text(&prefix->text, &c->display);
+		add_key_text(&prefix->text, &c->system);
+		add_key_text(&prefix->text, &c->partition);
+		add_key_text(&prefix->text, &c->environ);
+	}
+	strbuf_addbuf(key, &prefix->text);
 	add_key_text(key, t);
 	strbuf_addch(key, ']');
 	return key->buf;
@@ -1051,7 +1119,6 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 	reason = &eb->sb[EB_REASON];
 	finished = &eb->sb[EB_FINISHED];
 	started = &eb->sb[EB_STARTED];
-	sysmeta = &eb->sb[EB_SYSMETA];
 	missing = &eb->sb[EB_MISSING];
 	metas = &eb->sb[EB_METAS];
 	ptext = &eb->sb[EB_PTEXT];
@@ -1063,11 +1130,19 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 	strbuf_addch(sysname, ':');
 	strbuf_addbuf(sysname, &c->partition);
 	strbuf_add(cls, c->display.buf, strcspn(c->display.buf, " "));
-	strbuf_addstr(sysmeta, "{\"site\":");
-	jtext_str(sysmeta, c->system.buf, c->system.len);
-	strbuf_addstr(sysmeta, ",\"partition\":");
-	jtext_str(sysmeta, c->partition.buf, c->partition.len);
-	strbuf_addch(sysmeta, '}');
+	{
+		const struct strbuf *sp[2] = { &c->system, &c->partition };
+		struct text_memo *tm = &eb->tm[TM_SYSMETA];
+
+		if (!tm_same(tm, sp, 2)) {
+			strbuf_addstr(&tm->text, "{\"site\":");
+			jtext_str(&tm->text, c->system.buf, c->system.len);
+			strbuf_addstr(&tm->text, ",\"partition\":");
+			jtext_str(&tm->text, c->partition.buf, c->partition.len);
+			strbuf_addch(&tm->text, '}');
+		}
+		sysmeta = &tm->text;
+	}
 
 	/* a run report's attributes come first, in its order */
 	if (json_object_size(c->params))
@@ -1081,11 +1156,11 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 		eb->dp_valid = 1;
 	}
 	dparams_put(&eb->dp, kv);
-	kv_set_buf(kv, "display_name", &c->display);
+	kv_set_memo(kv, "display_name", 12, &eb->tm[TM_DISPLAY], &c->display);
 	if (c->environ.len)
-		kv_set_buf(kv, "environ", &c->environ);
+		kv_set_memo(kv, "environ", 7, &eb->tm[TM_ENVIRON], &c->environ);
 	if (c->result.len)
-		kv_set_buf(kv, "result", &c->result);
+		kv_set_memo(kv, "result", 6, &eb->tm[TM_RESULT], &c->result);
 	if (c->fail_phase.len)
 		kv_set_buf(kv, "fail_phase", &c->fail_phase);
 	if (c->fail_reason.len)
@@ -1209,7 +1284,7 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 		kv_set_buf(kv, "job_submit_time", started);
 		strbuf_reset(started);
 	}
-	key = dedupe_key(c, &eb->sb[EB_KEY], &eb->sb[EB_KEYT]);
+	key = dedupe_key(c, &eb->sb[EB_KEY], &eb->sb[EB_KEYT], &eb->tm[TM_KEY]);
 
 	run.line = c->line;
 	run.system.name = sysname->buf;

@@ -21,7 +21,7 @@
 
 struct cap_run {
 	char *path, *benchmark, *system, *accel, *metric, *unit, *job, *finished, *started;
-	char *reason, *key, *params;
+	char *reason, *key, *params, *sysmeta;
 	const char *status;
 	long line, nodes, devices, local_batch, global_batch;
 	int lower;
@@ -97,6 +97,7 @@ static int cap_run_fn(void *self, const struct ingest_run *run, int64_t *id, str
 	r->started = dup0(run->started);
 	r->reason = dup0(run->excluded_reason);
 	r->key = dup0(run->dedupe_key);
+	r->sysmeta = dup0(run->system.meta_json);
 	r->params = run->params_json ? sorted_json(run->params_json)
 		    : run->params ? json_dumps(run->params, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 	r->status = st[run->status];
@@ -143,6 +144,7 @@ static void cap_run_free(struct cap_run *r)
 	free(r->started);
 	free(r->reason);
 	free(r->key);
+	free(r->sysmeta);
 	free(r->params);
 	for (k = 0; k < r->nm; k++) {
 		free(r->mname[k]);
@@ -1096,6 +1098,79 @@ static void test_bad_inputs(void **state)
 	strbuf_release(&f);
 }
 
+/* What a case's runs share is made once and kept while it repeats (the
+ * dedupe key's text before the time, the system's meta, the escaped
+ * display name, environment, result): each run's must still be its own,
+ * when one field changes, by one byte at the same length, when bytes move
+ * from one field to the next, with escapes, and back. */
+static void test_emit_memos(void **state)
+{
+	static const char *const rows[][5] = {
+		/* result, name, environ, partition, system */
+		{ "pass", "T %a=1", "gnu", "p", "sys" },
+		{ "pass", "T %a=1", "gnu", "p", "sys" },
+		{ "pass", "T %a=2", "gnu", "p", "sys" },
+		{ "pass", "T %a=2", "gnv", "p", "sys" },
+		{ "fail", "T %a=2", "gnv", "p", "sys" },
+		{ "pass", "T %a=2", "gnv", "pc", "sab" },
+		{ "pass", "T %a=2", "gnv", "bpc", "sa" },
+		{ "pass", "T %a=2", "gnvb", "pc", "sa" },
+		{ "pass", "T %a=\"\xc3\xa9\\", "g\"n", "p\\", "s\xc3\xa9" },
+		{ "pass", "T %a=\"\xc3\xa9\\", "g\"n", "p\\", "s\xc3\xa9" },
+		{ "pass", "T %a=1", "gnu", "p", "sys" },
+	};
+	char tmpl[] = "/tmp/ab-rfm-XXXXXX";
+	struct strbuf f = STRBUF_INIT;
+	const char *paths[1];
+	struct cap c;
+	FILE *fp;
+	size_t i;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	strbuf_addf(&f, "%s/m.log", tmpl);
+	paths[0] = f.buf;
+	fp = fopen(f.buf, "w");
+	assert_non_null(fp);
+	fputs("result|job_completion_time|name|environ|partition|x_value|x_unit|x_ref|"
+	      "x_lower_thres|x_upper_thres|system\n", fp);
+	for (i = 0; i < AB_ARRAY_SIZE(rows); i++)
+		fprintf(fp, "%s|2024-05-01T10:00:%02u|%s|%s|%s|1.5|s|0|None|None|%s\n", rows[i][0],
+			(unsigned)i, rows[i][1], rows[i][2], rows[i][3], rows[i][4]);
+	fclose(fp);
+	cap_init(&c);
+	assert_int_equal(ingest(&c, NULL, NULL, paths, 1), 0);
+	assert_int_equal(c.n, AB_ARRAY_SIZE(rows));
+	for (i = 0; i < AB_ARRAY_SIZE(rows); i++) {
+		const struct cap_run *r = &c.r[i];
+		char t[32], *want;
+		json_t *j, *pj;
+
+		snprintf(t, sizeof(t), "t:%lld", 1714557600LL + (long long)i);
+		j = json_pack("[sssss]", "reframe", rows[i][1], rows[i][4], rows[i][3], rows[i][2]);
+		json_array_append_new(j, json_string(t));
+		want = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
+		assert_string_equal(r->key, want);
+		free(want);
+		json_decref(j);
+		j = json_pack("{s:s,s:s}", "site", rows[i][4], "partition", rows[i][3]);
+		want = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_PRESERVE_ORDER);
+		assert_string_equal(r->sysmeta, want);
+		free(want);
+		json_decref(j);
+		pj = json_loads(r->params, 0, NULL);
+		assert_non_null(pj);
+		assert_string_equal(json_string_value(json_object_get(pj, "display_name")), rows[i][1]);
+		assert_string_equal(json_string_value(json_object_get(pj, "environ")), rows[i][2]);
+		assert_string_equal(json_string_value(json_object_get(pj, "result")), rows[i][0]);
+		json_decref(pj);
+	}
+	cap_release(&c);
+	unlink(f.buf);
+	rmdir(tmpl);
+	strbuf_release(&f);
+}
+
 /* The UTF-8 check reads ASCII 32 bytes at a time: a bad byte (or a good
  * multibyte character) anywhere in the line, on either side of a 32-byte
  * step, is judged as byte by byte. */
@@ -1392,6 +1467,7 @@ int main(void)
 		cmocka_unit_test(test_results_db),
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_utf8_positions),
+		cmocka_unit_test(test_emit_memos),
 		cmocka_unit_test(test_samples_493),
 		cmocka_unit_test(test_samples_312),
 		cmocka_unit_test(test_samples_epcc),
