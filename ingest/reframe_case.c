@@ -55,12 +55,17 @@ void rfm_case_init(struct rfm_case *c)
 	jtext_obj_init(&c->kv);
 }
 
-static void perf_free(struct rfm_perf *p)
+/* A perf entry's values dropped; its name and unit memory kept for the
+ * next case (the perflog's next line names the same variables). */
+static void perf_clear(struct rfm_perf *p)
 {
-	free(p->name);
 	free(p->raw);
-	free(p->unit);
 	free(p->result);
+	if (p->unit) {
+		free(p->spare_unit);
+		p->spare_unit = p->unit;
+	}
+	p->raw = p->result = p->unit = NULL;
 }
 
 void rfm_case_reset(struct rfm_case *c)
@@ -82,7 +87,7 @@ void rfm_case_reset(struct rfm_case *c)
 	c->time_basis = NULL;
 	c->old_era = 0;
 	for (i = 0; i < c->nperf; i++)
-		perf_free(&c->perf[i]);
+		perf_clear(&c->perf[i]);
 	c->nperf = 0;
 	if (json_object_size(c->params))
 		json_object_clear(c->params);
@@ -135,8 +140,17 @@ struct text_memo {
 };
 enum { TM_DISPLAY, TM_ENVIRON, TM_RESULT, TM_SYSMETA, TM_KEY, TM_N };
 
+/* param_long() of a value text met before (values repeat run after run) */
+#define PV_LEN 24
+struct param_memo {
+	unsigned char len;      /* 0: nothing yet */
+	char text[PV_LEN];
+	long val;
+};
+
 struct rfm_emit_buf {
 	struct jtext_keyref pk[PK_N]; /* in c->kv (the case's, like this buffer) */
+	struct param_memo pv[PK_N];
 	struct text_memo tm[TM_N];
 	struct strbuf sb[EB_N];
 	struct ingest_metric *m;
@@ -226,6 +240,8 @@ static struct rfm_emit_buf *eb_get(struct rfm_case *c)
 
 void rfm_case_release(struct rfm_case *c)
 {
+	size_t i;
+
 	rfm_case_reset(c);
 	strbuf_release(&c->display);
 	strbuf_release(&c->system);
@@ -237,6 +253,10 @@ void rfm_case_release(struct rfm_case *c)
 	strbuf_release(&c->fail_reason);
 	strbuf_release(&c->time_raw);
 	strbuf_release(&c->key_extra);
+	for (i = 0; i < c->perf_cap; i++) {
+		free(c->perf[i].name);
+		free(c->perf[i].spare_unit);
+	}
 	free(c->perf);
 	c->perf = NULL;
 	c->perf_cap = 0;
@@ -256,13 +276,64 @@ struct rfm_perf *rfm_case_perf(struct rfm_case *c, const char *name, size_t len)
 		if (strlen(c->perf[i].name) == len && !memcmp(c->perf[i].name, name, len))
 			return &c->perf[i];
 	if (c->nperf == c->perf_cap) {
+		size_t old = c->perf_cap;
 		c->perf_cap = c->perf_cap ? 2 * c->perf_cap : 8;
 		c->perf = ab_realloc(c->perf, c->perf_cap * sizeof(*c->perf));
+		memset(c->perf + old, 0, (c->perf_cap - old) * sizeof(*c->perf));
 	}
 	p = &c->perf[c->nperf++];
-	memset(p, 0, sizeof(*p));
-	p->name = ab_strndup(name, len);
+	{	/* the entry's name and spare unit stay; its values start empty */
+		char *keep = p->name, *spare = p->spare_unit;
+		memset(p, 0, sizeof(*p));
+		p->spare_unit = spare;
+		if (keep && strlen(keep) == len && !memcmp(keep, name, len)) {
+			p->name = keep;
+		} else {
+			free(keep);
+			p->name = ab_strndup(name, len);
+		}
+	}
 	return p;
+}
+
+void rfm_perf_set_unit(struct rfm_perf *p, const char *s, size_t len)
+{
+	if (p->unit && strlen(p->unit) == len && !memcmp(p->unit, s, len))
+		return;
+	free(p->unit);
+	if (p->spare_unit && strlen(p->spare_unit) == len && !memcmp(p->spare_unit, s, len)) {
+		p->unit = p->spare_unit;
+		p->spare_unit = NULL;
+	} else {
+		p->unit = ab_strndup(s, len);
+	}
+}
+
+void rfm_case_take_perf(struct rfm_case *dst, struct rfm_perf *src)
+{
+	struct rfm_perf *p = rfm_case_perf(dst, src->name, strlen(src->name));
+
+	p->has_value = src->has_value;
+	p->value = src->value;
+	free(p->raw);
+	p->raw = src->raw;
+	free(p->unit);
+	p->unit = src->unit;
+	p->has_ref = src->has_ref;
+	p->has_lower = src->has_lower;
+	p->has_upper = src->has_upper;
+	p->ref = src->ref;
+	p->lower = src->lower;
+	p->upper = src->upper;
+	free(p->result);
+	p->result = src->result;
+	src->raw = src->unit = src->result = NULL;
+	src->has_value = src->has_ref = src->has_lower = src->has_upper = 0;
+	/* the unit memory goes back and forth: src names it next line */
+	if (!src->spare_unit) {
+		src->spare_unit = p->spare_unit;
+		p->spare_unit = NULL;
+	}
 }
 
 enum rfm_value rfm_perf_set_value(struct rfm_perf *p, const char *s, size_t len)
@@ -767,14 +838,33 @@ static const char *kv_string(const struct jtext_obj *kv, struct jtext_keyref *ke
 }
 
 /* A positive integer param (integer, or a string of one); 0 when none. */
+static long param_long_text(const char *v, size_t n);
+
 static long param_long(const struct jtext_obj *kv, struct rfm_emit_buf *eb, int key)
 {
 	size_t n;
 	const char *v = jtext_obj_get_ref(kv, &eb->pk[key], &n);
-	long long ll;
+	struct param_memo *pm = &eb->pv[key];
+	long r;
 
 	if (!v || !n)
 		return 0;
+	if (pm->len == n && !memcmp(pm->text, v, n))
+		return pm->val;
+	r = param_long_text(v, n);
+	if (n <= PV_LEN) {
+		pm->len = (unsigned char)n;
+		memcpy(pm->text, v, n);
+		pm->val = r;
+	}
+	return r;
+}
+
+/* The value text v[0..n) (n > 0) as param_long() reads it. */
+static long param_long_text(const char *v, size_t n)
+{
+	long long ll;
+
 	if (v[0] == '"') {
 		/* digits need no escapes: a string with any is not a number */
 		if (n < 2 || memchr(v, '\\', n))

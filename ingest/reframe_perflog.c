@@ -529,10 +529,8 @@ static int line_case(struct perflog *pl, const char *line, long lineno, struct r
 				warn_value(pl, lineno, p, kind);
 			break;
 		case RA_PERF_UNIT:
-			if (p) {
-				free(p->unit);
-				p->unit = ab_strndup(v, n);
-			}
+			if (p)
+				rfm_perf_set_unit(p, v, n);
 			break;
 		case RA_PERF_REF:
 			if (p && perf_num(pl, i, &p->has_ref, &p->ref, v, n) < 0)
@@ -620,16 +618,6 @@ static int emit_group(struct perflog *pl, size_t k, struct strbuf *err)
 	return rc < 0 ? rc : 0;
 }
 
-static void take_perf(struct rfm_case *dst, struct rfm_perf *src)
-{
-	struct rfm_perf *p = rfm_case_perf(dst, src->name, strlen(src->name));
-
-	free(p->name);
-	*p = *src;
-	memset(src, 0, sizeof(*src));
-	src->name = ab_strdup("");
-}
-
 static int group_line(struct perflog *pl, struct strbuf *err)
 {
 	struct rfm_case *t = &pl->tmp;
@@ -653,7 +641,7 @@ static int group_line(struct perflog *pl, struct strbuf *err)
 				return rc;
 			break;
 		}
-		take_perf(&g->c, p);
+		rfm_case_take_perf(&g->c, p);
 		return 0;
 	}
 	if (pl->ngroups == RFM_OPEN_GROUPS) {

@@ -28,6 +28,9 @@ struct rfm_perf {
 	int has_ref, has_lower, has_upper;
 	double ref, lower, upper;
 	char *result;           /* per-variable result as ReFrame gave it, or NULL */
+	/* memory kept for the next case (rfm_case_reset keeps the perf
+	 * entries' names and units: a perflog's lines repeat them) */
+	char *spare_unit;
 };
 
 struct rfm_case {
@@ -40,7 +43,7 @@ struct rfm_case {
 	double submit;          /* UTC epoch seconds; NAN = unknown */
 	const char *time_basis; /* static text: how completion was obtained */
 	int old_era;            /* written by ReFrame < 4.7 (keyed by job id) */
-	struct rfm_perf *perf;
+	struct rfm_perf *perf;  /* nperf in use; up to perf_cap keep a spare name/unit */
 	size_t nperf, perf_cap;
 	json_t *params;         /* owned; everything else the source said (run reports) */
 	struct jtext_obj kv;    /* the same as JSON text (perflogs); params goes first */
@@ -64,6 +67,11 @@ void rfm_case_reset(struct rfm_case *c);
 void rfm_case_release(struct rfm_case *c);
 /* The perf variable called name, added when missing. */
 struct rfm_perf *rfm_case_perf(struct rfm_case *c, const char *name, size_t len);
+/* p->unit = s[0..len), from the spare memory when it holds the same text */
+void rfm_perf_set_unit(struct rfm_perf *p, const char *s, size_t len);
+/* Move the values of src (a perf entry of another case) into dst's entry
+ * of the same name, a new one; src keeps its name. */
+void rfm_case_take_perf(struct rfm_case *dst, struct rfm_perf *src);
 /* What a performance value token was (rfm_perf_set_value). */
 enum rfm_value {
 	RFM_VALUE_OK,       /* a finite number: stored */

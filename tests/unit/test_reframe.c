@@ -1166,6 +1166,60 @@ static void test_emit_memos(void **state)
 		json_decref(pj);
 	}
 	cap_release(&c);
+	/* the node count read from a value met before, and from new ones */
+	{
+		static const char *const nodes[][2] = {
+			{ "4", "4" }, { "4", "4" }, { "8", "8" }, { "4.0", "0" }, { "4", "4" },
+			{ "x4", "0" }, { "12", "12" }, { "-4", "0" }, { "12", "12" },
+			{ "123456789012345678901234567", "0" }, { "123456789012345678901234567", "0" },
+			{ "4", "4" },
+		};
+		static const char *const units[] = { "s", "s", "h", "ms", "us" };
+		fp = fopen(f.buf, "w");
+		assert_non_null(fp);
+		fputs("result|job_completion_time|name|num_nodes|partition|x_value|x_unit|x_ref|"
+		      "x_lower_thres|x_upper_thres|system\n", fp);
+		/* and units: kept memory must not keep the text */
+		for (i = 0; i < AB_ARRAY_SIZE(nodes); i++)
+			fprintf(fp, "pass|2024-05-01T10:00:%02u|T|%s|p|1.5|%s|0|None|None|s\n",
+				(unsigned)i, nodes[i][0], units[i % 5]);
+		fclose(fp);
+		cap_init(&c);
+		assert_int_equal(ingest(&c, NULL, NULL, paths, 1), 0);
+		assert_int_equal(c.n, AB_ARRAY_SIZE(nodes));
+		for (i = 0; i < AB_ARRAY_SIZE(nodes); i++) {
+			assert_int_equal(c.r[i].nodes, atol(nodes[i][1]));
+			assert_string_equal(c.r[i].munit[0], units[i % 5]);
+		}
+		cap_release(&c);
+	}
+	/* one variable per line (3.x): each run's units, as written */
+	{
+		static const char *const v3[][3] = {
+			{ "7", "bw", "GB/s" }, { "7", "lat", "us" }, { "8", "bw", "MB/s" },
+			{ "8", "lat", "ms" }, { "9", "lat", "us" }, { "9", "bw", "GB/s" },
+			{ "10", "bw", "GB/s" }, { "10", "lat", "us" },
+		};
+		fp = fopen(f.buf, "w");
+		assert_non_null(fp);
+		for (i = 0; i < AB_ARRAY_SIZE(v3); i++)
+			fprintf(fp, "2024-05-01T10:00:%02u|reframe 3.12.0|T %%n=1 @s:p+gnu|jobid=%s|"
+				"%s=1.5|ref=0 (l=null, u=null)|%s\n", (unsigned)(i / 2), v3[i][0],
+				v3[i][1], v3[i][2]);
+		fclose(fp);
+		cap_init(&c);
+		assert_int_equal(ingest(&c, NULL, NULL, paths, 1), 0);
+		assert_int_equal(c.n, AB_ARRAY_SIZE(v3) / 2);
+		for (i = 0; i < AB_ARRAY_SIZE(v3); i++) {
+			const struct cap_run *r = &c.r[i / 2];
+			size_t k;
+			for (k = 0; k < r->nm && strcmp(r->mname[k], v3[i][1]); k++)
+				;
+			assert_true(k < r->nm);
+			assert_string_equal(r->munit[k], v3[i][2]);
+		}
+		cap_release(&c);
+	}
 	unlink(f.buf);
 	rmdir(tmpl);
 	strbuf_release(&f);
