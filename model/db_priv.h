@@ -108,6 +108,7 @@ struct db_pair_pos {
 	size_t off, len;
 	uint64_t h;       /* db_hash64 of the pair; 0 and unused when as the run before's */
 	int same;         /* the same pair as the run before's at this place */
+	int own;          /* the run's own (met for the first time), else shared */
 };
 
 /* sink.c: the state of prepare(), the part of storing a run that needs no

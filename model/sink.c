@@ -765,15 +765,28 @@ static int params_split(struct db_sink_prep *p, const char *json, size_t n, cons
 		np++;
 	}
 	for (k = 0; k < np; k++) {
-		const struct db_pair_pos *cp = &p->cur_pair[k];
+		struct db_pair_pos *cp = &p->cur_pair[k];
 		const char *kv = json + cp->off;
 
-		if (cp->same || db_intern_get(&p->pairs, cp->h, kv, cp->len)) {
-			add_pair(&p->shared, kv, cp->len);
-		} else {
+		if (!cp->same && !db_intern_get(&p->pairs, cp->h, kv, cp->len)) {
 			db_intern_set(&p->pairs, cp->h, kv, cp->len, DB_INTERN_SEEN);
-			add_pair(&p->own, kv, cp->len);
+			cp->own = 1;
+		} else {
+			cp->own = 0;
 		}
+	}
+	/* pairs next to each other in json and on the same side are one piece
+	 * of text there (with their commas): copied at once (an empty pair,
+	 * only in text that is not JSON, goes alone as add_pair has it) */
+	for (k = 0; k < np;) {
+		const struct db_pair_pos *cp = &p->cur_pair[k];
+		size_t j = k + 1;
+
+		while (j < np && cp->len && p->cur_pair[j].len && p->cur_pair[j].own == cp->own)
+			j++;
+		add_pair(cp->own ? &p->own : &p->shared, json + cp->off,
+			 p->cur_pair[j - 1].off + p->cur_pair[j - 1].len - cp->off);
+		k = j;
 	}
 	{	/* this run's pairs are the next run's "before" */
 		struct db_pair_pos *t = p->prev_pair;
