@@ -152,6 +152,8 @@ struct rfm_emit_buf {
 	struct jtext_keyref pk[PK_N]; /* in c->kv (the case's, like this buffer) */
 	struct param_memo pv[PK_N];
 	struct text_memo tm[TM_N];
+	const char *basis;            /* the static time_basis text escaped in basis_text */
+	struct strbuf basis_text;
 	struct strbuf sb[EB_N];
 	struct ingest_metric *m;
 	const char **mj;
@@ -185,6 +187,7 @@ static void eb_free(struct rfm_emit_buf *eb)
 		strbuf_release(&eb->tm[i].text);
 	}
 	strbuf_release(&eb->lib_key);
+	strbuf_release(&eb->basis_text);
 	strbuf_release(&eb->disp);
 	dparams_release(&eb->dp);
 	free(eb->ends);
@@ -214,6 +217,7 @@ static struct rfm_emit_buf *eb_get(struct rfm_case *c)
 			strbuf_init(&eb->tm[i].text, 0);
 		}
 		strbuf_init(&eb->lib_key, 0);
+		strbuf_init(&eb->basis_text, 0);
 		eb->lib = -1;
 		strbuf_init(&eb->disp, 0);
 		strbuf_init(&eb->dp.keys, 0);
@@ -737,9 +741,13 @@ int rfm_parse_time(const char *s, size_t len, long assume_offset_s, double *epoc
 
 /* ---- mapping ------------------------------------------------------------ */
 
-static int word_is(const struct strbuf *sb, const char *w)
+/* !strcmp(sb->buf, w) (text up to a NUL, as before), inline: with w a
+ * literal its length is known and no call is made (a dozen per run) */
+static inline int word_is(const struct strbuf *sb, const char *w)
 {
-	return !strcmp(sb->buf, w);
+	size_t n = strlen(w);
+
+	return sb->len >= n && !memcmp(sb->buf, w, n) && sb->buf[n] == '\0';
 }
 
 static int missing_word(const char *s)
@@ -1255,8 +1263,18 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 		kv_set_buf(kv, "fail_phase", &c->fail_phase);
 	if (c->fail_reason.len)
 		kv_set_buf(kv, "fail_reason", &c->fail_reason);
-	if (c->time_basis)
-		jtext_obj_set_str(kv, "time_basis", c->time_basis, strlen(c->time_basis));
+	if (c->time_basis) {
+		/* one of a few static texts: escaped once per text */
+		size_t mark = kv->vals.len;
+
+		if (eb->basis != c->time_basis) {
+			strbuf_reset(&eb->basis_text);
+			jtext_str(&eb->basis_text, c->time_basis, strlen(c->time_basis));
+			eb->basis = c->time_basis;
+		}
+		strbuf_addbuf(&kv->vals, &eb->basis_text);
+		jtext_obj_put(kv, "time_basis", 10, mark);
+	}
 	/* the text is worth keeping when the instant was read from it */
 	if (c->time_raw.len && c->time_basis && strcmp(c->time_basis, "job_completion_time_unix"))
 		kv_set_buf(kv, "time_as_written", &c->time_raw);

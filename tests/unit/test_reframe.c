@@ -1220,6 +1220,30 @@ static void test_emit_memos(void **state)
 		}
 		cap_release(&c);
 	}
+	/* results read up to a NUL byte, as strcmp read them: "skip\0x" is
+	 * skip; "pas", "passx" and "xfai" are no result ReFrame has */
+	{
+		static const char res[][8] = { "skip\0x", "pas", "passx", "xfai", "pass" };
+		static const char *const status[] = { "invalid", "invalid", "invalid", "ok" };
+
+		fp = fopen(f.buf, "w");
+		assert_non_null(fp);
+		fputs("result|job_completion_time|name|partition|x_value|x_unit|x_ref|"
+		      "x_lower_thres|x_upper_thres|system\n", fp);
+		for (i = 0; i < AB_ARRAY_SIZE(res); i++) {
+			fwrite(res[i], 1, i < 1 ? 6 : strlen(res[i]), fp);
+			fprintf(fp, "|2024-05-01T10:00:%02u|T|p|1.5|s|0|None|None|s\n", (unsigned)i);
+		}
+		fclose(fp);
+		cap_init(&c);
+		/* a NUL makes the file look binary: the format is given */
+		assert_int_equal(ingest(&c, "reframe-perflog", NULL, paths, 1), 0);
+		assert_int_equal(c.n, 4);
+		for (i = 0; i < 4; i++)
+			assert_string_equal(c.r[i].status, status[i]);
+		assert_true(has(c.warnings.buf, "1 skipped test case not stored"));
+		cap_release(&c);
+	}
 	unlink(f.buf);
 	rmdir(tmpl);
 	strbuf_release(&f);
