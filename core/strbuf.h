@@ -84,6 +84,39 @@ static inline void strbuf_setstr(struct strbuf *sb, const char *s)
 	strbuf_addstr(sb, s);
 }
 
+/* !memcmp(a, b, n), inline for the short texts the parsers compare with
+ * what they met before (a call to memcmp cost more than the compare). */
+static inline int ab_memeq(const void *a, const void *b, size_t n)
+{
+	const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
+	uint64_t p, q, r, t;
+	uint32_t u, v, w, z;
+	size_t i;
+
+	if (n > 64)
+		return !memcmp(a, b, n);
+	if (n >= 8) {
+		for (i = 0; i + 8 < n; i += 8) {
+			memcpy(&p, x + i, 8);
+			memcpy(&q, y + i, 8);
+			if (p != q)
+				return 0;
+		}
+		memcpy(&r, x + n - 8, 8); /* the last 8, overlapping */
+		memcpy(&t, y + n - 8, 8);
+		return r == t;
+	}
+	if (n >= 4) {
+		memcpy(&u, x, 4);
+		memcpy(&v, y, 4);
+		memcpy(&w, x + n - 4, 4);
+		memcpy(&z, y + n - 4, 4);
+		return ((u ^ v) | (w ^ z)) == 0;
+	}
+	/* 0-3 bytes: the first, middle and last cover them */
+	return !n || (x[0] == y[0] && x[n / 2] == y[n / 2] && x[n - 1] == y[n - 1]);
+}
+
 /* Remove leading/trailing ASCII whitespace. */
 void strbuf_trim(struct strbuf *sb);
 void strbuf_rtrim(struct strbuf *sb);

@@ -277,7 +277,7 @@ struct rfm_perf *rfm_case_perf(struct rfm_case *c, const char *name, size_t len)
 	size_t i;
 
 	for (i = 0; i < c->nperf; i++)
-		if (strlen(c->perf[i].name) == len && !memcmp(c->perf[i].name, name, len))
+		if (strlen(c->perf[i].name) == len && ab_memeq(c->perf[i].name, name, len))
 			return &c->perf[i];
 	if (c->nperf == c->perf_cap) {
 		size_t old = c->perf_cap;
@@ -290,7 +290,7 @@ struct rfm_perf *rfm_case_perf(struct rfm_case *c, const char *name, size_t len)
 		char *keep = p->name, *spare = p->spare_unit;
 		memset(p, 0, sizeof(*p));
 		p->spare_unit = spare;
-		if (keep && strlen(keep) == len && !memcmp(keep, name, len)) {
+		if (keep && strlen(keep) == len && ab_memeq(keep, name, len)) {
 			p->name = keep;
 		} else {
 			free(keep);
@@ -302,10 +302,10 @@ struct rfm_perf *rfm_case_perf(struct rfm_case *c, const char *name, size_t len)
 
 void rfm_perf_set_unit(struct rfm_perf *p, const char *s, size_t len)
 {
-	if (p->unit && strlen(p->unit) == len && !memcmp(p->unit, s, len))
+	if (p->unit && strlen(p->unit) == len && ab_memeq(p->unit, s, len))
 		return;
 	free(p->unit);
-	if (p->spare_unit && strlen(p->spare_unit) == len && !memcmp(p->spare_unit, s, len)) {
+	if (p->spare_unit && strlen(p->spare_unit) == len && ab_memeq(p->spare_unit, s, len)) {
 		p->unit = p->spare_unit;
 		p->spare_unit = NULL;
 	} else {
@@ -857,7 +857,7 @@ static long param_long(const struct jtext_obj *kv, struct rfm_emit_buf *eb, int 
 
 	if (!v || !n)
 		return 0;
-	if (pm->len == n && !memcmp(pm->text, v, n))
+	if (pm->len == n && ab_memeq(pm->text, v, n))
 		return pm->val;
 	r = param_long_text(v, n);
 	if (n <= PV_LEN) {
@@ -972,7 +972,7 @@ static int tm_same(struct text_memo *m, const struct strbuf *const p[], size_t n
 	if (m->valid) {
 		for (i = 0; i < n; i++)
 			if (m->part[i].len != p[i]->len ||
-			    memcmp(m->part[i].buf, p[i]->buf, p[i]->len))
+			    !ab_memeq(m->part[i].buf, p[i]->buf, p[i]->len))
 				break;
 		if (i == n)
 			return 1;
@@ -1247,7 +1247,7 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 		jtext_obj_add_json(kv, c->params);
 	/* a test's runs come together: its display name's parameters once */
 	if (!eb->dp_valid || eb->disp.len != c->display.len ||
-	    memcmp(eb->disp.buf, c->display.buf, c->display.len)) {
+	    !ab_memeq(eb->disp.buf, c->display.buf, c->display.len)) {
 		strbuf_reset(&eb->disp);
 		strbuf_addbuf(&eb->disp, &c->display);
 		dparams_parse(c->display.buf, &eb->dp);

@@ -1245,7 +1245,7 @@ static const char *find_lit(const char *s, size_t len, size_t from, const char *
 		const char *p = memchr(s + i, lit[0], len - nl + 1 - i);
 		if (!p)
 			return NULL;
-		if (!memcmp(p + 1, lit + 1, nl - 1))
+		if (ab_memeq(p + 1, lit + 1, nl - 1))
 			return p;
 		i = (size_t)(p - s) + 1;
 	}
@@ -1332,7 +1332,7 @@ static const char *find_lit_back(const char *s, size_t last, const char *lit, si
 	size_t i = last + 1;
 
 	while (i-- > 0)
-		if (s[i] == lit[0] && !memcmp(s + i, lit, nl))
+		if (s[i] == lit[0] && ab_memeq(s + i, lit, nl))
 			return s + i;
 	return NULL;
 }
@@ -1358,7 +1358,7 @@ static int kind_ok_memo(struct rfm_kind_memo *km, enum rfm_kind kind, const char
 	if (len > RFM_KIND_MEMO_LEN)
 		return rfm_kind_ok(kind, s, len);
 	for (i = 0; i < RFM_KIND_MEMO; i++)
-		if (km[i].kind == kb && km[i].len == len && !memcmp(km[i].text, s, len))
+		if (km[i].kind == kb && km[i].len == len && ab_memeq(km[i].text, s, len))
 			return 1;
 	if (!rfm_kind_ok(kind, s, len))
 		return 0;

@@ -372,7 +372,7 @@ static void other_param(struct perflog *pl, struct rfm_case *c, size_t i, const 
 	struct col_cache *cc = &pl->cc[i];
 	size_t mark;
 
-	if (!cc->valid || cc->raw.len != n || memcmp(cc->raw.buf, v, n)) {
+	if (!cc->valid || cc->raw.len != n || !ab_memeq(cc->raw.buf, v, n)) {
 		strbuf_reset(&cc->raw);
 		strbuf_add(&cc->raw, v, n);
 		strbuf_reset(&cc->text);
@@ -396,7 +396,7 @@ static int perf_num(struct perflog *pl, size_t i, int *has, double *out, const c
 {
 	struct col_cache *cc = &pl->cc[i];
 
-	if (!cc->valid || cc->raw.len != n || memcmp(cc->raw.buf, v, n)) {
+	if (!cc->valid || cc->raw.len != n || !ab_memeq(cc->raw.buf, v, n)) {
 		strbuf_reset(&cc->raw);
 		strbuf_add(&cc->raw, v, n);
 		cc->num_has = 0;
@@ -629,7 +629,7 @@ static int group_line(struct perflog *pl, struct strbuf *err)
 	for (k = pl->ngroups; k-- > 0;) {
 		g = &pl->g[k];
 		/* strcmp's equality (keys are kept as C strings): lengths first */
-		if (g->key.len != gl || memcmp(g->key.buf, pl->gkey.buf, gl))
+		if (g->key.len != gl || !ab_memeq(g->key.buf, pl->gkey.buf, gl))
 			continue;
 		for (i = 0; i < g->c.nperf; i++)
 			if (!strcmp(g->c.perf[i].name, p->name))

@@ -756,7 +756,7 @@ static int params_split(struct db_sink_prep *p, const char *json, size_t n, cons
 		/* as in the run before (a test's runs come together): met
 		 * before, no need to ask the cache */
 		cp->same = np < p->nprev && p->prev_pair[np].len == len &&
-			   !memcmp(p->prev.buf + p->prev_pair[np].off, kv, len);
+			   ab_memeq(p->prev.buf + p->prev_pair[np].off, kv, len);
 		cp->h = 0;
 		if (!cp->same) {
 			cp->h = (uint64_t)db_hash64(kv, len);

@@ -432,6 +432,33 @@ static void test_error(void **state)
 	strbuf_release(&err);
 }
 
+/* ab_memeq == !memcmp for every length to past its inline limit, a
+ * difference at every position, at every alignment */
+static void test_memeq(void **state)
+{
+	unsigned char a[100], b[100];
+	size_t n, i, off;
+
+	(void)state;
+	for (off = 0; off < 8; off++) {
+		for (n = 0; n <= 80; n++) {
+			for (i = 0; i < n; i++)
+				a[off + i] = b[off + i] = (unsigned char)(i * 37 + n);
+			assert_true(ab_memeq(a + off, b + off, n));
+			for (i = 0; i < n; i++) {
+				b[off + i] ^= 0x80;
+				assert_false(ab_memeq(a + off, b + off, n));
+				assert_int_equal(!ab_memeq(a + off, b + off, n),
+						 !!memcmp(a + off, b + off, n));
+				b[off + i] ^= 0x81;
+				assert_false(ab_memeq(a + off, b + off, n));
+				b[off + i] ^= 0x01;
+			}
+			assert_true(ab_memeq(a + off, b + off, n));
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -439,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_sha256_lanes),
 		cmocka_unit_test(test_lines),  cmocka_unit_test(test_num),
 		cmocka_unit_test(test_num_exact),
+		cmocka_unit_test(test_memeq),
 		cmocka_unit_test(test_table),  cmocka_unit_test(test_error),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
