@@ -71,7 +71,10 @@ struct perflog {
 	struct strbuf file_test;      /* test name from the file name, "" when not a name */
 	struct rfm_case tmp;
 	struct group g[RFM_OPEN_GROUPS];
-	size_t ngroups;               /* open groups, oldest first */
+	/* the groups in order, open ones first (oldest first): a group
+	 * emitted moves to the end as a pointer, not as a struct of ~1 KB */
+	struct group *gp[RFM_OPEN_GROUPS];
+	size_t ngroups;               /* open groups */
 	struct rfm_skips sk;
 	long warned;
 	struct strbuf gkey;
@@ -606,15 +609,13 @@ static int line_case(struct perflog *pl, const char *line, long lineno, struct r
 
 static int emit_group(struct perflog *pl, size_t k, struct strbuf *err)
 {
-	struct group *g = &pl->g[k];
-	struct group keep;
+	struct group *g = pl->gp[k];
 	int rc = rfm_case_emit(pl->f, &g->c, &pl->sk, err);
 
-	keep = *g;
-	memmove(&pl->g[k], &pl->g[k + 1], (pl->ngroups - k - 1) * sizeof(*pl->g));
+	memmove(&pl->gp[k], &pl->gp[k + 1], (pl->ngroups - k - 1) * sizeof(*pl->gp));
 	pl->ngroups--;
-	pl->g[pl->ngroups] = keep;  /* its buffers are reused */
-	rfm_case_reset(&pl->g[pl->ngroups].c);
+	pl->gp[pl->ngroups] = g;  /* its buffers are reused */
+	rfm_case_reset(&g->c);
 	return rc < 0 ? rc : 0;
 }
 
@@ -627,7 +628,7 @@ static int group_line(struct perflog *pl, struct strbuf *err)
 	int rc;
 
 	for (k = pl->ngroups; k-- > 0;) {
-		g = &pl->g[k];
+		g = pl->gp[k];
 		/* strcmp's equality (keys are kept as C strings): lengths first */
 		if (g->key.len != gl || !ab_memeq(g->key.buf, pl->gkey.buf, gl))
 			continue;
@@ -649,7 +650,7 @@ static int group_line(struct perflog *pl, struct strbuf *err)
 		if (rc < 0)
 			return rc;
 	}
-	g = &pl->g[pl->ngroups++];
+	g = pl->gp[pl->ngroups++];
 	if (!g->used) {
 		rfm_case_init(&g->c);
 		strbuf_init(&g->key, 0);
@@ -881,6 +882,8 @@ static int parse(struct ingest_file *f, int perf_out, struct strbuf *err)
 		return 0;
 	}
 	memset(&pl, 0, sizeof(pl));
+	for (i = 0; i < RFM_OPEN_GROUPS; i++)
+		pl.gp[i] = &pl.g[i];
 	pl.f = f;
 	pl.perf_out = perf_out;
 	rfm_fmt_init(&pl.site);
