@@ -1326,17 +1326,6 @@ static void dp_walk(struct dp *d, int latest, size_t *off, size_t *len)
 #define RFM_MEMO_MAX (16u << 20)
 #define RFM_FORCED_MAX 64
 
-/* The last occurrence of lit[0..nl) that starts at or before last, NULL if none. */
-static const char *find_lit_back(const char *s, size_t last, const char *lit, size_t nl)
-{
-	size_t i = last + 1;
-
-	while (i-- > 0)
-		if (s[i] == lit[0] && ab_memeq(s + i, lit, nl))
-			return s + i;
-	return NULL;
-}
-
 /*
  * Every literal placed as early as possible (left to right) and as late
  * as possible (right to left), column kinds aside: any alignment puts
@@ -1391,13 +1380,14 @@ static int forced_match(const struct rfm_layout *l, const char *s, size_t len,
 	e[n] = len - litlen[n];
 	if (e[n] < p || memcmp(s + e[n], l->lit[n], litlen[n]))
 		return 1;
-	/* right to left: each literal must end before the next one starts */
+	/* right to left: each literal must end before the next one starts,
+	 * and its last place there be the first one found (e[k], an
+	 * occurrence): no occurrence may start in (e[k], p - litlen[k]] -
+	 * found forwards with memchr, not a byte at a time backwards */
 	p = e[n];
 	for (k = n; k-- > 1;) {
-		if (p < litlen[k])
-			return 1;
-		hit = find_lit_back(s, p - litlen[k], l->lit[k], litlen[k]);
-		if (!hit || (size_t)(hit - s) != e[k])
+		if (p < litlen[k] || e[k] > p - litlen[k] ||
+		    find_lit(s, p, e[k] + 1, l->lit[k], litlen[k]))
 			return 1;
 		p = e[k];
 	}
