@@ -432,6 +432,33 @@ static void test_error(void **state)
 	strbuf_release(&err);
 }
 
+/* strbuf_add copies every length (the short ones inline) at every offset */
+static void test_strbuf_add_lengths(void **state)
+{
+	char src[64];
+	struct strbuf sb = STRBUF_INIT;
+	size_t n, at, i;
+
+	(void)state;
+	for (i = 0; i < sizeof(src); i++)
+		src[i] = (char)('A' + i % 50);
+	for (at = 0; at < 9; at++) {
+		for (n = 0; n <= 40; n++) {
+			strbuf_reset(&sb);
+			strbuf_addchars(&sb, '.', at);
+			strbuf_add(&sb, src + n % 7, n);
+			assert_int_equal(sb.len, at + n);
+			assert_int_equal(sb.buf[sb.len], '\0');
+			for (i = 0; i < at; i++)
+				assert_int_equal(sb.buf[i], '.');
+			assert_memory_equal(sb.buf + at, src + n % 7, n);
+			strbuf_addch(&sb, '!');
+			assert_int_equal(sb.buf[at + n], '!');
+		}
+	}
+	strbuf_release(&sb);
+}
+
 /* ab_memeq == !memcmp for every length to past its inline limit, a
  * difference at every position, at every alignment */
 static void test_memeq(void **state)
@@ -467,6 +494,7 @@ int main(void)
 		cmocka_unit_test(test_lines),  cmocka_unit_test(test_num),
 		cmocka_unit_test(test_num_exact),
 		cmocka_unit_test(test_memeq),
+		cmocka_unit_test(test_strbuf_add_lengths),
 		cmocka_unit_test(test_table),  cmocka_unit_test(test_error),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
