@@ -723,26 +723,29 @@ static int params_split(struct db_sink_prep *p, const char *json, size_t n, cons
 	strbuf_setstr(&p->shared, "{");
 	if (n < 2 || json[0] != '{' || json[n - 1] != '}')
 		return -1;
-	if (ends) {
-		/* increasing, each at a ',' and the last at the closing '}' */
-		size_t prev = 0;
-		for (k = 0; k < nends; k++) {
-			if (ends[k] <= prev + 1 || ends[k] >= n ||
-			    json[ends[k]] != (k + 1 == nends ? '}' : ','))
-				break;
-			prev = ends[k];
-		}
-		if (k < nends || (nends ? ends[nends - 1] != n - 1 : n != 2))
-			ends = NULL;
-	}
 	/* first the pairs, and where the cache will look for those that are
-	 * not as in the run before (the lookups' cache misses overlap) */
+	 * not as in the run before (the lookups' cache misses overlap).  The
+	 * ends given are checked on the way (each after its pair's first
+	 * byte, at a ',', the last at the closing '}' that ends json, as many
+	 * as the pairs):
+	 * at the first that is not, the pairs are found here instead */
+again:
 	for (start = 1; start < n - 1; start = i + 1) {
 		struct db_pair_pos *cp;
 		const char *kv;
 		size_t len;
 
-		i = ends ? ends[np] : pair_end(json, start, n);
+		if (ends) {
+			i = np < nends ? ends[np] : 0;
+			if (i <= start || i >= n ||
+			    (np + 1 == nends ? i != n - 1 : json[i] != ',')) {
+				ends = NULL;
+				np = 0;
+				goto again;
+			}
+		} else {
+			i = pair_end(json, start, n);
+		}
 		kv = json + start;
 		len = i - start;
 		if (np == p->cap_pairs) {
@@ -763,6 +766,11 @@ static int params_split(struct db_sink_prep *p, const char *json, size_t n, cons
 			db_intern_prefetch(&p->pairs, cp->h);
 		}
 		np++;
+	}
+	if (ends && np != nends) { /* "{}" with ends of pairs, or pairs left over */
+		ends = NULL;
+		np = 0;
+		goto again;
 	}
 	for (k = 0; k < np; k++) {
 		struct db_pair_pos *cp = &p->cur_pair[k];
