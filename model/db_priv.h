@@ -43,6 +43,10 @@ int64_t db_intern_get(struct db_intern *c, uint64_t h, const char *key, size_t l
 /* A hint only: h will be looked up soon (its slots are fetched meanwhile). */
 void db_intern_prefetch(const struct db_intern *c, uint64_t h);
 void db_intern_set(struct db_intern *c, uint64_t h, const char *key, size_t len, int64_t id);
+/* db_intern_get(); on a miss (0) also db_intern_set(id), with one probe
+ * less (prepare's pairs: most that are looked up are new). */
+int64_t db_intern_get_or_set(struct db_intern *c, uint64_t h, const char *key, size_t len,
+			     int64_t id);
 
 /* sink.c: power samples are stored DB_POWER_BATCH at a time */
 #define DB_POWER_BATCH 64

@@ -776,8 +776,8 @@ again:
 		struct db_pair_pos *cp = &p->cur_pair[k];
 		const char *kv = json + cp->off;
 
-		if (!cp->same && !db_intern_get(&p->pairs, cp->h, kv, cp->len)) {
-			db_intern_set(&p->pairs, cp->h, kv, cp->len, DB_INTERN_SEEN);
+		if (!cp->same &&
+		    !db_intern_get_or_set(&p->pairs, cp->h, kv, cp->len, DB_INTERN_SEEN)) {
 			cp->own = 1;
 		} else {
 			cp->own = 0;
