@@ -152,6 +152,7 @@ struct rfm_emit_buf {
 	struct jtext_keyref pk[PK_N]; /* in c->kv (the case's, like this buffer) */
 	struct param_memo pv[PK_N];
 	struct text_memo tm[TM_N];
+	struct rfm_iso_memo iso;      /* finished / started dates */
 	const char *basis;            /* the static time_basis text escaped in basis_text */
 	struct strbuf basis_text;
 	struct strbuf sb[EB_N];
@@ -737,6 +738,60 @@ int rfm_parse_time(const char *s, size_t len, long assume_offset_s, double *epoc
 	*epoch = (double)ingest_days_from_civil(y, mo, d) * 86400.0 + (double)(h * 3600 + mi * 60 + se) -
 		 (double)off + frac;
 	return 0;
+}
+
+void rfm_iso8601(struct rfm_iso_memo *m, struct strbuf *out, double epoch)
+{
+	long long secs;
+	double frac;
+	int ms;
+	unsigned sod;
+	char buf[24], *w;
+
+	if (!(epoch >= 0 && epoch < 253402300800.0)) {
+		ingest_iso8601(out, epoch);
+		return;
+	}
+	/* as ingest_iso8601 reads it: whole seconds, milliseconds rounded */
+	secs = (long long)floor(epoch);
+	frac = epoch - (double)secs;
+	ms = (int)lround(frac * 1000.0);
+	if (ms == 1000) {
+		secs++;
+		ms = 0;
+	}
+	if (secs >= 253402300800LL || !m->date[0] || m->day != secs / 86400) {
+		/* another day: ingest_iso8601 makes the text, its date is kept */
+		size_t at = out->len;
+		ingest_iso8601(out, epoch);
+		if (secs < 253402300800LL && out->len - at >= 20 && out->buf[at + 10] == 'T') {
+			memcpy(m->date, out->buf + at, 11);
+			m->date[11] = '\0';
+			m->day = secs / 86400;
+		} else {
+			m->date[0] = '\0';
+		}
+		return;
+	}
+	sod = (unsigned)(secs % 86400);
+	memcpy(buf, m->date, 11);
+	w = buf + 11;
+	*w++ = (char)('0' + sod / 36000);
+	*w++ = (char)('0' + sod / 3600 % 10);
+	*w++ = ':';
+	*w++ = (char)('0' + sod / 60 % 60 / 10);
+	*w++ = (char)('0' + sod / 60 % 10);
+	*w++ = ':';
+	*w++ = (char)('0' + sod % 60 / 10);
+	*w++ = (char)('0' + sod % 10);
+	if (ms) {
+		*w++ = '.';
+		*w++ = (char)('0' + ms / 100);
+		*w++ = (char)('0' + ms / 10 % 10);
+		*w++ = (char)('0' + ms % 10);
+	}
+	*w++ = 'Z';
+	strbuf_add(out, buf, (size_t)(w - buf));
 }
 
 /* ---- mapping ------------------------------------------------------------ */
@@ -1384,11 +1439,11 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 	}
 
 	if (isfinite(c->completion))
-		ingest_iso8601(finished, c->completion);
+		rfm_iso8601(&eb->iso, finished, c->completion);
 	/* ReFrame logs when the job was submitted, not when it started: the
 	 * submit time is kept in params, `started` stays unknown */
 	if (isfinite(c->submit)) {
-		ingest_iso8601(started, c->submit);
+		rfm_iso8601(&eb->iso, started, c->submit);
 		kv_set_buf(kv, "job_submit_time", started);
 		strbuf_reset(started);
 	}

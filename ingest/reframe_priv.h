@@ -65,6 +65,13 @@ struct rfm_skips {
 void rfm_case_init(struct rfm_case *c);
 void rfm_case_reset(struct rfm_case *c);
 void rfm_case_release(struct rfm_case *c);
+/* ingest_iso8601(out, epoch), the date part ("YYYY-MM-DDT") kept for the
+ * next call on the same day (a perflog's runs come day by day). */
+struct rfm_iso_memo {
+	long long day;          /* days since 1970 of date; valid when date[0] */
+	char date[12];
+};
+void rfm_iso8601(struct rfm_iso_memo *m, struct strbuf *out, double epoch);
 /* The perf variable called name, added when missing. */
 struct rfm_perf *rfm_case_perf(struct rfm_case *c, const char *name, size_t len);
 /* p->unit = s[0..len), from the spare memory when it holds the same text */

@@ -1249,6 +1249,48 @@ static void test_emit_memos(void **state)
 	strbuf_release(&f);
 }
 
+/* rfm_iso8601 (the date kept for the next call of the same day) ==
+ * ingest_iso8601, for times in order, jumping about, at the edges of a
+ * day, of a millisecond, of the years it formats itself. */
+static void test_iso8601_memo(void **state)
+{
+	static const double edge[] = {
+		0, 0.0004, 0.0005, 0.9994, 0.9995, 0.9999999, 86399.9994, 86399.9995, 86400,
+		951782400 - 0.0004, 951782400 - 0.0006, 1579688119.6235445, 1579688089.6235445,
+		253402300799.0, 253402300799.9994, 253402300799.9996, 253402300800.0,
+		-0.0004, -0.4, -86400.5, -1e9, 4102444800.25, 1e12
+	};
+	struct rfm_iso_memo m;
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	double t = 1577836800.0;
+	unsigned x = 7;
+	size_t i;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	for (i = 0; i < 200000 + AB_ARRAY_SIZE(edge); i++) {
+		double v;
+
+		x = x * 1103515245u + 12345u;
+		if (i < AB_ARRAY_SIZE(edge)) {
+			v = edge[i];
+		} else if ((x >> 16) % 50 == 0) {
+			v = (double)((x >> 4) % 4000000000u) + (double)(x % 10000) / 10000.0;
+		} else {
+			t += (double)((x >> 16) % 40000) + (double)((x >> 3) % 1000) / 1000.0 +
+			     ((x >> 12) % 7 == 0 ? 0.9996 : 0);
+			v = t;
+		}
+		strbuf_setstr(&a, "<");
+		strbuf_setstr(&b, "<");
+		ingest_iso8601(&a, v);
+		rfm_iso8601(&m, &b, v);
+		assert_string_equal(b.buf, a.buf);
+	}
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
 /* The UTF-8 check reads ASCII 32 bytes at a time: a bad byte (or a good
  * multibyte character) anywhere in the line, on either side of a 32-byte
  * step, is judged as byte by byte. */
@@ -1546,6 +1588,7 @@ int main(void)
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_utf8_positions),
 		cmocka_unit_test(test_emit_memos),
+		cmocka_unit_test(test_iso8601_memo),
 		cmocka_unit_test(test_samples_493),
 		cmocka_unit_test(test_samples_312),
 		cmocka_unit_test(test_samples_epcc),
