@@ -97,12 +97,6 @@ void strbuf_grow_slow(struct strbuf *sb, size_t extra)
 }
 
 
-void strbuf_setstr(struct strbuf *sb, const char *s)
-{
-	strbuf_reset(sb);
-	strbuf_addstr(sb, s);
-}
-
 void strbuf_addchars(struct strbuf *sb, int c, size_t n)
 {
 	strbuf_grow(sb, n);

@@ -48,9 +48,32 @@ static inline void strbuf_reset(struct strbuf *sb) { strbuf_setlen(sb, 0); }
 
 static inline void strbuf_add(struct strbuf *sb, const void *data, size_t len)
 {
+	char *d;
+	const char *s = (const char *)data;
+
 	strbuf_grow(sb, len);
-	if (len)
-		memcpy(sb->buf + sb->len, data, len);
+	d = sb->buf + sb->len;
+	/* most pieces the parsers add are a few bytes: two overlapping
+	 * moves, no call to memcpy (~4M calls per rf4 parse) */
+	if (len > 16) {
+		memcpy(d, s, len);
+	} else if (len >= 8) {
+		uint64_t a, b;
+		memcpy(&a, s, 8);
+		memcpy(&b, s + len - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + len - 8, &b, 8);
+	} else if (len >= 4) {
+		uint32_t a, b;
+		memcpy(&a, s, 4);
+		memcpy(&b, s + len - 4, 4);
+		memcpy(d, &a, 4);
+		memcpy(d + len - 4, &b, 4);
+	} else if (len) {
+		d[0] = s[0];
+		d[len / 2] = s[len / 2];
+		d[len - 1] = s[len - 1];
+	}
 	sb->len += len;
 	sb->buf[sb->len] = '\0';
 }
@@ -76,8 +99,46 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...) AB_PRINTF(2, 3);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 /* Append n copies of c. */
 void strbuf_addchars(struct strbuf *sb, int c, size_t n);
-/* Replace contents with s. */
-void strbuf_setstr(struct strbuf *sb, const char *s);
+/* Replace contents with s (inline: the sink and the parsers call it per
+ * run and per line). */
+static inline void strbuf_setstr(struct strbuf *sb, const char *s)
+{
+	strbuf_reset(sb);
+	strbuf_addstr(sb, s);
+}
+
+/* !memcmp(a, b, n), inline for the short texts the parsers compare with
+ * what they met before (a call to memcmp cost more than the compare). */
+static inline int ab_memeq(const void *a, const void *b, size_t n)
+{
+	const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
+	uint64_t p, q, r, t;
+	uint32_t u, v, w, z;
+	size_t i;
+
+	if (n > 64)
+		return !memcmp(a, b, n);
+	if (n >= 8) {
+		for (i = 0; i + 8 < n; i += 8) {
+			memcpy(&p, x + i, 8);
+			memcpy(&q, y + i, 8);
+			if (p != q)
+				return 0;
+		}
+		memcpy(&r, x + n - 8, 8); /* the last 8, overlapping */
+		memcpy(&t, y + n - 8, 8);
+		return r == t;
+	}
+	if (n >= 4) {
+		memcpy(&u, x, 4);
+		memcpy(&v, y, 4);
+		memcpy(&w, x + n - 4, 4);
+		memcpy(&z, y + n - 4, 4);
+		return ((u ^ v) | (w ^ z)) == 0;
+	}
+	/* 0-3 bytes: the first, middle and last cover them */
+	return !n || (x[0] == y[0] && x[n / 2] == y[n / 2] && x[n - 1] == y[n - 1]);
+}
 
 /* Remove leading/trailing ASCII whitespace. */
 void strbuf_trim(struct strbuf *sb);

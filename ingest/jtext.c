@@ -556,7 +556,7 @@ static long key_find(const struct jtext_obj *j, const char *key, size_t n, uint3
 	}
 	for (s = h & (j->nslot - 1); j->slot[s]; s = (s + 1) & (j->nslot - 1)) {
 		const struct jtext_key *k = &j->k[j->slot[s] - 1];
-		if (k->hash == h && k->klen == n && !memcmp(j->keys.buf + k->off, key, n))
+		if (k->hash == h && k->klen == n && ab_memeq(j->keys.buf + k->off, key, n))
 			return (long)j->slot[s] - 1;
 	}
 	*slot = s;
@@ -599,7 +599,7 @@ void jtext_obj_put(struct jtext_obj *j, const char *key, size_t klen, size_t mar
 	/* the record before had this key here: no hashing (e[n] is still its) */
 	if (j->n < j->cap && j->e[j->n].key < j->nk) {
 		k = &j->k[j->e[j->n].key];
-		if (k->klen != klen || memcmp(j->keys.buf + k->off, key, klen))
+		if (k->klen != klen || !ab_memeq(j->keys.buf + k->off, key, klen))
 			k = NULL;
 	}
 	if (k) {

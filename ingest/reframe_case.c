@@ -55,12 +55,17 @@ void rfm_case_init(struct rfm_case *c)
 	jtext_obj_init(&c->kv);
 }
 
-static void perf_free(struct rfm_perf *p)
+/* A perf entry's values dropped; its name and unit memory kept for the
+ * next case (the perflog's next line names the same variables). */
+static void perf_clear(struct rfm_perf *p)
 {
-	free(p->name);
 	free(p->raw);
-	free(p->unit);
 	free(p->result);
+	if (p->unit) {
+		free(p->spare_unit);
+		p->spare_unit = p->unit;
+	}
+	p->raw = p->result = p->unit = NULL;
 }
 
 void rfm_case_reset(struct rfm_case *c)
@@ -82,7 +87,7 @@ void rfm_case_reset(struct rfm_case *c)
 	c->time_basis = NULL;
 	c->old_era = 0;
 	for (i = 0; i < c->nperf; i++)
-		perf_free(&c->perf[i]);
+		perf_clear(&c->perf[i]);
 	c->nperf = 0;
 	if (json_object_size(c->params))
 		json_object_clear(c->params);
@@ -102,7 +107,7 @@ static void dparams_release(struct dparams *d);
 
 /* What rfm_case_emit builds for one run: kept between runs so that a
  * perflog of 100,000 lines does not allocate a dozen buffers per line. */
-enum { EB_SYSNAME, EB_CLS, EB_REASON, EB_FINISHED, EB_STARTED, EB_SYSMETA, EB_MISSING,
+enum { EB_SYSNAME, EB_CLS, EB_REASON, EB_FINISHED, EB_STARTED, EB_MISSING,
        EB_METAS, EB_PTEXT, EB_ACCEL, EB_KEY, EB_KEYT, EB_N };
 
 /* The meta text of one perf variable, kept for the next case: a test's runs
@@ -126,8 +131,30 @@ static const char *const pk_name[PK_N] = {
 	"session_extras"
 };
 
+/* JSON text made from up to TM_PARTS strings, kept while they repeat (a
+ * test's runs share display name, system, partition, environment...) */
+#define TM_PARTS 4
+struct text_memo {
+	struct strbuf part[TM_PARTS], text;
+	int valid;
+};
+enum { TM_DISPLAY, TM_ENVIRON, TM_RESULT, TM_SYSMETA, TM_KEY, TM_N };
+
+/* param_long() of a value text met before (values repeat run after run) */
+#define PV_LEN 24
+struct param_memo {
+	unsigned char len;      /* 0: nothing yet */
+	char text[PV_LEN];
+	long val;
+};
+
 struct rfm_emit_buf {
 	struct jtext_keyref pk[PK_N]; /* in c->kv (the case's, like this buffer) */
+	struct param_memo pv[PK_N];
+	struct text_memo tm[TM_N];
+	struct rfm_iso_memo iso;      /* finished / started dates */
+	const char *basis;            /* the static time_basis text escaped in basis_text */
+	struct strbuf basis_text;
 	struct strbuf sb[EB_N];
 	struct ingest_metric *m;
 	const char **mj;
@@ -154,7 +181,14 @@ static void eb_free(struct rfm_emit_buf *eb)
 		return;
 	for (i = 0; i < EB_N; i++)
 		strbuf_release(&eb->sb[i]);
+	for (i = 0; i < TM_N; i++) {
+		size_t k;
+		for (k = 0; k < TM_PARTS; k++)
+			strbuf_release(&eb->tm[i].part[k]);
+		strbuf_release(&eb->tm[i].text);
+	}
 	strbuf_release(&eb->lib_key);
+	strbuf_release(&eb->basis_text);
 	strbuf_release(&eb->disp);
 	dparams_release(&eb->dp);
 	free(eb->ends);
@@ -177,7 +211,14 @@ static struct rfm_emit_buf *eb_get(struct rfm_case *c)
 		eb = c->eb = ab_calloc(1, sizeof(*eb));
 		for (i = 0; i < EB_N; i++)
 			strbuf_init(&eb->sb[i], 0);
+		for (i = 0; i < TM_N; i++) {
+			size_t k;
+			for (k = 0; k < TM_PARTS; k++)
+				strbuf_init(&eb->tm[i].part[k], 0);
+			strbuf_init(&eb->tm[i].text, 0);
+		}
 		strbuf_init(&eb->lib_key, 0);
+		strbuf_init(&eb->basis_text, 0);
 		eb->lib = -1;
 		strbuf_init(&eb->disp, 0);
 		strbuf_init(&eb->dp.keys, 0);
@@ -204,6 +245,8 @@ static struct rfm_emit_buf *eb_get(struct rfm_case *c)
 
 void rfm_case_release(struct rfm_case *c)
 {
+	size_t i;
+
 	rfm_case_reset(c);
 	strbuf_release(&c->display);
 	strbuf_release(&c->system);
@@ -215,6 +258,10 @@ void rfm_case_release(struct rfm_case *c)
 	strbuf_release(&c->fail_reason);
 	strbuf_release(&c->time_raw);
 	strbuf_release(&c->key_extra);
+	for (i = 0; i < c->perf_cap; i++) {
+		free(c->perf[i].name);
+		free(c->perf[i].spare_unit);
+	}
 	free(c->perf);
 	c->perf = NULL;
 	c->perf_cap = 0;
@@ -231,16 +278,67 @@ struct rfm_perf *rfm_case_perf(struct rfm_case *c, const char *name, size_t len)
 	size_t i;
 
 	for (i = 0; i < c->nperf; i++)
-		if (strlen(c->perf[i].name) == len && !memcmp(c->perf[i].name, name, len))
+		if (strlen(c->perf[i].name) == len && ab_memeq(c->perf[i].name, name, len))
 			return &c->perf[i];
 	if (c->nperf == c->perf_cap) {
+		size_t old = c->perf_cap;
 		c->perf_cap = c->perf_cap ? 2 * c->perf_cap : 8;
 		c->perf = ab_realloc(c->perf, c->perf_cap * sizeof(*c->perf));
+		memset(c->perf + old, 0, (c->perf_cap - old) * sizeof(*c->perf));
 	}
 	p = &c->perf[c->nperf++];
-	memset(p, 0, sizeof(*p));
-	p->name = ab_strndup(name, len);
+	{	/* the entry's name and spare unit stay; its values start empty */
+		char *keep = p->name, *spare = p->spare_unit;
+		memset(p, 0, sizeof(*p));
+		p->spare_unit = spare;
+		if (keep && strlen(keep) == len && ab_memeq(keep, name, len)) {
+			p->name = keep;
+		} else {
+			free(keep);
+			p->name = ab_strndup(name, len);
+		}
+	}
 	return p;
+}
+
+void rfm_perf_set_unit(struct rfm_perf *p, const char *s, size_t len)
+{
+	if (p->unit && strlen(p->unit) == len && ab_memeq(p->unit, s, len))
+		return;
+	free(p->unit);
+	if (p->spare_unit && strlen(p->spare_unit) == len && ab_memeq(p->spare_unit, s, len)) {
+		p->unit = p->spare_unit;
+		p->spare_unit = NULL;
+	} else {
+		p->unit = ab_strndup(s, len);
+	}
+}
+
+void rfm_case_take_perf(struct rfm_case *dst, struct rfm_perf *src)
+{
+	struct rfm_perf *p = rfm_case_perf(dst, src->name, strlen(src->name));
+
+	p->has_value = src->has_value;
+	p->value = src->value;
+	free(p->raw);
+	p->raw = src->raw;
+	free(p->unit);
+	p->unit = src->unit;
+	p->has_ref = src->has_ref;
+	p->has_lower = src->has_lower;
+	p->has_upper = src->has_upper;
+	p->ref = src->ref;
+	p->lower = src->lower;
+	p->upper = src->upper;
+	free(p->result);
+	p->result = src->result;
+	src->raw = src->unit = src->result = NULL;
+	src->has_value = src->has_ref = src->has_lower = src->has_upper = 0;
+	/* the unit memory goes back and forth: src names it next line */
+	if (!src->spare_unit) {
+		src->spare_unit = p->spare_unit;
+		p->spare_unit = NULL;
+	}
 }
 
 enum rfm_value rfm_perf_set_value(struct rfm_perf *p, const char *s, size_t len)
@@ -642,11 +740,69 @@ int rfm_parse_time(const char *s, size_t len, long assume_offset_s, double *epoc
 	return 0;
 }
 
+void rfm_iso8601(struct rfm_iso_memo *m, struct strbuf *out, double epoch)
+{
+	long long secs;
+	double frac;
+	int ms;
+	unsigned sod;
+	char buf[24], *w;
+
+	if (!(epoch >= 0 && epoch < 253402300800.0)) {
+		ingest_iso8601(out, epoch);
+		return;
+	}
+	/* as ingest_iso8601 reads it: whole seconds, milliseconds rounded */
+	secs = (long long)floor(epoch);
+	frac = epoch - (double)secs;
+	ms = (int)lround(frac * 1000.0);
+	if (ms == 1000) {
+		secs++;
+		ms = 0;
+	}
+	if (secs >= 253402300800LL || !m->date[0] || m->day != secs / 86400) {
+		/* another day: ingest_iso8601 makes the text, its date is kept */
+		size_t at = out->len;
+		ingest_iso8601(out, epoch);
+		if (secs < 253402300800LL && out->len - at >= 20 && out->buf[at + 10] == 'T') {
+			memcpy(m->date, out->buf + at, 11);
+			m->date[11] = '\0';
+			m->day = secs / 86400;
+		} else {
+			m->date[0] = '\0';
+		}
+		return;
+	}
+	sod = (unsigned)(secs % 86400);
+	memcpy(buf, m->date, 11);
+	w = buf + 11;
+	*w++ = (char)('0' + sod / 36000);
+	*w++ = (char)('0' + sod / 3600 % 10);
+	*w++ = ':';
+	*w++ = (char)('0' + sod / 60 % 60 / 10);
+	*w++ = (char)('0' + sod / 60 % 10);
+	*w++ = ':';
+	*w++ = (char)('0' + sod % 60 / 10);
+	*w++ = (char)('0' + sod % 10);
+	if (ms) {
+		*w++ = '.';
+		*w++ = (char)('0' + ms / 100);
+		*w++ = (char)('0' + ms / 10 % 10);
+		*w++ = (char)('0' + ms % 10);
+	}
+	*w++ = 'Z';
+	strbuf_add(out, buf, (size_t)(w - buf));
+}
+
 /* ---- mapping ------------------------------------------------------------ */
 
-static int word_is(const struct strbuf *sb, const char *w)
+/* !strcmp(sb->buf, w) (text up to a NUL, as before), inline: with w a
+ * literal its length is known and no call is made (a dozen per run) */
+static inline int word_is(const struct strbuf *sb, const char *w)
 {
-	return !strcmp(sb->buf, w);
+	size_t n = strlen(w);
+
+	return sb->len >= n && !memcmp(sb->buf, w, n) && sb->buf[n] == '\0';
 }
 
 static int missing_word(const char *s)
@@ -745,14 +901,33 @@ static const char *kv_string(const struct jtext_obj *kv, struct jtext_keyref *ke
 }
 
 /* A positive integer param (integer, or a string of one); 0 when none. */
+static long param_long_text(const char *v, size_t n);
+
 static long param_long(const struct jtext_obj *kv, struct rfm_emit_buf *eb, int key)
 {
 	size_t n;
 	const char *v = jtext_obj_get_ref(kv, &eb->pk[key], &n);
-	long long ll;
+	struct param_memo *pm = &eb->pv[key];
+	long r;
 
 	if (!v || !n)
 		return 0;
+	if (pm->len == n && ab_memeq(pm->text, v, n))
+		return pm->val;
+	r = param_long_text(v, n);
+	if (n <= PV_LEN) {
+		pm->len = (unsigned char)n;
+		memcpy(pm->text, v, n);
+		pm->val = r;
+	}
+	return r;
+}
+
+/* The value text v[0..n) (n > 0) as param_long() reads it. */
+static long param_long_text(const char *v, size_t n)
+{
+	long long ll;
+
 	if (v[0] == '"') {
 		/* digits need no escapes: a string with any is not a number */
 		if (n < 2 || memchr(v, '\\', n))
@@ -843,6 +1018,41 @@ static long nodelist_count(const struct jtext_obj *kv, struct jtext_keyref *key)
 	return total;
 }
 
+/* Whether m's text was made from parts p[0..n) (the same bytes); if not,
+ * the parts are kept and its text emptied for the caller to make. */
+static int tm_same(struct text_memo *m, const struct strbuf *const p[], size_t n)
+{
+	size_t i;
+
+	if (m->valid) {
+		for (i = 0; i < n; i++)
+			if (m->part[i].len != p[i]->len ||
+			    !ab_memeq(m->part[i].buf, p[i]->buf, p[i]->len))
+				break;
+		if (i == n)
+			return 1;
+	}
+	for (i = 0; i < n; i++) {
+		strbuf_reset(&m->part[i]);
+		strbuf_addbuf(&m->part[i], p[i]);
+	}
+	strbuf_reset(&m->text);
+	m->valid = 1;
+	return 0;
+}
+
+/* jtext_obj_set_str(kv, key, sb) with the escaped text from m when sb repeats */
+static void kv_set_memo(struct jtext_obj *kv, const char *key, size_t klen, struct text_memo *m,
+			const struct strbuf *sb)
+{
+	size_t mark = kv->vals.len;
+
+	if (!tm_same(m, &sb, 1))
+		jtext_str(&m->text, sb->buf, sb->len);
+	strbuf_addbuf(&kv->vals, &m->text);
+	jtext_obj_put(kv, key, klen, mark);
+}
+
 static void add_key_text(struct strbuf *key, const struct strbuf *sb)
 {
 	strbuf_addch(key, ',');
@@ -852,8 +1062,11 @@ static void add_key_text(struct strbuf *key, const struct strbuf *sb)
 /* The key as the JSON array text jansson printed before (its hash is the
  * stored key, so the bytes must not change), into key (t: scratch);
  * NULL when the case has no identity. */
-static const char *dedupe_key(const struct rfm_case *c, struct strbuf *key, struct strbuf *t)
+static const char *dedupe_key(const struct rfm_case *c, struct strbuf *key, struct strbuf *t,
+			      struct text_memo *prefix)
 {
+	const struct strbuf *parts[4];
+
 	strbuf_reset(t);
 	strbuf_reset(key);
 	if (c->old_era && c->jobid.len) {
@@ -872,11 +1085,19 @@ static const char *dedupe_key(const struct rfm_case *c, struct strbuf *key, stru
 	} else {
 		return NULL;
 	}
-	strbuf_addstr(key, "[\"reframe\"");
-	add_key_text(key, &c->display);
-	add_key_text(key, &c->system);
-	add_key_text(key, &c->partition);
-	add_key_text(key, &c->environ);
+	/* the text before the time or job: the same for a test's runs */
+	parts[0] = &c->display;
+	parts[1] = &c->system;
+	parts[2] = &c->partition;
+	parts[3] = &c->environ;
+	if (!tm_same(prefix, parts, 4)) {
+		strbuf_addstr(&prefix->text, "[\"reframe\"");
+		add_key_text(&prefix->text, &c->display);
+		add_key_text(&prefix->text, &c->system);
+		add_key_text(&prefix->text, &c->partition);
+		add_key_text(&prefix->text, &c->environ);
+	}
+	strbuf_addbuf(key, &prefix->text);
 	add_key_text(key, t);
 	strbuf_addch(key, ']');
 	return key->buf;
@@ -1051,7 +1272,6 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 	reason = &eb->sb[EB_REASON];
 	finished = &eb->sb[EB_FINISHED];
 	started = &eb->sb[EB_STARTED];
-	sysmeta = &eb->sb[EB_SYSMETA];
 	missing = &eb->sb[EB_MISSING];
 	metas = &eb->sb[EB_METAS];
 	ptext = &eb->sb[EB_PTEXT];
@@ -1063,35 +1283,53 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 	strbuf_addch(sysname, ':');
 	strbuf_addbuf(sysname, &c->partition);
 	strbuf_add(cls, c->display.buf, strcspn(c->display.buf, " "));
-	strbuf_addstr(sysmeta, "{\"site\":");
-	jtext_str(sysmeta, c->system.buf, c->system.len);
-	strbuf_addstr(sysmeta, ",\"partition\":");
-	jtext_str(sysmeta, c->partition.buf, c->partition.len);
-	strbuf_addch(sysmeta, '}');
+	{
+		const struct strbuf *sp[2] = { &c->system, &c->partition };
+		struct text_memo *tm = &eb->tm[TM_SYSMETA];
+
+		if (!tm_same(tm, sp, 2)) {
+			strbuf_addstr(&tm->text, "{\"site\":");
+			jtext_str(&tm->text, c->system.buf, c->system.len);
+			strbuf_addstr(&tm->text, ",\"partition\":");
+			jtext_str(&tm->text, c->partition.buf, c->partition.len);
+			strbuf_addch(&tm->text, '}');
+		}
+		sysmeta = &tm->text;
+	}
 
 	/* a run report's attributes come first, in its order */
 	if (json_object_size(c->params))
 		jtext_obj_add_json(kv, c->params);
 	/* a test's runs come together: its display name's parameters once */
 	if (!eb->dp_valid || eb->disp.len != c->display.len ||
-	    memcmp(eb->disp.buf, c->display.buf, c->display.len)) {
+	    !ab_memeq(eb->disp.buf, c->display.buf, c->display.len)) {
 		strbuf_reset(&eb->disp);
 		strbuf_addbuf(&eb->disp, &c->display);
 		dparams_parse(c->display.buf, &eb->dp);
 		eb->dp_valid = 1;
 	}
 	dparams_put(&eb->dp, kv);
-	kv_set_buf(kv, "display_name", &c->display);
+	kv_set_memo(kv, "display_name", 12, &eb->tm[TM_DISPLAY], &c->display);
 	if (c->environ.len)
-		kv_set_buf(kv, "environ", &c->environ);
+		kv_set_memo(kv, "environ", 7, &eb->tm[TM_ENVIRON], &c->environ);
 	if (c->result.len)
-		kv_set_buf(kv, "result", &c->result);
+		kv_set_memo(kv, "result", 6, &eb->tm[TM_RESULT], &c->result);
 	if (c->fail_phase.len)
 		kv_set_buf(kv, "fail_phase", &c->fail_phase);
 	if (c->fail_reason.len)
 		kv_set_buf(kv, "fail_reason", &c->fail_reason);
-	if (c->time_basis)
-		jtext_obj_set_str(kv, "time_basis", c->time_basis, strlen(c->time_basis));
+	if (c->time_basis) {
+		/* one of a few static texts: escaped once per text */
+		size_t mark = kv->vals.len;
+
+		if (eb->basis != c->time_basis) {
+			strbuf_reset(&eb->basis_text);
+			jtext_str(&eb->basis_text, c->time_basis, strlen(c->time_basis));
+			eb->basis = c->time_basis;
+		}
+		strbuf_addbuf(&kv->vals, &eb->basis_text);
+		jtext_obj_put(kv, "time_basis", 10, mark);
+	}
 	/* the text is worth keeping when the instant was read from it */
 	if (c->time_raw.len && c->time_basis && strcmp(c->time_basis, "job_completion_time_unix"))
 		kv_set_buf(kv, "time_as_written", &c->time_raw);
@@ -1201,15 +1439,15 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 	}
 
 	if (isfinite(c->completion))
-		ingest_iso8601(finished, c->completion);
+		rfm_iso8601(&eb->iso, finished, c->completion);
 	/* ReFrame logs when the job was submitted, not when it started: the
 	 * submit time is kept in params, `started` stays unknown */
 	if (isfinite(c->submit)) {
-		ingest_iso8601(started, c->submit);
+		rfm_iso8601(&eb->iso, started, c->submit);
 		kv_set_buf(kv, "job_submit_time", started);
 		strbuf_reset(started);
 	}
-	key = dedupe_key(c, &eb->sb[EB_KEY], &eb->sb[EB_KEYT]);
+	key = dedupe_key(c, &eb->sb[EB_KEY], &eb->sb[EB_KEYT], &eb->tm[TM_KEY]);
 
 	run.line = c->line;
 	run.system.name = sysname->buf;

@@ -506,6 +506,7 @@ void rfm_layout_release(struct rfm_layout *l)
 		free(l->col[i].name);
 	free(l->col);
 	free_strv(l->lit, l->lit ? l->n + 1 : 0);
+	free(l->litlen);
 	free_strv(l->perf_names, l->nperf);
 	rfm_layout_init(l);
 }
@@ -748,6 +749,10 @@ static void finish_layout(struct rfm_layout *l)
 	size_t i;
 	char d = 0;
 
+	/* the literals' lengths, for the matcher of every line */
+	l->litlen = ab_realloc(l->litlen, (l->n + 1) * sizeof(*l->litlen));
+	for (i = 0; i <= l->n; i++)
+		l->litlen[i] = strlen(l->lit[i]);
 	l->delim = 0;
 	l->prefixed = 0;
 	if (!l->n || l->lit[0][0] || (l->lit[l->n][0] && l->lit[l->n][1]))
@@ -1190,6 +1195,7 @@ void rfm_match_release(struct rfm_match *m)
 	free(m->len);
 	free(m->memo);
 	free(m->cum);
+	free(m->km);
 	rfm_match_init(m);
 }
 
@@ -1239,7 +1245,7 @@ static const char *find_lit(const char *s, size_t len, size_t from, const char *
 		const char *p = memchr(s + i, lit[0], len - nl + 1 - i);
 		if (!p)
 			return NULL;
-		if (!memcmp(p + 1, lit + 1, nl - 1))
+		if (ab_memeq(p + 1, lit + 1, nl - 1))
 			return p;
 		i = (size_t)(p - s) + 1;
 	}
@@ -1320,17 +1326,6 @@ static void dp_walk(struct dp *d, int latest, size_t *off, size_t *len)
 #define RFM_MEMO_MAX (16u << 20)
 #define RFM_FORCED_MAX 64
 
-/* The last occurrence of lit[0..nl) that starts at or before last, NULL if none. */
-static const char *find_lit_back(const char *s, size_t last, const char *lit, size_t nl)
-{
-	size_t i = last + 1;
-
-	while (i-- > 0)
-		if (s[i] == lit[0] && !memcmp(s + i, lit, nl))
-			return s + i;
-	return NULL;
-}
-
 /*
  * Every literal placed as early as possible (left to right) and as late
  * as possible (right to left), column kinds aside: any alignment puts
@@ -1340,6 +1335,29 @@ static const char *find_lit_back(const char *s, size_t last, const char *lit, si
  * Returns RFM_MATCH_OK or RFM_MATCH_NONE (kinds checked like the DP), or
  * 1 when the placement is not forced (the caller runs the DP).
  */
+/* rfm_kind_ok(kind, s), from memo (RFM_KIND_MEMO entries, newest first)
+ * when it accepted the same text before */
+static int kind_ok_memo(struct rfm_kind_memo *km, enum rfm_kind kind, const char *s, size_t len)
+{
+	unsigned char kb = (unsigned char)(kind + 1);
+	size_t i;
+
+	if (kind == RK_FREE)
+		return 1;
+	if (len > RFM_KIND_MEMO_LEN)
+		return rfm_kind_ok(kind, s, len);
+	for (i = 0; i < RFM_KIND_MEMO; i++)
+		if (km[i].kind == kb && km[i].len == len && ab_memeq(km[i].text, s, len))
+			return 1;
+	if (!rfm_kind_ok(kind, s, len))
+		return 0;
+	memmove(km + 1, km, (RFM_KIND_MEMO - 1) * sizeof(*km));
+	km[0].kind = kb;
+	km[0].len = (unsigned char)len;
+	memcpy(km[0].text, s, len);
+	return 1;
+}
+
 static int forced_match(const struct rfm_layout *l, const char *s, size_t len,
 			const size_t *litlen, struct rfm_match *m)
 {
@@ -1362,20 +1380,27 @@ static int forced_match(const struct rfm_layout *l, const char *s, size_t len,
 	e[n] = len - litlen[n];
 	if (e[n] < p || memcmp(s + e[n], l->lit[n], litlen[n]))
 		return 1;
-	/* right to left: each literal must end before the next one starts */
+	/* right to left: each literal must end before the next one starts,
+	 * and its last place there be the first one found (e[k], an
+	 * occurrence): no occurrence may start in (e[k], p - litlen[k]] -
+	 * found forwards with memchr, not a byte at a time backwards */
 	p = e[n];
 	for (k = n; k-- > 1;) {
-		if (p < litlen[k])
-			return 1;
-		hit = find_lit_back(s, p - litlen[k], l->lit[k], litlen[k]);
-		if (!hit || (size_t)(hit - s) != e[k])
+		if (p < litlen[k] || e[k] > p - litlen[k] ||
+		    find_lit(s, p, e[k] + 1, l->lit[k], litlen[k]))
 			return 1;
 		p = e[k];
+	}
+	if (m->km_cap < n * RFM_KIND_MEMO) {
+		m->km = ab_realloc(m->km, n * RFM_KIND_MEMO * sizeof(*m->km));
+		memset(m->km + m->km_cap, 0, (n * RFM_KIND_MEMO - m->km_cap) * sizeof(*m->km));
+		m->km_cap = n * RFM_KIND_MEMO;
 	}
 	for (k = 0; k < n; k++) {
 		m->off[k] = e[k] + litlen[k];
 		m->len[k] = e[k + 1] - m->off[k];
-		if (!rfm_kind_ok(l->col[k].kind, s + m->off[k], m->len[k]))
+		if (!kind_ok_memo(&m->km[k * RFM_KIND_MEMO], l->col[k].kind, s + m->off[k],
+				  m->len[k]))
 			return RFM_MATCH_NONE;
 	}
 	return RFM_MATCH_OK;
@@ -1384,7 +1409,7 @@ static int forced_match(const struct rfm_layout *l, const char *s, size_t len,
 int rfm_layout_match(const struct rfm_layout *l, const char *line, size_t len,
 		     struct rfm_match *m, size_t *col_a, size_t *col_b)
 {
-	size_t i, n = l->n, lit0 = strlen(l->lit[0]);
+	size_t i, n = l->n, lit0 = l->litlen ? l->litlen[0] : strlen(l->lit[0]);
 	struct dp d;
 	size_t litlen_fixed[64], *litlen = litlen_fixed;
 	int count, rc = RFM_MATCH_OK;
@@ -1440,7 +1465,7 @@ int rfm_layout_match(const struct rfm_layout *l, const char *line, size_t len,
 			m->off[k] = start;
 			m->len[k] = end - start;
 			for (k = 1; l->prefixed && k < n; k++) {
-				size_t pl = strlen(l->lit[k]) - 1;
+				size_t pl = (l->litlen ? l->litlen[k] : strlen(l->lit[k])) - 1;
 				if (!pl)
 					continue;
 				if (m->len[k] < pl || memcmp(line + m->off[k], l->lit[k] + 1, pl))
@@ -1456,13 +1481,17 @@ slow:
 		return RFM_MATCH_NONE;
 	if ((n + 1) > RFM_MEMO_MAX / (len + 1))
 		return RFM_MATCH_TOO_LONG;
-	if (n + 1 > AB_ARRAY_SIZE(litlen_fixed))
-		litlen = ab_malloc((n + 1) * sizeof(*litlen));
-	for (i = 0; i <= n; i++)
-		litlen[i] = strlen(l->lit[i]);
+	if (l->litlen) {
+		litlen = l->litlen;
+	} else {
+		if (n + 1 > AB_ARRAY_SIZE(litlen_fixed))
+			litlen = ab_malloc((n + 1) * sizeof(*litlen));
+		for (i = 0; i <= n; i++)
+			litlen[i] = strlen(l->lit[i]);
+	}
 	rc = forced_match(l, line, len, litlen, m);
 	if (rc != 1) {
-		if (litlen != litlen_fixed)
+		if (litlen != litlen_fixed && litlen != l->litlen)
 			free(litlen);
 		return rc;
 	}
@@ -1528,7 +1557,7 @@ slow:
 		free(len2);
 		rc = RFM_MATCH_AMBIGUOUS;
 	}
-	if (litlen != litlen_fixed)
+	if (litlen != litlen_fixed && litlen != l->litlen)
 		free(litlen);
 	return rc;
 }

@@ -29,6 +29,10 @@
 #include <ctype.h>
 #include <math.h>
 #include <sys/stat.h>
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#define RFM_SSE2 1
+#endif
 
 #define RFM_OPEN_GROUPS 16
 #define RFM_MAX_WARN 10
@@ -67,7 +71,10 @@ struct perflog {
 	struct strbuf file_test;      /* test name from the file name, "" when not a name */
 	struct rfm_case tmp;
 	struct group g[RFM_OPEN_GROUPS];
-	size_t ngroups;               /* open groups, oldest first */
+	/* the groups in order, open ones first (oldest first): a group
+	 * emitted moves to the end as a pointer, not as a struct of ~1 KB */
+	struct group *gp[RFM_OPEN_GROUPS];
+	size_t ngroups;               /* open groups */
 	struct rfm_skips sk;
 	long warned;
 	struct strbuf gkey;
@@ -159,6 +166,22 @@ static int utf8_ok(const unsigned char *s, size_t len)
 {
 	size_t i = 0;
 
+	/* all ASCII so far, 32 bytes at a time (a perflog line of 300 bytes
+	 * cost ~250 instructions 8 bytes at a time); the first byte that is
+	 * not is read by the loop below */
+	for (; i + 32 <= len; i += 32) {
+#ifdef RFM_SSE2
+		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 16));
+		if (_mm_movemask_epi8(_mm_or_si128(a, b)))
+			break;
+#else
+		uint64_t w[4];
+		memcpy(w, s + i, 32);
+		if ((w[0] | w[1] | w[2] | w[3]) & 0x8080808080808080ull)
+			break;
+#endif
+	}
 	while (i < len) {
 		unsigned char c = s[i];
 		size_t n, k;
@@ -352,7 +375,7 @@ static void other_param(struct perflog *pl, struct rfm_case *c, size_t i, const 
 	struct col_cache *cc = &pl->cc[i];
 	size_t mark;
 
-	if (!cc->valid || cc->raw.len != n || memcmp(cc->raw.buf, v, n)) {
+	if (!cc->valid || cc->raw.len != n || !ab_memeq(cc->raw.buf, v, n)) {
 		strbuf_reset(&cc->raw);
 		strbuf_add(&cc->raw, v, n);
 		strbuf_reset(&cc->text);
@@ -376,7 +399,7 @@ static int perf_num(struct perflog *pl, size_t i, int *has, double *out, const c
 {
 	struct col_cache *cc = &pl->cc[i];
 
-	if (!cc->valid || cc->raw.len != n || memcmp(cc->raw.buf, v, n)) {
+	if (!cc->valid || cc->raw.len != n || !ab_memeq(cc->raw.buf, v, n)) {
 		strbuf_reset(&cc->raw);
 		strbuf_add(&cc->raw, v, n);
 		cc->num_has = 0;
@@ -509,10 +532,8 @@ static int line_case(struct perflog *pl, const char *line, long lineno, struct r
 				warn_value(pl, lineno, p, kind);
 			break;
 		case RA_PERF_UNIT:
-			if (p) {
-				free(p->unit);
-				p->unit = ab_strndup(v, n);
-			}
+			if (p)
+				rfm_perf_set_unit(p, v, n);
 			break;
 		case RA_PERF_REF:
 			if (p && perf_num(pl, i, &p->has_ref, &p->ref, v, n) < 0)
@@ -588,26 +609,14 @@ static int line_case(struct perflog *pl, const char *line, long lineno, struct r
 
 static int emit_group(struct perflog *pl, size_t k, struct strbuf *err)
 {
-	struct group *g = &pl->g[k];
-	struct group keep;
+	struct group *g = pl->gp[k];
 	int rc = rfm_case_emit(pl->f, &g->c, &pl->sk, err);
 
-	keep = *g;
-	memmove(&pl->g[k], &pl->g[k + 1], (pl->ngroups - k - 1) * sizeof(*pl->g));
+	memmove(&pl->gp[k], &pl->gp[k + 1], (pl->ngroups - k - 1) * sizeof(*pl->gp));
 	pl->ngroups--;
-	pl->g[pl->ngroups] = keep;  /* its buffers are reused */
-	rfm_case_reset(&pl->g[pl->ngroups].c);
+	pl->gp[pl->ngroups] = g;  /* its buffers are reused */
+	rfm_case_reset(&g->c);
 	return rc < 0 ? rc : 0;
-}
-
-static void take_perf(struct rfm_case *dst, struct rfm_perf *src)
-{
-	struct rfm_perf *p = rfm_case_perf(dst, src->name, strlen(src->name));
-
-	free(p->name);
-	*p = *src;
-	memset(src, 0, sizeof(*src));
-	src->name = ab_strdup("");
 }
 
 static int group_line(struct perflog *pl, struct strbuf *err)
@@ -619,9 +628,9 @@ static int group_line(struct perflog *pl, struct strbuf *err)
 	int rc;
 
 	for (k = pl->ngroups; k-- > 0;) {
-		g = &pl->g[k];
+		g = pl->gp[k];
 		/* strcmp's equality (keys are kept as C strings): lengths first */
-		if (g->key.len != gl || memcmp(g->key.buf, pl->gkey.buf, gl))
+		if (g->key.len != gl || !ab_memeq(g->key.buf, pl->gkey.buf, gl))
 			continue;
 		for (i = 0; i < g->c.nperf; i++)
 			if (!strcmp(g->c.perf[i].name, p->name))
@@ -633,7 +642,7 @@ static int group_line(struct perflog *pl, struct strbuf *err)
 				return rc;
 			break;
 		}
-		take_perf(&g->c, p);
+		rfm_case_take_perf(&g->c, p);
 		return 0;
 	}
 	if (pl->ngroups == RFM_OPEN_GROUPS) {
@@ -641,7 +650,7 @@ static int group_line(struct perflog *pl, struct strbuf *err)
 		if (rc < 0)
 			return rc;
 	}
-	g = &pl->g[pl->ngroups++];
+	g = pl->gp[pl->ngroups++];
 	if (!g->used) {
 		rfm_case_init(&g->c);
 		strbuf_init(&g->key, 0);
@@ -873,6 +882,8 @@ static int parse(struct ingest_file *f, int perf_out, struct strbuf *err)
 		return 0;
 	}
 	memset(&pl, 0, sizeof(pl));
+	for (i = 0; i < RFM_OPEN_GROUPS; i++)
+		pl.gp[i] = &pl.g[i];
 	pl.f = f;
 	pl.perf_out = perf_out;
 	rfm_fmt_init(&pl.site);

@@ -28,6 +28,9 @@ struct rfm_perf {
 	int has_ref, has_lower, has_upper;
 	double ref, lower, upper;
 	char *result;           /* per-variable result as ReFrame gave it, or NULL */
+	/* memory kept for the next case (rfm_case_reset keeps the perf
+	 * entries' names and units: a perflog's lines repeat them) */
+	char *spare_unit;
 };
 
 struct rfm_case {
@@ -40,7 +43,7 @@ struct rfm_case {
 	double submit;          /* UTC epoch seconds; NAN = unknown */
 	const char *time_basis; /* static text: how completion was obtained */
 	int old_era;            /* written by ReFrame < 4.7 (keyed by job id) */
-	struct rfm_perf *perf;
+	struct rfm_perf *perf;  /* nperf in use; up to perf_cap keep a spare name/unit */
 	size_t nperf, perf_cap;
 	json_t *params;         /* owned; everything else the source said (run reports) */
 	struct jtext_obj kv;    /* the same as JSON text (perflogs); params goes first */
@@ -62,8 +65,20 @@ struct rfm_skips {
 void rfm_case_init(struct rfm_case *c);
 void rfm_case_reset(struct rfm_case *c);
 void rfm_case_release(struct rfm_case *c);
+/* ingest_iso8601(out, epoch), the date part ("YYYY-MM-DDT") kept for the
+ * next call on the same day (a perflog's runs come day by day). */
+struct rfm_iso_memo {
+	long long day;          /* days since 1970 of date; valid when date[0] */
+	char date[12];
+};
+void rfm_iso8601(struct rfm_iso_memo *m, struct strbuf *out, double epoch);
 /* The perf variable called name, added when missing. */
 struct rfm_perf *rfm_case_perf(struct rfm_case *c, const char *name, size_t len);
+/* p->unit = s[0..len), from the spare memory when it holds the same text */
+void rfm_perf_set_unit(struct rfm_perf *p, const char *s, size_t len);
+/* Move the values of src (a perf entry of another case) into dst's entry
+ * of the same name, a new one; src keeps its name. */
+void rfm_case_take_perf(struct rfm_case *dst, struct rfm_perf *src);
 /* What a performance value token was (rfm_perf_set_value). */
 enum rfm_value {
 	RFM_VALUE_OK,       /* a finite number: stored */
@@ -183,12 +198,21 @@ struct rfm_layout {
 	struct rfm_col *col;
 	size_t n;
 	char **lit;         /* n + 1 literals */
+	size_t *litlen;     /* their lengths (finish_layout; NULL before) */
 	char delim;         /* every inner literal is this character (fast split), */
 	int prefixed;       /* ...some followed by fixed text that starts the field */
 	char **perf_names;  /* perf variables named by the header, in order */
 	size_t nperf;
 	int per_var;        /* one perf variable per line (3.x, compat/multiline mode) */
 	const char *label;  /* which layout, for messages: "ReFrame 4.3+ default" */
+};
+
+#define RFM_KIND_MEMO 2       /* texts remembered per column */
+#define RFM_KIND_MEMO_LEN 78  /* longer ones are checked every time */
+struct rfm_kind_memo {
+	unsigned char kind;   /* enum rfm_kind + 1; 0: empty */
+	unsigned char len;
+	char text[RFM_KIND_MEMO_LEN];
 };
 
 /* The match of one line: value i is line[off[i] .. off[i] + len[i]). */
@@ -202,6 +226,11 @@ struct rfm_match {
 	size_t memo_cap;
 	size_t *cum;        /* single-character separators: how many before each offset */
 	size_t cum_cap;
+	/* the last texts each column's kind accepted (rfm_kind_ok is a pure
+	 * function of kind and text; a perflog repeats most columns line
+	 * after line): RFM_KIND_MEMO per column */
+	struct rfm_kind_memo *km;
+	size_t km_cap;
 };
 
 enum rfm_match_status {

@@ -133,6 +133,31 @@ int64_t db_intern_get(struct db_intern *c, uint64_t h, const char *key, size_t l
 	return s->id;
 }
 
+int64_t db_intern_get_or_set(struct db_intern *c, uint64_t h, const char *key, size_t len,
+			     int64_t id)
+{
+	struct db_intern_slot *s = find(&c->gen[c->young], h, key, len);
+
+	if (s && s->id)
+		return s->id;
+	if (s) { /* an id that did not fit: as get() then set() */
+		s->id = fits(id);
+		return 0;
+	}
+	s = find(&c->gen[c->young ^ 1], h, key, len);
+	if (s) {
+		int64_t old = s->id;
+		put(c, h, key, len, old);
+		if (old)
+			return old;
+		db_intern_set(c, h, key, len, id);
+		return 0;
+	}
+	/* in neither: set() would not find it in the young one either */
+	put(c, h, key, len, id);
+	return 0;
+}
+
 void db_intern_set(struct db_intern *c, uint64_t h, const char *key, size_t len, int64_t id)
 {
 	struct db_intern_slot *s = find(&c->gen[c->young], h, key, len);

@@ -43,6 +43,10 @@ int64_t db_intern_get(struct db_intern *c, uint64_t h, const char *key, size_t l
 /* A hint only: h will be looked up soon (its slots are fetched meanwhile). */
 void db_intern_prefetch(const struct db_intern *c, uint64_t h);
 void db_intern_set(struct db_intern *c, uint64_t h, const char *key, size_t len, int64_t id);
+/* db_intern_get(); on a miss (0) also db_intern_set(id), with one probe
+ * less (prepare's pairs: most that are looked up are new). */
+int64_t db_intern_get_or_set(struct db_intern *c, uint64_t h, const char *key, size_t len,
+			     int64_t id);
 
 /* sink.c: power samples are stored DB_POWER_BATCH at a time */
 #define DB_POWER_BATCH 64
@@ -109,11 +113,22 @@ struct db_pair_pos {
 	size_t off, len;
 	uint64_t h;       /* db_hash64 of the pair; 0 and unused when as the run before's */
 	int same;         /* the same pair as the run before's at this place */
+	int own;          /* the run's own (met for the first time), else shared */
 };
 
 /* sink.c: the state of prepare(), the part of storing a run that needs no
  * database; the ingest pipeline runs it on the parsing thread, so nothing
  * else touches it */
+/* The SHA-256 state after the first 64 bytes of recent dedupe keys: a
+ * test's keys share them (["reframe","<display>","<system>",...), so
+ * db_key16_many() hashes only the blocks after (prepare side). */
+#define DB_KEY16_MEMO 16
+struct db_key16_memo {
+	unsigned char first[DB_KEY16_MEMO][64];
+	struct sha256 mid[DB_KEY16_MEMO];
+	unsigned n, next, last;    /* entries used, next to replace, last hit */
+};
+
 struct db_sink_prep {
 	struct db_intern pairs;    /* params pairs met (DB_INTERN_SEEN) */
 	struct strbuf own, shared, text;
@@ -126,6 +141,7 @@ struct db_sink_prep {
 	struct strbuf buf;         /* what run() prepares when nobody did */
 	struct validate_run vr;
 	struct strbuf kpad;        /* prepare_keys(): the keys' padded blocks */
+	struct db_key16_memo kmemo; /* prepare_keys(): first-block midstates */
 };
 
 /* sink.c: what a parameter of a statement that is reset but never
@@ -235,9 +251,12 @@ int64_t db_hash64(const char *s, size_t n);
  * slow under virtualisation); NULL to initialise one here. */
 void db_key16(const struct sha256 *fresh, const char *s, size_t n, unsigned char out[16]);
 /* db_key16 of s[i][0..len[i]) into out[i] for i < n, the messages hashed
- * side by side (sha256_update_blocks); pad: scratch for the padded blocks. */
+ * side by side (sha256_update_blocks); pad: scratch for the padded blocks;
+ * memo (NULL: none; zeroed before first use): first blocks met before,
+ * not hashed again. */
 void db_key16_many(const struct sha256 *fresh, const char *const s[], const size_t len[],
-		   size_t n, unsigned char (*out)[16], struct strbuf *pad);
+		   size_t n, unsigned char (*out)[16], struct strbuf *pad,
+		   struct db_key16_memo *memo);
 int db_register_functions(sqlite3 *sql);
 
 void db_sink_init(struct db *db);

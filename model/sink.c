@@ -723,26 +723,29 @@ static int params_split(struct db_sink_prep *p, const char *json, size_t n, cons
 	strbuf_setstr(&p->shared, "{");
 	if (n < 2 || json[0] != '{' || json[n - 1] != '}')
 		return -1;
-	if (ends) {
-		/* increasing, each at a ',' and the last at the closing '}' */
-		size_t prev = 0;
-		for (k = 0; k < nends; k++) {
-			if (ends[k] <= prev + 1 || ends[k] >= n ||
-			    json[ends[k]] != (k + 1 == nends ? '}' : ','))
-				break;
-			prev = ends[k];
-		}
-		if (k < nends || (nends ? ends[nends - 1] != n - 1 : n != 2))
-			ends = NULL;
-	}
 	/* first the pairs, and where the cache will look for those that are
-	 * not as in the run before (the lookups' cache misses overlap) */
+	 * not as in the run before (the lookups' cache misses overlap).  The
+	 * ends given are checked on the way (each after its pair's first
+	 * byte, at a ',', the last at the closing '}' that ends json, as many
+	 * as the pairs):
+	 * at the first that is not, the pairs are found here instead */
+again:
 	for (start = 1; start < n - 1; start = i + 1) {
 		struct db_pair_pos *cp;
 		const char *kv;
 		size_t len;
 
-		i = ends ? ends[np] : pair_end(json, start, n);
+		if (ends) {
+			i = np < nends ? ends[np] : 0;
+			if (i <= start || i >= n ||
+			    (np + 1 == nends ? i != n - 1 : json[i] != ',')) {
+				ends = NULL;
+				np = 0;
+				goto again;
+			}
+		} else {
+			i = pair_end(json, start, n);
+		}
 		kv = json + start;
 		len = i - start;
 		if (np == p->cap_pairs) {
@@ -756,7 +759,7 @@ static int params_split(struct db_sink_prep *p, const char *json, size_t n, cons
 		/* as in the run before (a test's runs come together): met
 		 * before, no need to ask the cache */
 		cp->same = np < p->nprev && p->prev_pair[np].len == len &&
-			   !memcmp(p->prev.buf + p->prev_pair[np].off, kv, len);
+			   ab_memeq(p->prev.buf + p->prev_pair[np].off, kv, len);
 		cp->h = 0;
 		if (!cp->same) {
 			cp->h = (uint64_t)db_hash64(kv, len);
@@ -764,16 +767,34 @@ static int params_split(struct db_sink_prep *p, const char *json, size_t n, cons
 		}
 		np++;
 	}
+	if (ends && np != nends) { /* "{}" with ends of pairs, or pairs left over */
+		ends = NULL;
+		np = 0;
+		goto again;
+	}
 	for (k = 0; k < np; k++) {
-		const struct db_pair_pos *cp = &p->cur_pair[k];
+		struct db_pair_pos *cp = &p->cur_pair[k];
 		const char *kv = json + cp->off;
 
-		if (cp->same || db_intern_get(&p->pairs, cp->h, kv, cp->len)) {
-			add_pair(&p->shared, kv, cp->len);
+		if (!cp->same &&
+		    !db_intern_get_or_set(&p->pairs, cp->h, kv, cp->len, DB_INTERN_SEEN)) {
+			cp->own = 1;
 		} else {
-			db_intern_set(&p->pairs, cp->h, kv, cp->len, DB_INTERN_SEEN);
-			add_pair(&p->own, kv, cp->len);
+			cp->own = 0;
 		}
+	}
+	/* pairs next to each other in json and on the same side are one piece
+	 * of text there (with their commas): copied at once (an empty pair,
+	 * only in text that is not JSON, goes alone as add_pair has it) */
+	for (k = 0; k < np;) {
+		const struct db_pair_pos *cp = &p->cur_pair[k];
+		size_t j = k + 1;
+
+		while (j < np && cp->len && p->cur_pair[j].len && p->cur_pair[j].own == cp->own)
+			j++;
+		add_pair(cp->own ? &p->own : &p->shared, json + cp->off,
+			 p->cur_pair[j - 1].off + p->cur_pair[j - 1].len - cp->off);
+		k = j;
 	}
 	{	/* this run's pairs are the next run's "before" */
 		struct db_pair_pos *t = p->prev_pair;
@@ -1076,16 +1097,36 @@ struct prep_head {
 };
 enum { PREP_NO_KEY = 0, PREP_KEY = 1, PREP_KEY_PENDING = 2 /* not hashed yet */ };
 
+/* a call meets at most SHA256_LANES_MAX new first blocks: none may
+ * replace another of the same call, and a bit each marks them */
+_Static_assert(DB_KEY16_MEMO >= SHA256_LANES_MAX && DB_KEY16_MEMO <= 32,
+	       "db_key16_memo: one entry per lane, a bit each");
+
+/* The memo entry whose first block is s[0..64), or DB_KEY16_MEMO. */
+static unsigned key16_memo_find(struct db_key16_memo *m, const char *s)
+{
+	unsigned e;
+
+	if (m->last < m->n && !memcmp(m->first[m->last], s, 64))
+		return m->last;
+	for (e = 0; e < m->n; e++)
+		if (e != m->last && !memcmp(m->first[e], s, 64))
+			return m->last = e;
+	return DB_KEY16_MEMO;
+}
+
 void db_key16_many(const struct sha256 *fresh, const char *const s[], const size_t len[],
-		   size_t n, unsigned char (*out)[16], struct strbuf *pad)
+		   size_t n, unsigned char (*out)[16], struct strbuf *pad,
+		   struct db_key16_memo *memo)
 {
 	struct sha256 c[SHA256_LANES_MAX], *cp[SHA256_LANES_MAX];
 	const unsigned char *dp[SHA256_LANES_MAX];
 	size_t nb[SHA256_LANES_MAX], off[SHA256_LANES_MAX], ord[SHA256_LANES_MAX];
+	size_t skip[SHA256_LANES_MAX];
 	size_t i, k, done, first, at;
 
 	while (n > SHA256_LANES_MAX) {
-		db_key16_many(fresh, s, len, SHA256_LANES_MAX, out, pad);
+		db_key16_many(fresh, s, len, SHA256_LANES_MAX, out, pad, memo);
 		s += SHA256_LANES_MAX;
 		len += SHA256_LANES_MAX;
 		out += SHA256_LANES_MAX;
@@ -1096,20 +1137,64 @@ void db_key16_many(const struct sha256 *fresh, const char *const s[], const size
 			db_key16(fresh, s[i], len[i], out[i]);
 		return;
 	}
+	for (i = 0; i < n; i++) {
+		c[i] = *fresh;
+		skip[i] = 0;
+	}
+	if (memo) {
+		/* a first block met before starts from its state; the new ones
+		 * are hashed first, side by side, and remembered (at most
+		 * SHA256_LANES_MAX new ones here: none replaces another) */
+		struct sha256 *np[SHA256_LANES_MAX];
+		const unsigned char *nd[SHA256_LANES_MAX];
+		unsigned pend[SHA256_LANES_MAX], e;
+		uint32_t pending = 0;
+		size_t nnew = 0;
+
+		for (i = 0; i < n; i++) {
+			pend[i] = DB_KEY16_MEMO;
+			if (len[i] < 64)
+				continue;
+			e = key16_memo_find(memo, s[i]);
+			if (e == DB_KEY16_MEMO) {
+				e = memo->next;
+				memo->next = (memo->next + 1) % DB_KEY16_MEMO;
+				if (memo->n < DB_KEY16_MEMO)
+					memo->n++;
+				memcpy(memo->first[e], s[i], 64);
+				memo->mid[e] = *fresh;
+				np[nnew] = &memo->mid[e];
+				nd[nnew++] = (const unsigned char *)s[i];
+				pending |= (uint32_t)1 << e;
+				memo->last = e;
+			}
+			if (pending & ((uint32_t)1 << e))
+				pend[i] = e;
+			else
+				c[i] = memo->mid[e];
+			skip[i] = 64;
+		}
+		sha256_update_blocks(np, nd, nnew, 1);
+		for (i = 0; i < n; i++)
+			if (pend[i] != DB_KEY16_MEMO)
+				c[i] = memo->mid[pend[i]];
+	}
 	/* each message padded as sha256_final pads it: 0x80, zeros, its
-	 * length in bits (big-endian) at the end of its last block */
+	 * length in bits (big-endian) at the end of its last block; the
+	 * blocks from skip[i] on */
 	strbuf_reset(pad);
 	for (i = 0; i < n; i++) {
 		uint64_t bits = (uint64_t)len[i] * 8;
+		size_t rest = len[i] - skip[i];
 		unsigned char *b;
 
-		nb[i] = (len[i] + 9 + 63) / 64;
+		nb[i] = (rest + 9 + 63) / 64;
 		off[i] = pad->len;
 		strbuf_grow(pad, 64 * nb[i]);
 		b = (unsigned char *)pad->buf + pad->len;
-		memcpy(b, s[i], len[i]);
-		b[len[i]] = 0x80;
-		memset(b + len[i] + 1, 0, 64 * nb[i] - len[i] - 1);
+		memcpy(b, s[i] + skip[i], rest);
+		b[rest] = 0x80;
+		memset(b + rest + 1, 0, 64 * nb[i] - rest - 1);
 		for (k = 0; k < 8; k++)
 			b[64 * nb[i] - 1 - k] = (unsigned char)(bits >> (8 * k));
 		strbuf_setlen(pad, pad->len + 64 * nb[i]);
@@ -1117,7 +1202,6 @@ void db_key16_many(const struct sha256 *fresh, const char *const s[], const size
 	/* shortest first: the blocks all still running have in common go
 	 * through the lanes together, then the finished ones drop out */
 	for (i = 0; i < n; i++) {
-		c[i] = *fresh;
 		for (k = i; k > 0 && nb[ord[k - 1]] > nb[i]; k--)
 			ord[k] = ord[k - 1];
 		ord[k] = i;
@@ -1134,9 +1218,17 @@ void db_key16_many(const struct sha256 *fresh, const char *const s[], const size
 		while (first < n && nb[ord[first]] == done)
 			first++;
 	}
-	for (i = 0; i < n; i++)
-		for (k = 0; k < 16; k++)
-			out[i][k] = (unsigned char)(c[i].h[k / 4] >> (24 - 8 * (k % 4)));
+	/* the first 16 bytes of each digest: four words, big-endian (a loop
+	 * of shifts per byte cost ~200 instructions a key) */
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < 4; k++) {
+			uint32_t w = c[i].h[k];
+			out[i][4 * k] = (unsigned char)(w >> 24);
+			out[i][4 * k + 1] = (unsigned char)(w >> 16);
+			out[i][4 * k + 2] = (unsigned char)(w >> 8);
+			out[i][4 * k + 3] = (unsigned char)w;
+		}
+	}
 }
 
 /* The dedupe keys prepare() left pending, hashed side by side. */
@@ -1159,7 +1251,7 @@ static void sink_prepare_keys(void *self, const struct ingest_run *const runs[],
 			at[m++] = i;
 		}
 		if (m == SHA256_LANES_MAX || (i == n && m)) {
-			db_key16_many(&p->fresh, keys, lens, m, out, &p->kpad);
+			db_key16_many(&p->fresh, keys, lens, m, out, &p->kpad, &p->kmemo);
 			for (k = 0; k < m; k++) {
 				unsigned char *d = prepared[at[k]];
 				memcpy(&h, d, sizeof(h));

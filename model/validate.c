@@ -49,6 +49,11 @@ int validate_metric(const char *name, double value, const char *unit, char *buf,
 	const char *why = NULL;
 	int n;
 
+	/* a positive value of sane size breaks no kind's rule: most values
+	 * are, and then the kind (strcmp against unit and name lists) is
+	 * not needed */
+	if (value > 0 && value <= VALIDATE_MAX_MAGNITUDE)
+		return 0;
 	if (!isfinite(value))
 		why = "not a finite number";
 	else if (fabs(value) > VALIDATE_MAX_MAGNITUDE)

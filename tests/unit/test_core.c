@@ -432,6 +432,60 @@ static void test_error(void **state)
 	strbuf_release(&err);
 }
 
+/* strbuf_add copies every length (the short ones inline) at every offset */
+static void test_strbuf_add_lengths(void **state)
+{
+	char src[64];
+	struct strbuf sb = STRBUF_INIT;
+	size_t n, at, i;
+
+	(void)state;
+	for (i = 0; i < sizeof(src); i++)
+		src[i] = (char)('A' + i % 50);
+	for (at = 0; at < 9; at++) {
+		for (n = 0; n <= 40; n++) {
+			strbuf_reset(&sb);
+			strbuf_addchars(&sb, '.', at);
+			strbuf_add(&sb, src + n % 7, n);
+			assert_int_equal(sb.len, at + n);
+			assert_int_equal(sb.buf[sb.len], '\0');
+			for (i = 0; i < at; i++)
+				assert_int_equal(sb.buf[i], '.');
+			assert_memory_equal(sb.buf + at, src + n % 7, n);
+			strbuf_addch(&sb, '!');
+			assert_int_equal(sb.buf[at + n], '!');
+		}
+	}
+	strbuf_release(&sb);
+}
+
+/* ab_memeq == !memcmp for every length to past its inline limit, a
+ * difference at every position, at every alignment */
+static void test_memeq(void **state)
+{
+	unsigned char a[100], b[100];
+	size_t n, i, off;
+
+	(void)state;
+	for (off = 0; off < 8; off++) {
+		for (n = 0; n <= 80; n++) {
+			for (i = 0; i < n; i++)
+				a[off + i] = b[off + i] = (unsigned char)(i * 37 + n);
+			assert_true(ab_memeq(a + off, b + off, n));
+			for (i = 0; i < n; i++) {
+				b[off + i] ^= 0x80;
+				assert_false(ab_memeq(a + off, b + off, n));
+				assert_int_equal(!ab_memeq(a + off, b + off, n),
+						 !!memcmp(a + off, b + off, n));
+				b[off + i] ^= 0x81;
+				assert_false(ab_memeq(a + off, b + off, n));
+				b[off + i] ^= 0x01;
+			}
+			assert_true(ab_memeq(a + off, b + off, n));
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -439,6 +493,8 @@ int main(void)
 		cmocka_unit_test(test_sha256_lanes),
 		cmocka_unit_test(test_lines),  cmocka_unit_test(test_num),
 		cmocka_unit_test(test_num_exact),
+		cmocka_unit_test(test_memeq),
+		cmocka_unit_test(test_strbuf_add_lengths),
 		cmocka_unit_test(test_table),  cmocka_unit_test(test_error),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);

@@ -21,7 +21,7 @@
 
 struct cap_run {
 	char *path, *benchmark, *system, *accel, *metric, *unit, *job, *finished, *started;
-	char *reason, *key, *params;
+	char *reason, *key, *params, *sysmeta;
 	const char *status;
 	long line, nodes, devices, local_batch, global_batch;
 	int lower;
@@ -97,6 +97,7 @@ static int cap_run_fn(void *self, const struct ingest_run *run, int64_t *id, str
 	r->started = dup0(run->started);
 	r->reason = dup0(run->excluded_reason);
 	r->key = dup0(run->dedupe_key);
+	r->sysmeta = dup0(run->system.meta_json);
 	r->params = run->params_json ? sorted_json(run->params_json)
 		    : run->params ? json_dumps(run->params, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 	r->status = st[run->status];
@@ -143,6 +144,7 @@ static void cap_run_free(struct cap_run *r)
 	free(r->started);
 	free(r->reason);
 	free(r->key);
+	free(r->sysmeta);
 	free(r->params);
 	for (k = 0; k < r->nm; k++) {
 		free(r->mname[k]);
@@ -575,6 +577,54 @@ static void test_match_epcc(void **state)
 	assert_int_equal(rfm_layout_match(&l, l3, strlen(l3), &m, &a, &b), RFM_MATCH_NONE);
 	rfm_match_release(&m);
 	rfm_layout_release(&l);
+}
+
+/* The matcher remembers the texts each column's kind accepted: a text
+ * of the same length, a text met under another kind, a text too long to
+ * remember, are all judged again. */
+static void test_match_kind_memo(void **state)
+{
+	static const char *const lines[][2] = {
+		/* line, expected: "ok" or "none" */
+		{ "2024-03-11T10:02:17|reframe 3.12.0|T %n=1 @s:p+gnu|jobid=7|bw=0.12|ref=0 (l=null, u=null)|GB/s", "ok" },
+		{ "2024-03-11T10:02:17|reframe 3.12.0|T %n=1 @s:p+gnu|jobid=7|lat=1.5|ref=2 (l=-0.1, u=null)|s", "ok" },
+		/* the value, then the time, then the lower threshold: same lengths, not numbers/times */
+		{ "2024-03-11T10:02:17|reframe 3.12.0|T %n=1 @s:p+gnu|jobid=7|bw=0.1x|ref=0 (l=null, u=null)|GB/s", "none" },
+		{ "2024-03-11T10:02:1x|reframe 3.12.0|T %n=1 @s:p+gnu|jobid=7|bw=0.12|ref=0 (l=null, u=null)|GB/s", "none" },
+		{ "2024-03-11T10:02:17|reframe 3.12.0|T %n=1 @s:p+gnu|jobid=7|lat=1.5|ref=2 (l=-0.x, u=null)|s", "none" },
+		/* both remembered texts again, then a third */
+		{ "2024-03-11T10:02:17|reframe 3.12.0|T %n=1 @s:p+gnu|jobid=7|bw=0.12|ref=0 (l=null, u=null)|GB/s", "ok" },
+		{ "2024-03-11T10:02:17|reframe 3.12.0|T %n=1 @s:p+gnu|jobid=7|lat=1.5|ref=2 (l=-0.1, u=null)|s", "ok" },
+		{ "2024-03-11T10:02:18|reframe 3.12.0|T %n=1 @s:p+gnu|jobid=8|bw=0.13|ref=0 (l=null, u=null)|GB/s", "ok" },
+		/* an info too long to remember, twice, then broken (no sys:part+env) */
+		{ "2024-03-11T10:02:18|reframe 3.12.0|TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTT %n=1 @s:p+gnu|jobid=8|bw=0.13|ref=0 (l=null, u=null)|GB/s", "ok" },
+		{ "2024-03-11T10:02:18|reframe 3.12.0|TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTT %n=1 @s:p+gnu|jobid=8|bw=0.13|ref=0 (l=null, u=null)|GB/s", "ok" },
+		{ "2024-03-11T10:02:18|reframe 3.12.0|TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTT %n=1 @s:pXgnu|jobid=8|bw=0.13|ref=0 (l=null, u=null)|GB/s", "none" },
+	};
+	/* column 0: EPCC's display name, 3.x's time; "T" is a name, not a time */
+	const char *epcc = "T|pass|2024-03-11T10:02:17|v|1.5 s|(0, null, null)|";
+	const char *v3 = "T|reframe 4.6.1|T %n=1 @s:p+gnu|jobid=7|bw=0.12|ref=0 (l=null, u=null)|GB/s";
+	struct rfm_layout l, e;
+	struct rfm_match m;
+	size_t a, b, i;
+
+	(void)state;
+	layout_of(&l, 3, NULL);
+	layout_of(&e, 4, NULL);
+	assert_int_equal(l.delim, 0);
+	rfm_match_init(&m);
+	for (i = 0; i < AB_ARRAY_SIZE(lines); i++) {
+		int rc = rfm_layout_match(&l, lines[i][0], strlen(lines[i][0]), &m, &a, &b);
+		assert_int_equal(rc, !strcmp(lines[i][1], "ok") ? RFM_MATCH_OK : RFM_MATCH_NONE);
+	}
+	assert_int_equal(rfm_layout_match(&e, epcc, strlen(epcc), &m, &a, &b), RFM_MATCH_OK);
+	assert_field(&m, epcc, 0, "T");
+	assert_int_equal(rfm_layout_match(&l, v3, strlen(v3), &m, &a, &b), RFM_MATCH_NONE);
+	assert_int_equal(rfm_layout_match(&l, lines[0][0], strlen(lines[0][0]), &m, &a, &b),
+			 RFM_MATCH_OK);
+	rfm_match_release(&m);
+	rfm_layout_release(&l);
+	rfm_layout_release(&e);
 }
 
 static void test_match_separator_in_field(void **state)
@@ -1048,6 +1098,252 @@ static void test_bad_inputs(void **state)
 	strbuf_release(&f);
 }
 
+/* What a case's runs share is made once and kept while it repeats (the
+ * dedupe key's text before the time, the system's meta, the escaped
+ * display name, environment, result): each run's must still be its own,
+ * when one field changes, by one byte at the same length, when bytes move
+ * from one field to the next, with escapes, and back. */
+static void test_emit_memos(void **state)
+{
+	static const char *const rows[][5] = {
+		/* result, name, environ, partition, system */
+		{ "pass", "T %a=1", "gnu", "p", "sys" },
+		{ "pass", "T %a=1", "gnu", "p", "sys" },
+		{ "pass", "T %a=2", "gnu", "p", "sys" },
+		{ "pass", "T %a=2", "gnv", "p", "sys" },
+		{ "fail", "T %a=2", "gnv", "p", "sys" },
+		{ "pass", "T %a=2", "gnv", "pc", "sab" },
+		{ "pass", "T %a=2", "gnv", "bpc", "sa" },
+		{ "pass", "T %a=2", "gnvb", "pc", "sa" },
+		{ "pass", "T %a=\"\xc3\xa9\\", "g\"n", "p\\", "s\xc3\xa9" },
+		{ "pass", "T %a=\"\xc3\xa9\\", "g\"n", "p\\", "s\xc3\xa9" },
+		{ "pass", "T %a=1", "gnu", "p", "sys" },
+	};
+	char tmpl[] = "/tmp/ab-rfm-XXXXXX";
+	struct strbuf f = STRBUF_INIT;
+	const char *paths[1];
+	struct cap c;
+	FILE *fp;
+	size_t i;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	strbuf_addf(&f, "%s/m.log", tmpl);
+	paths[0] = f.buf;
+	fp = fopen(f.buf, "w");
+	assert_non_null(fp);
+	fputs("result|job_completion_time|name|environ|partition|x_value|x_unit|x_ref|"
+	      "x_lower_thres|x_upper_thres|system\n", fp);
+	for (i = 0; i < AB_ARRAY_SIZE(rows); i++)
+		fprintf(fp, "%s|2024-05-01T10:00:%02u|%s|%s|%s|1.5|s|0|None|None|%s\n", rows[i][0],
+			(unsigned)i, rows[i][1], rows[i][2], rows[i][3], rows[i][4]);
+	fclose(fp);
+	cap_init(&c);
+	assert_int_equal(ingest(&c, NULL, NULL, paths, 1), 0);
+	assert_int_equal(c.n, AB_ARRAY_SIZE(rows));
+	for (i = 0; i < AB_ARRAY_SIZE(rows); i++) {
+		const struct cap_run *r = &c.r[i];
+		char t[32], *want;
+		json_t *j, *pj;
+
+		snprintf(t, sizeof(t), "t:%lld", 1714557600LL + (long long)i);
+		j = json_pack("[sssss]", "reframe", rows[i][1], rows[i][4], rows[i][3], rows[i][2]);
+		json_array_append_new(j, json_string(t));
+		want = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
+		assert_string_equal(r->key, want);
+		free(want);
+		json_decref(j);
+		j = json_pack("{s:s,s:s}", "site", rows[i][4], "partition", rows[i][3]);
+		want = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_PRESERVE_ORDER);
+		assert_string_equal(r->sysmeta, want);
+		free(want);
+		json_decref(j);
+		pj = json_loads(r->params, 0, NULL);
+		assert_non_null(pj);
+		assert_string_equal(json_string_value(json_object_get(pj, "display_name")), rows[i][1]);
+		assert_string_equal(json_string_value(json_object_get(pj, "environ")), rows[i][2]);
+		assert_string_equal(json_string_value(json_object_get(pj, "result")), rows[i][0]);
+		json_decref(pj);
+	}
+	cap_release(&c);
+	/* the node count read from a value met before, and from new ones */
+	{
+		static const char *const nodes[][2] = {
+			{ "4", "4" }, { "4", "4" }, { "8", "8" }, { "4.0", "0" }, { "4", "4" },
+			{ "x4", "0" }, { "12", "12" }, { "-4", "0" }, { "12", "12" },
+			{ "123456789012345678901234567", "0" }, { "123456789012345678901234567", "0" },
+			{ "4", "4" },
+		};
+		static const char *const units[] = { "s", "s", "h", "ms", "us" };
+		fp = fopen(f.buf, "w");
+		assert_non_null(fp);
+		fputs("result|job_completion_time|name|num_nodes|partition|x_value|x_unit|x_ref|"
+		      "x_lower_thres|x_upper_thres|system\n", fp);
+		/* and units: kept memory must not keep the text */
+		for (i = 0; i < AB_ARRAY_SIZE(nodes); i++)
+			fprintf(fp, "pass|2024-05-01T10:00:%02u|T|%s|p|1.5|%s|0|None|None|s\n",
+				(unsigned)i, nodes[i][0], units[i % 5]);
+		fclose(fp);
+		cap_init(&c);
+		assert_int_equal(ingest(&c, NULL, NULL, paths, 1), 0);
+		assert_int_equal(c.n, AB_ARRAY_SIZE(nodes));
+		for (i = 0; i < AB_ARRAY_SIZE(nodes); i++) {
+			assert_int_equal(c.r[i].nodes, atol(nodes[i][1]));
+			assert_string_equal(c.r[i].munit[0], units[i % 5]);
+		}
+		cap_release(&c);
+	}
+	/* one variable per line (3.x): each run's units, as written */
+	{
+		static const char *const v3[][3] = {
+			{ "7", "bw", "GB/s" }, { "7", "lat", "us" }, { "8", "bw", "MB/s" },
+			{ "8", "lat", "ms" }, { "9", "lat", "us" }, { "9", "bw", "GB/s" },
+			{ "10", "bw", "GB/s" }, { "10", "lat", "us" },
+		};
+		fp = fopen(f.buf, "w");
+		assert_non_null(fp);
+		for (i = 0; i < AB_ARRAY_SIZE(v3); i++)
+			fprintf(fp, "2024-05-01T10:00:%02u|reframe 3.12.0|T %%n=1 @s:p+gnu|jobid=%s|"
+				"%s=1.5|ref=0 (l=null, u=null)|%s\n", (unsigned)(i / 2), v3[i][0],
+				v3[i][1], v3[i][2]);
+		fclose(fp);
+		cap_init(&c);
+		assert_int_equal(ingest(&c, NULL, NULL, paths, 1), 0);
+		assert_int_equal(c.n, AB_ARRAY_SIZE(v3) / 2);
+		for (i = 0; i < AB_ARRAY_SIZE(v3); i++) {
+			const struct cap_run *r = &c.r[i / 2];
+			size_t k;
+			for (k = 0; k < r->nm && strcmp(r->mname[k], v3[i][1]); k++)
+				;
+			assert_true(k < r->nm);
+			assert_string_equal(r->munit[k], v3[i][2]);
+		}
+		cap_release(&c);
+	}
+	/* results read up to a NUL byte, as strcmp read them: "skip\0x" is
+	 * skip; "pas", "passx" and "xfai" are no result ReFrame has */
+	{
+		static const char res[][8] = { "skip\0x", "pas", "passx", "xfai", "pass" };
+		static const char *const status[] = { "invalid", "invalid", "invalid", "ok" };
+
+		fp = fopen(f.buf, "w");
+		assert_non_null(fp);
+		fputs("result|job_completion_time|name|partition|x_value|x_unit|x_ref|"
+		      "x_lower_thres|x_upper_thres|system\n", fp);
+		for (i = 0; i < AB_ARRAY_SIZE(res); i++) {
+			fwrite(res[i], 1, i < 1 ? 6 : strlen(res[i]), fp);
+			fprintf(fp, "|2024-05-01T10:00:%02u|T|p|1.5|s|0|None|None|s\n", (unsigned)i);
+		}
+		fclose(fp);
+		cap_init(&c);
+		/* a NUL makes the file look binary: the format is given */
+		assert_int_equal(ingest(&c, "reframe-perflog", NULL, paths, 1), 0);
+		assert_int_equal(c.n, 4);
+		for (i = 0; i < 4; i++)
+			assert_string_equal(c.r[i].status, status[i]);
+		assert_true(has(c.warnings.buf, "1 skipped test case not stored"));
+		cap_release(&c);
+	}
+	unlink(f.buf);
+	rmdir(tmpl);
+	strbuf_release(&f);
+}
+
+/* rfm_iso8601 (the date kept for the next call of the same day) ==
+ * ingest_iso8601, for times in order, jumping about, at the edges of a
+ * day, of a millisecond, of the years it formats itself. */
+static void test_iso8601_memo(void **state)
+{
+	static const double edge[] = {
+		0, 0.0004, 0.0005, 0.9994, 0.9995, 0.9999999, 86399.9994, 86399.9995, 86400,
+		951782400 - 0.0004, 951782400 - 0.0006, 1579688119.6235445, 1579688089.6235445,
+		253402300799.0, 253402300799.9994, 253402300799.9996, 253402300800.0,
+		-0.0004, -0.4, -86400.5, -1e9, 4102444800.25, 1e12
+	};
+	struct rfm_iso_memo m;
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	double t = 1577836800.0;
+	unsigned x = 7;
+	size_t i;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	for (i = 0; i < 200000 + AB_ARRAY_SIZE(edge); i++) {
+		double v;
+
+		x = x * 1103515245u + 12345u;
+		if (i < AB_ARRAY_SIZE(edge)) {
+			v = edge[i];
+		} else if ((x >> 16) % 50 == 0) {
+			v = (double)((x >> 4) % 4000000000u) + (double)(x % 10000) / 10000.0;
+		} else {
+			t += (double)((x >> 16) % 40000) + (double)((x >> 3) % 1000) / 1000.0 +
+			     ((x >> 12) % 7 == 0 ? 0.9996 : 0);
+			v = t;
+		}
+		strbuf_setstr(&a, "<");
+		strbuf_setstr(&b, "<");
+		ingest_iso8601(&a, v);
+		rfm_iso8601(&m, &b, v);
+		assert_string_equal(b.buf, a.buf);
+	}
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
+/* The UTF-8 check reads ASCII 32 bytes at a time: a bad byte (or a good
+ * multibyte character) anywhere in the line, on either side of a 32-byte
+ * step, is judged as byte by byte. */
+static void test_utf8_positions(void **state)
+{
+	static const char *const bad[] = { "\351", "\303(", "\355\240\200", "\300\200", "\303" };
+	char tmpl[] = "/tmp/ab-rfm-XXXXXX";
+	struct strbuf f = STRBUF_INIT, line = STRBUF_INIT;
+	const char *paths[1];
+	size_t pad, b;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	strbuf_addf(&f, "%s/u.log", tmpl);
+	paths[0] = f.buf;
+	for (b = 0; b <= AB_ARRAY_SIZE(bad); b++) {
+		for (pad = 0; pad < 80; pad++) {
+			struct cap c;
+			FILE *fp = fopen(f.buf, "w");
+			size_t i;
+			int rc;
+
+			assert_non_null(fp);
+			strbuf_reset(&line);
+			strbuf_addstr(&line, "pass|2024-05-01T10:00:00|T|p|1|");
+			for (i = 0; i < pad; i++)
+				strbuf_addch(&line, 'x');
+			/* b == AB_ARRAY_SIZE(bad): a good 2-byte character */
+			strbuf_addstr(&line, b < AB_ARRAY_SIZE(bad) ? bad[b] : "\303\251");
+			strbuf_addstr(&line, "s|0|None|None|sys");
+			fputs("result|job_completion_time|name|partition|x_value|x_unit|x_ref|"
+			      "x_lower_thres|x_upper_thres|system\n", fp);
+			fputs(line.buf, fp);
+			fputs("\n", fp);
+			fclose(fp);
+			cap_init(&c);
+			rc = ingest(&c, NULL, NULL, paths, 1);
+			if (b < AB_ARRAY_SIZE(bad)) {
+				assert_int_equal(rc, -AB_EDATA);
+				assert_true(has(c.rejects.buf, "u.log:2: not UTF-8 text"));
+			} else {
+				assert_int_equal(rc, 0);
+				assert_int_equal(c.n, 1);
+			}
+			cap_release(&c);
+		}
+	}
+	unlink(f.buf);
+	rmdir(tmpl);
+	strbuf_release(&f);
+	strbuf_release(&line);
+}
+
 /* ---- the samples ------------------------------------------------------------- */
 
 static int samples(struct strbuf *sb, const char *rel)
@@ -1280,6 +1576,7 @@ int main(void)
 		cmocka_unit_test(test_header_layouts),
 		cmocka_unit_test(test_compile),
 		cmocka_unit_test(test_match_epcc),
+		cmocka_unit_test(test_match_kind_memo),
 		cmocka_unit_test(test_match_separator_in_field),
 		cmocka_unit_test(test_match_comma_in_display_name),
 		cmocka_unit_test(test_fixture_good),
@@ -1289,6 +1586,9 @@ int main(void)
 		cmocka_unit_test(test_fixture_reports),
 		cmocka_unit_test(test_results_db),
 		cmocka_unit_test(test_bad_inputs),
+		cmocka_unit_test(test_utf8_positions),
+		cmocka_unit_test(test_emit_memos),
+		cmocka_unit_test(test_iso8601_memo),
 		cmocka_unit_test(test_samples_493),
 		cmocka_unit_test(test_samples_312),
 		cmocka_unit_test(test_samples_epcc),

@@ -938,6 +938,113 @@ static void test_upsert_memo_same_as_upserts(void **state)
 	drop_tmp(dbs[1], pb);
 }
 
+/* params as stored, against a split made here: a pair met before is
+ * shared, else the run's own; runs mixing both in every order (so the
+ * pieces copied at once are of every length), with and without the
+ * writer's pair ends. */
+static void test_params_split_reference(void **state)
+{
+	static const char *const pool[] = {
+		"\"a\":1", "\"s\":\"x,y}\"", "\"q\":\"say \\\"hi,\\\"\"", "\"o\":{\"k\":[1,{\"z\":\",\"}]}",
+		"\"e\":{}", "\"n\":null", "\"u\":\"\\u00e9\"", "\"b\":true"
+	};
+	char path[] = "/tmp/ab-test-sink-XXXXXX";
+	struct db *db = open_tmp(path);
+	struct ingest_sink *s = db_ingest_sink(db);
+	struct ingest_source src = { "p.txt", "00cc", "unit", 1, 0, NULL };
+	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT, want = STRBUF_INIT, got = STRBUF_INIT;
+	struct strbuf own = STRBUF_INIT, shared = STRBUF_INIT;
+	int seen[AB_ARRAY_SIZE(pool)][AB_ARRAY_SIZE(pool)] = { { 0 } };
+	struct ingest_metric m[1];
+	struct ingest_run r;
+	uint32_t ends[AB_ARRAY_SIZE(pool)];
+	unsigned x = 12345;
+	size_t run, i, np;
+	int64_t id;
+	char key[32];
+
+	(void)state;
+	assert_int_equal(s->begin(s->self, &src, &err), 0);
+	for (run = 0; run < 120; run++) {
+		/* a pair is pool[i] with a variant v: the variants make new pairs */
+		size_t pick[AB_ARRAY_SIZE(pool)], var[AB_ARRAY_SIZE(pool)];
+		strbuf_setstr(&text, "{");
+		strbuf_setstr(&own, "{");
+		strbuf_setstr(&shared, "{");
+		np = 0;
+		for (i = 0; i < AB_ARRAY_SIZE(pool); i++) {
+			x = x * 1103515245u + 12345u;
+			if ((x >> 16) % 4 == 0)
+				continue;
+			pick[np] = i;
+			var[np] = (x >> 20) % (run < 40 ? 2 : 8);
+			np++;
+		}
+		for (i = 0; i < np; i++) {
+			const char *pt = pool[pick[i]];
+			struct strbuf *side;
+			size_t at = text.len;
+
+			if (i)
+				strbuf_addch(&text, ',');
+			/* the variant goes into the key: "a" -> "a3" */
+			strbuf_addch(&text, '"');
+			strbuf_add(&text, pt + 1, strchr(pt + 1, '"') - pt - 1);
+			if (var[i])
+				strbuf_addf(&text, "%u", (unsigned)var[i]);
+			strbuf_addstr(&text, strchr(pt + 1, '"'));
+			ends[i] = (uint32_t)text.len;
+			side = seen[pick[i]][var[i]] ? &shared : &own;
+			seen[pick[i]][var[i]] = 1;
+			if (side->len > 1)
+				strbuf_addch(side, ',');
+			strbuf_add(side, text.buf + at + (i ? 1 : 0), text.len - at - (i ? 1 : 0));
+		}
+		strbuf_addch(&text, '}');
+		fill_run(&r, m, NULL, NULL);
+		snprintf(key, sizeof(key), "split|%u", (unsigned)run);
+		r.dedupe_key = key;
+		r.params_json = text.buf;
+		if (run % 2) {
+			r.params_pair_ends = ends;
+			r.params_npairs = np;
+		}
+		assert_int_equal(s->run(s->self, &r, &id, &err), 0);
+		strbuf_addch(&shared, '}');
+		strbuf_addch(&own, '}');
+		strbuf_addf(&want, "%s|%s;", shared.len > 2 ? shared.buf : "",
+			    own.len > 2 ? own.buf : "");
+	}
+	assert_int_equal(s->end(s->self, 1, &err), 0);
+	{
+		sqlite3_stmt *st;
+		const char *w = want.buf;
+
+		assert_int_equal(sqlite3_prepare_v2(db_sqlite(db),
+				 "SELECT coalesce(p.kv, '') || '|' || coalesce(d.params, '') || ';'"
+				 " FROM run_data d LEFT JOIN param_set p ON p.id = d.set_id"
+				 " ORDER BY d.id", -1, &st, NULL), SQLITE_OK);
+		for (run = 0; sqlite3_step(st) == SQLITE_ROW; run++) {
+			const char *row = (const char *)sqlite3_column_text(st, 0);
+			const char *end = strchr(w, ';');
+
+			strbuf_reset(&got);
+			strbuf_add(&got, w, (size_t)(end - w) + 1);
+			assert_string_equal(row, got.buf);
+			w = end + 1;
+		}
+		sqlite3_finalize(st);
+		assert_int_equal(run, 120);
+	}
+	strbuf_release(&err);
+	strbuf_release(&text);
+	strbuf_release(&want);
+	strbuf_release(&got);
+	strbuf_release(&own);
+	strbuf_release(&shared);
+	drop_tmp(db, path);
+}
+
 /* db_key16_many == db_key16 for every length around the block edges and
  * every batch size up to past the lanes. */
 static void test_key16_many(void **state)
@@ -959,7 +1066,7 @@ static void test_key16_many(void **state)
 			sv[i] = text[i];
 		}
 		memset(out, 0, sizeof(out));
-		db_key16_many(&fresh, sv, len, n, out, &pad);
+		db_key16_many(&fresh, sv, len, n, out, &pad, NULL);
 		for (i = 0; i < n; i++) {
 			db_key16(&fresh, sv[i], len[i], one);
 			assert_memory_equal(out[i], one, 16);
@@ -967,6 +1074,53 @@ static void test_key16_many(void **state)
 		}
 	}
 	assert_int_equal(total, 41 * 42 / 2);
+	strbuf_release(&pad);
+}
+
+/* With the memo of first blocks: keys of a few shared 64-byte prefixes
+ * (some differing only in their 64th byte, some only in their 65th),
+ * interleaved, more prefixes than memo entries, every batch size, the
+ * same memo throughout: == db_key16 each. */
+static void test_key16_many_memo(void **state)
+{
+	static char text[41][300];
+	const char *sv[41];
+	size_t len[41], n, i, k, total = 0, round;
+	unsigned char out[41][16], one[16];
+	struct strbuf pad = STRBUF_INIT;
+	struct sha256 fresh;
+	static struct db_key16_memo memo;
+
+	(void)state;
+	sha256_init(&fresh);
+	memset(&memo, 0, sizeof(memo));
+	for (round = 0; round < 3; round++) {
+		for (n = 1; n <= 41; n++) {
+			for (i = 0; i < n; i++) {
+				/* prefix group: 3 of them in the early batches, 23 later */
+				size_t g = (i * 7 + n) % (n < 20 ? 3 : 23);
+
+				len[i] = 40 + (n * 37 + i * 53 + round * 11) % 200; /* 40..239 */
+				for (k = 0; k < len[i]; k++)
+					text[i][k] = (char)('a' + (k < 64 ? (k * 3 + g / 2) % 26
+									   : (k * 7 + i + n) % 26));
+				if (len[i] > 63)
+					text[i][63] = (char)('A' + g % 2); /* groups 2j, 2j+1: the 64th byte alone */
+				if (len[i] > 64 && g == 1)
+					text[i][64] = (char)('0' + i % 10); /* the 65th byte alone */
+				sv[i] = text[i];
+			}
+			memset(out, 0, sizeof(out));
+			db_key16_many(&fresh, sv, len, n, out, &pad, &memo);
+			for (i = 0; i < n; i++) {
+				db_key16(&fresh, sv[i], len[i], one);
+				assert_memory_equal(out[i], one, 16);
+				total++;
+			}
+		}
+	}
+	assert_int_equal(total, 3 * 41 * 42 / 2);
+	assert_true(memo.n > 0);
 	strbuf_release(&pad);
 }
 
@@ -980,11 +1134,13 @@ int main(void)
 		cmocka_unit_test(test_stale_cache_after_rm_elsewhere),
 		cmocka_unit_test(test_prepared_same_as_direct),
 		cmocka_unit_test(test_pair_ends_same_split),
+		cmocka_unit_test(test_params_split_reference),
 		cmocka_unit_test(test_run_many_same_as_run),
 		cmocka_unit_test(test_batch_binds_follow_values),
 		cmocka_unit_test(test_hold_switches_fk_once),
 		cmocka_unit_test(test_upsert_memo_same_as_upserts),
 		cmocka_unit_test(test_key16_many),
+		cmocka_unit_test(test_key16_many_memo),
 	};
 
 	/* test_run_many_same_as_run compares two databases byte for byte: their

@@ -44,6 +44,13 @@ static void test_metric_kinds(void **state)
 	expect("x", INFINITY, "GB/s", "impossible value: x = inf GB/s (not a finite number)");
 	expect("delta", -14.8, "K", NULL);
 	expect("score", -0.5, "", NULL);
+	/* the edges of "positive and at most 1e30" (no rule needs the kind) */
+	expect("elapsed", 1e30, "s", NULL);
+	expect("elapsed", 4.9e-324, "s", NULL);
+	expect("elapsed", 1.000000001e30, "s", "impossible value: elapsed = 1.000000001e+30 s (implausibly large, above 1e30)");
+	expect("elapsed", -0.0, "s", "impossible value: elapsed = -0 s (a time must be positive)");
+	expect("energy", -0.0, "Wh", NULL);
+	expect("energy", -4.9e-324, "Wh", "impossible value: energy = -4.940656458e-324 Wh (cannot be negative)");
 }
 
 static void test_run(void **state)
