@@ -880,6 +880,64 @@ json_t *jspan_json(struct jspan s)
 	return span_to_json(s);
 }
 
+/* 1 when p[0..n) has neither a backslash nor a byte >= 0x80 */
+static int plain_ascii(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] == '\\' || (unsigned char)p[i] >= 0x80)
+			return 0;
+	return 1;
+}
+
+void jspan_text(struct jspan s, struct strbuf *out)
+{
+	struct strbuf t = STRBUF_INIT;
+	long long ll;
+	double d;
+	json_t *j;
+
+	/* the kinds a param or an eval's metadata nearly always is, written
+	 * as span_to_json() then jtext_json() would write them */
+	switch (jspan_type(s)) {
+	case JT_NULL:
+		strbuf_addstr(out, "null");
+		return;
+	case JT_BOOL:
+		strbuf_addstr(out, s.p[0] == 't' ? "true" : "false");
+		return;
+	case JT_NUM:
+		if (jspan_ll(s, &ll))
+			jtext_int(out, ll);
+		else if (integer_literal(s))
+			jtext_str(out, s.p, s.n); /* digits and '-': as they are */
+		else if (jspan_num(s, &d) < 0 || !isfinite(d))
+			strbuf_addstr(out, "null");
+		else
+			jtext_real(out, d);
+		return;
+	case JT_STR:
+		if (plain_ascii(s.p + 1, s.n - 2)) {
+			jtext_str(out, s.p + 1, s.n - 2); /* its bytes are what it says */
+			return;
+		}
+		/* escapes or latin-1 bytes: decoded first (a decoded string is
+		 * always UTF-8, see decode_string) */
+		decode_string(s.p, s.n, &t);
+		jtext_str(out, t.buf, t.len);
+		strbuf_release(&t);
+		return;
+	default:
+		break;
+	}
+	/* objects and arrays (duplicate names, nesting): through jansson */
+	j = span_to_json(s);
+	if (j)
+		jtext_json(out, j);
+	json_decref(j);
+}
+
 /* ---- :::MLLOG records ------------------------------------------------ */
 
 /* The top-level members we look at. */

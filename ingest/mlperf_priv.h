@@ -53,6 +53,9 @@ void jspan_get_many(struct jspan obj, const char *const *keys, size_t n, struct 
 /* A jansson copy: integers beyond int64 become their exact digits as a
  * string (seeds), NaN/Infinity null. */
 json_t *jspan_json(struct jspan s);
+/* The text of jspan_json(s) as jtext_json() writes it, appended to out
+ * (scalars written directly: params without building jansson values). */
+void jspan_text(struct jspan s, struct strbuf *out);
 /* Validate text[0..len) as exactly one JSON value (whitespace around it
  * allowed).  Returns 0 with *val set, or -1 with why = "what at column N"
  * (columns count from col0 + 1). */

@@ -307,6 +307,60 @@ static void test_memo_json(void **state)
 	strbuf_release(&p);
 }
 
+/*
+ * jspan_text writes params directly: for every kind of value it must give
+ * the bytes of jspan_json's value as jtext_json prints it (the text params
+ * had when they were built as jansson objects and dumped).
+ */
+static void test_span_text(void **state)
+{
+	static const char *const values[] = {
+		"null", "true", "false", "0", "-0", "1", "-1", "42", "9223372036854775807",
+		"-9223372036854775808", "9223372036854775808", "-9223372036854775809",
+		"10688027786191513374", "1.5", "-0.0", "235.17", "0.1", "2.936000", "1e5",
+		"1E-7", "-2.5e+3", "1e400", "-1e400", "NaN", "Infinity", "-Infinity",
+		"12345678901234567890.5", "1.7976931348623157e308", "5e-324", "\"\"", "\"abc\"",
+		"\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\"", "\"\\u00e9\"", "\"x\\u0000y\"", "\"\\ud800\"",
+		"\"\\udc00x\"", "\"\\ud83d\\ude00\"", "\"\\uD83D\"", "\"\xe9t\xe9\"", "\"\x7f~\"",
+		"\"0.75\"", "[]", "{}", "[1, 2.5, \"x\", null, true, [[]]]",
+		"{\"a\": 1, \"a\": 2.50, \"b\": {\"c\": NaN}}", "{\"\xe9\": \"\\u00e9\"}",
+		"{\"k\\u0000\": [1e400, 10688027786191513374]}",
+	};
+	struct strbuf why = STRBUF_INIT, got = STRBUF_INIT, want = STRBUF_INIT;
+	struct jspan v;
+	size_t i;
+	json_t *j;
+
+	(void)state;
+	for (i = 0; i < AB_ARRAY_SIZE(values); i++) {
+		assert_int_equal(jspan_parse(values[i], strlen(values[i]), 0, &v, &why), 0);
+		strbuf_setstr(&got, "x");
+		jspan_text(v, &got);
+		j = jspan_json(v);
+		assert_non_null(j);
+		strbuf_setstr(&want, "x");
+		assert_int_equal(jtext_json(&want, j), 0);
+		json_decref(j);
+		assert_string_equal(got.buf, want.buf);
+	}
+	/* and a few spelled out: shortest reals, digits kept, \u escapes */
+	assert_int_equal(jspan_parse("235.17", 6, 0, &v, &why), 0);
+	strbuf_reset(&got);
+	jspan_text(v, &got);
+	assert_string_equal(got.buf, "235.17");
+	assert_int_equal(jspan_parse("\"\xe9\\u0000\"", 9, 0, &v, &why), 0);
+	strbuf_reset(&got);
+	jspan_text(v, &got);
+	assert_string_equal(got.buf, "\"\\u00E9\\u0000\"");
+	assert_int_equal(jspan_parse("-99999999999999999999", 21, 0, &v, &why), 0);
+	strbuf_reset(&got);
+	jspan_text(v, &got);
+	assert_string_equal(got.buf, "\"-99999999999999999999\"");
+	strbuf_release(&why);
+	strbuf_release(&got);
+	strbuf_release(&want);
+}
+
 static void test_fast_values_as_general(void **state)
 {
 	static const char *const values[] = {
@@ -1158,6 +1212,7 @@ int main(void)
 		cmocka_unit_test(test_json_string_bytes),
 		cmocka_unit_test(test_record_shapes),
 		cmocka_unit_test(test_memo_json),
+		cmocka_unit_test(test_span_text),
 		cmocka_unit_test(test_fast_values_as_general),
 		cmocka_unit_test(test_memmem),
 		cmocka_unit_test(test_power_order),
