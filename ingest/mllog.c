@@ -44,6 +44,7 @@ void mllog_init(struct mllog_reader *r, FILE *fp, size_t max_record)
 	strbuf_init(&r->key, 64);
 	strbuf_init(&r->why, 64);
 	strbuf_init(&r->tmp, 64);
+	mllog_tpls_init(&r->tpls);
 }
 
 void mllog_init_mem(struct mllog_reader *r, const unsigned char *data, size_t len,
@@ -63,6 +64,7 @@ void mllog_init_mem(struct mllog_reader *r, const unsigned char *data, size_t le
 	strbuf_init(&r->key, 64);
 	strbuf_init(&r->why, 64);
 	strbuf_init(&r->tmp, 64);
+	mllog_tpls_init(&r->tpls);
 }
 
 void mllog_release(struct mllog_reader *r)
@@ -73,6 +75,7 @@ void mllog_release(struct mllog_reader *r)
 	strbuf_release(&r->key);
 	strbuf_release(&r->why);
 	strbuf_release(&r->tmp);
+	mllog_tpls_release(&r->tpls);
 }
 
 #if defined(__GNUC__)
@@ -400,8 +403,8 @@ static int process_line(struct mllog_reader *r, const unsigned char *line, size_
 	}
 	while (n && py_space(t[n - 1]))
 		n--;
-	if (!mllog_parse_record((const char *)t, n, (size_t)(t - line), rec, &r->key, &r->tmp,
-				&r->why))
+	if (!mllog_parse_record_tpl(&r->tpls, (const char *)t, n, (size_t)(t - line), rec, &r->key,
+				    &r->tmp, &r->why))
 		return rec_fail(r, rec);
 	return 1;
 }

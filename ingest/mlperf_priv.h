@@ -95,6 +95,50 @@ struct mllog_rec {
 	struct jspan event_type, value, metadata, ns;
 };
 
+/*
+ * Record templates (mlperf_json.c): a log repeats a few record shapes
+ * thousands of times (train_loss, tracked_stats, power_reading), the same
+ * bytes but for the digits of its numbers.  A template is such a record
+ * with each byte's allowed values: the byte itself, or for a digit of a
+ * number any digit ('1'-'9' for the first of an integer part of several
+ * digits: JSON has no leading zeros).  A record of the same length whose
+ * every byte is allowed is valid JSON of the same structure with its
+ * members where the template's are: no scanning.  Anything else is parsed
+ * as usual (and may become a template).
+ */
+#define MLLOG_TPLS 16            /* templates kept per reader */
+#define MLLOG_TPL_MIN_LEN 32     /* shorter or longer records get no template */
+#define MLLOG_TPL_MAX_LEN 1024
+#define MLLOG_TPL_SEEN 8         /* keys of records without one, remembered */
+#define MLLOG_MEMBERS 6          /* the record members with a span */
+
+struct mllog_tpl {
+	/* byte i of a matching record: (unsigned char)(b - lo[i]) <= rng[i] */
+	unsigned char *lo, *rng; /* MLLOG_TPL_MAX_LEN each (one allocation) */
+	size_t len;              /* 0: an empty slot */
+	size_t time_off, time_len; /* time_ms as a plain integer, or time_len 0 */
+	uint32_t span_off[MLLOG_MEMBERS], span_len[MLLOG_MEMBERS];
+	uint64_t used;           /* when last matched (least recent is replaced) */
+	int next;                /* the template the record after this one's matched, or -1 */
+};
+
+struct mllog_tpls {
+	struct mllog_tpl t[MLLOG_TPLS];
+	uint64_t clock;
+	int last;                /* the template the record before matched, or -1 */
+	/* the keys of the last records that matched no template: a template
+	 * is made for a key met twice (a log's one-off records get none) */
+	uint64_t seen[MLLOG_TPL_SEEN];
+	unsigned nseen;
+};
+
+void mllog_tpls_init(struct mllog_tpls *c);
+void mllog_tpls_release(struct mllog_tpls *c);
+/* mllog_parse_record(), through c's templates first: the same result. */
+int mllog_parse_record_tpl(struct mllog_tpls *c, const char *text, size_t len, size_t col0,
+			   struct mllog_rec *rec, struct strbuf *keybuf, struct strbuf *tmp,
+			   struct strbuf *why);
+
 struct mllog_reader {
 	FILE *fp;
 	unsigned char *buf;
@@ -108,6 +152,7 @@ struct mllog_reader {
 	long records, failed;        /* :::MLLOG records returned, of which failed */
 	uint64_t bytes;
 	struct strbuf key, why, tmp;
+	struct mllog_tpls tpls;
 };
 
 /* Check one record's text (after the token, trailing blanks dropped;

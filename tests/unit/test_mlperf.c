@@ -361,6 +361,158 @@ static void test_span_text(void **state)
 	strbuf_release(&want);
 }
 
+/* A copy of c's templates' contents (to tell a match from a rebuild). */
+static void tpl_snap(const struct mllog_tpls *c, struct strbuf *snap)
+{
+	int i;
+
+	for (i = 0; i < MLLOG_TPLS; i++) {
+		strbuf_reset(&snap[i]);
+		if (c->t[i].len) {
+			strbuf_add(&snap[i], c->t[i].lo, c->t[i].len);
+			strbuf_add(&snap[i], c->t[i].rng, c->t[i].len);
+		}
+	}
+}
+
+/* 1 when the last mllog_parse_record_tpl() call matched a template: one
+ * stamped with the cache's clock whose contents did not change */
+static int tpl_hit(const struct mllog_tpls *c, const struct strbuf *snap)
+{
+	int i;
+
+	for (i = 0; i < MLLOG_TPLS; i++)
+		if (c->t[i].len && c->t[i].used == c->clock && snap[i].len == 2 * c->t[i].len &&
+		    !memcmp(snap[i].buf, c->t[i].lo, c->t[i].len) &&
+		    !memcmp(snap[i].buf + c->t[i].len, c->t[i].rng, c->t[i].len))
+			return 1;
+	return 0;
+}
+
+/* text through a template cache and through the parser alone: the same
+ * result (ok, message, time bits, key, every span at the same offset);
+ * returns whether a template matched */
+static int tpl_same(struct mllog_tpls *c, const char *text, size_t len, struct strbuf *snap)
+{
+	struct strbuf w1[3], w2[3];
+	struct mllog_rec r1, r2;
+	int a, b, hit, i;
+
+	for (i = 0; i < 3; i++) {
+		strbuf_init(&w1[i], 0);
+		strbuf_init(&w2[i], 0);
+	}
+	tpl_snap(c, snap);
+	memset(&r1, 0, sizeof(r1));
+	memset(&r2, 0, sizeof(r2));
+	a = mllog_parse_record_tpl(c, text, len, 3, &r1, &w1[1], &w1[2], &w1[0]);
+	hit = tpl_hit(c, snap);
+	b = mllog_parse_record(text, len, 3, &r2, &w2[1], &w2[2], &w2[0]);
+	assert_int_equal(a, b);
+	if (!a) {
+		assert_false(hit);
+		assert_string_equal(w1[0].buf, w2[0].buf);
+	} else {
+		assert_memory_equal(&r1.time_ms, &r2.time_ms, sizeof(double));
+		assert_int_equal(r1.key_len, r2.key_len);
+		assert_memory_equal(r1.key, r2.key, r1.key_len);
+		assert_ptr_equal(r1.value.p, r2.value.p);
+		assert_int_equal(r1.value.n, r2.value.n);
+		assert_ptr_equal(r1.metadata.p, r2.metadata.p);
+		assert_int_equal(r1.metadata.n, r2.metadata.n);
+		assert_ptr_equal(r1.event_type.p, r2.event_type.p);
+		assert_int_equal(r1.event_type.n, r2.event_type.n);
+		assert_ptr_equal(r1.ns.p, r2.ns.p);
+		assert_int_equal(r1.ns.n, r2.ns.n);
+	}
+	for (i = 0; i < 3; i++) {
+		strbuf_release(&w1[i]);
+		strbuf_release(&w2[i]);
+	}
+	return hit;
+}
+
+/*
+ * Record templates: a record read through a template gives what the
+ * general parser gives, and every valid record that differs from the
+ * template's only in the digits of its numbers takes the template: each
+ * digit of each number set to each value (a leading zero of a longer
+ * integer part must fail as the parser fails it), then numbers of other
+ * forms and lengths, and a changed byte elsewhere.
+ */
+static void test_record_templates(void **state)
+{
+	static const char *const base =
+		"{\"namespace\": \"\", \"time_ms\": 1728502150419, \"event_type\": "
+		"\"POINT_IN_TIME\", \"key\": \"tracked_stats\", \"value\": {\"throughput\": "
+		"50796.6, \"step\": 0, \"e\": -1.5e-07}, \"metadata\": {\"file\": \"/w/t2\\u00e9.py\", "
+		"\"lineno\": 931, \"step\": [0, -12], \"x\": -Infinity}}";
+	static const char *const nums[] = {
+		"7", "0", "-0", "123456789", "1.5", "-2.25e-3", "1E+400", "12345678901234567890",
+		"01", "1.", "-", "1e", "1E+", ".5", "NaN", "\"5\"", "1.2.3", "+1", "1 ", "1e5e5", "",
+		"-Infinity", "true",
+	};
+	struct mllog_tpls c;
+	struct strbuf t = STRBUF_INIT, snap[MLLOG_TPLS];
+	size_t i, k, n = strlen(base), digits = 0;
+	int in_str = 0, hits = 0;
+
+	(void)state;
+	for (i = 0; i < MLLOG_TPLS; i++)
+		strbuf_init(&snap[i], 0);
+	mllog_tpls_init(&c);
+	/* the second record of a key makes its template, the third matches */
+	assert_false(tpl_same(&c, base, n, snap));
+	assert_false(tpl_same(&c, base, n, snap));
+	assert_true(tpl_same(&c, base, n, snap));
+	/* every digit of every number, to every value */
+	for (i = 0; i < n; i++) {
+		if (base[i] == '"' && (!in_str || base[i - 1] != '\\'))
+			in_str = !in_str;
+		if (in_str || base[i] < '0' || base[i] > '9')
+			continue;
+		digits++;
+		for (k = 0; k < 10; k++) {
+			char b = base[i - 1];
+			/* the first digit of an integer part (not of a fraction
+			 * or an exponent) followed by more digits */
+			int lead = !(b >= '0' && b <= '9') && b != '.' && b != 'e' && b != 'E' &&
+				   b != '+' && !(b == '-' && (base[i - 2] == 'e' || base[i - 2] == 'E'));
+			int lead0 = k == 0 && lead && base[i + 1] >= '0' && base[i + 1] <= '9';
+			int hit;
+
+			strbuf_setstr(&t, base);
+			t.buf[i] = (char)('0' + k);
+			hit = tpl_same(&c, t.buf, t.len, snap);
+			assert_int_equal(hit, !lead0);
+			hits += hit;
+		}
+	}
+	assert_int_equal(digits, 13 + 6 + 1 + 4 + 3 + 1 + 2); /* time, value's, metadata's */
+	assert_true(hits > 250);
+	/* numbers of other forms and lengths in place of "931" and of the time */
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < AB_ARRAY_SIZE(nums); i++) {
+			const char *at = strstr(base, k ? "1728502150419" : "931");
+			strbuf_reset(&t);
+			strbuf_add(&t, base, (size_t)(at - base));
+			strbuf_addstr(&t, nums[i]);
+			strbuf_addstr(&t, at + (k ? 13 : 3));
+			tpl_same(&c, t.buf, t.len, snap);
+		}
+	/* a byte changed outside the numbers: no match, the parser's verdict */
+	strbuf_setstr(&t, base);
+	t.buf[strlen("{\"namespace\": \"\", \"time_ms\": 1728502150419, \"event_type\": ")] = '\'';
+	assert_false(tpl_same(&c, t.buf, t.len, snap));
+	strbuf_setstr(&t, base);
+	t.buf[strlen("{\"namespace\": \"\", \"time_ms\": 1728502150419, \"event_type\": \"P")] = 'Q';
+	assert_false(tpl_same(&c, t.buf, t.len, snap));
+	mllog_tpls_release(&c);
+	strbuf_release(&t);
+	for (i = 0; i < MLLOG_TPLS; i++)
+		strbuf_release(&snap[i]);
+}
+
 static void test_fast_values_as_general(void **state)
 {
 	static const char *const values[] = {
@@ -1213,6 +1365,7 @@ int main(void)
 		cmocka_unit_test(test_record_shapes),
 		cmocka_unit_test(test_memo_json),
 		cmocka_unit_test(test_span_text),
+		cmocka_unit_test(test_record_templates),
 		cmocka_unit_test(test_fast_values_as_general),
 		cmocka_unit_test(test_memmem),
 		cmocka_unit_test(test_power_order),
