@@ -200,6 +200,9 @@ static inline uint64_t eight_digits(const char *p)
 #endif
 
 /* The value of the n <= 19 digits at p (all of them '0'..'9'). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline uint64_t digits_value(const char *p, size_t n)
 {
 	uint64_t v = 0;
@@ -1315,6 +1318,7 @@ static void tpl_build(struct mllog_tpl *t, const char *text, size_t len, const s
 	if (!t->time_len || t->time_len > 15 || m[M_TIME].p[0] < '1' || m[M_TIME].p[0] > '9' ||
 	    digits_end(m[M_TIME].p, m[M_TIME].p + m[M_TIME].n) != m[M_TIME].p + m[M_TIME].n)
 		t->time_len = 0;
+	t->plain_key = jspan_type(m[M_KEY]) == JT_STR && !memchr(m[M_KEY].p, '\\', m[M_KEY].n);
 	t->len = len;
 }
 
@@ -1329,41 +1333,97 @@ static uint64_t key_sig(struct jspan k)
 	return h | 1; /* 0: an empty slot */
 }
 
-int mllog_parse_record_tpl(struct mllog_tpls *c, const char *text, size_t len, size_t col0,
-			   struct mllog_rec *rec, struct strbuf *keybuf, struct strbuf *tmp,
-			   struct strbuf *why)
+/* Template i matched text: the record it says into rec (1, or 0 with why
+ * set: record_finish's checks). */
+static int tpl_take(struct mllog_tpls *c, int i, const char *text, struct mllog_rec *rec,
+		    struct strbuf *keybuf, struct strbuf *why)
 {
+	const struct mllog_tpl *t = &c->t[i];
 	struct jspan m[M_COUNT];
-	int have[M_COUNT], i, k, fast, rc, lru;
-	int first = c->last >= 0 ? c->t[c->last].next : -1;
-	uint64_t sig;
+	int have[M_COUNT], k;
 
-	c->clock++;
-	/* first the template that came after the last one's last time
-	 * (train_loss, tracked_stats, train_loss...), then the others */
+	c->t[i].used = c->clock;
+	if (c->last >= 0)
+		c->t[c->last].next = i;
+	c->last = i;
+	if (t->time_len && t->plain_key) {
+		/* what record_finish() makes of it, directly */
+		rec->ok = 1;
+		rec->why = NULL;
+		rec->time_ms = (double)digits_value(text + t->time_off, t->time_len);
+		rec->key = text + t->span_off[M_KEY] + 1;
+		rec->key_len = t->span_len[M_KEY] - 2;
+		rec->value.p = text + t->span_off[M_VALUE];
+		rec->value.n = t->span_len[M_VALUE];
+		rec->metadata.p = text + t->span_off[M_META];
+		rec->metadata.n = t->span_len[M_META];
+		rec->event_type.p = text + t->span_off[M_EVENT];
+		rec->event_type.n = t->span_len[M_EVENT];
+		rec->ns.p = text + t->span_off[M_NS];
+		rec->ns.n = t->span_len[M_NS];
+		return 1;
+	}
+	memset(rec, 0, sizeof(*rec));
+	for (k = 0; k < M_COUNT; k++) {
+		m[k].p = text + t->span_off[k];
+		m[k].n = t->span_len[k];
+		have[k] = 1;
+	}
+	return record_finish(m, have, t->time_len != 0,
+			     t->time_len ? (double)digits_value(text + t->time_off, t->time_len) : 0,
+			     rec, keybuf, why);
+}
+
+/* The template text[0..len) matches (len == (size_t)-1: the first that
+ * matches text[0..its length) followed by a '\n' within avail bytes), or -1;
+ * first the one that came after the last one's last time (train_loss,
+ * tracked_stats, train_loss...), then the others. */
+static int tpl_find(struct mllog_tpls *c, const char *text, size_t len, size_t avail)
+{
+	int first = c->last >= 0 ? c->t[c->last].next : -1, i, k;
+
 	for (k = -1; k < MLLOG_TPLS; k++) {
-		struct mllog_tpl *t;
+		const struct mllog_tpl *t;
 
 		i = k < 0 ? first : k;
 		if (i < 0 || (k >= 0 && i == first))
 			continue;
 		t = &c->t[i];
-		if (t->len != len || !tpl_match(t, text))
+		if (!t->len)
 			continue;
-		t->used = c->clock;
-		if (c->last >= 0)
-			c->t[c->last].next = i;
-		c->last = i;
-		for (k = 0; k < M_COUNT; k++) {
-			m[k].p = text + t->span_off[k];
-			m[k].n = t->span_len[k];
-			have[k] = 1;
-		}
-		return record_finish(m, have, t->time_len != 0,
-				     t->time_len ? (double)digits_value(text + t->time_off, t->time_len)
-						 : 0,
-				     rec, keybuf, why);
+		if (len != (size_t)-1 ? t->len != len : t->len >= avail || text[t->len] != '\n')
+			continue;
+		if (tpl_match(t, text))
+			return i;
 	}
+	return -1;
+}
+
+int mllog_tpl_line(struct mllog_tpls *c, const char *text, size_t avail, struct mllog_rec *rec,
+		   struct strbuf *keybuf, struct strbuf *why, size_t *len)
+{
+	int i;
+
+	c->clock++;
+	i = tpl_find(c, text, (size_t)-1, avail);
+	if (i < 0)
+		return -1;
+	*len = c->t[i].len;
+	return tpl_take(c, i, text, rec, keybuf, why);
+}
+
+int mllog_parse_record_tpl(struct mllog_tpls *c, const char *text, size_t len, size_t col0,
+			   struct mllog_rec *rec, struct strbuf *keybuf, struct strbuf *tmp,
+			   struct strbuf *why)
+{
+	struct jspan m[M_COUNT];
+	int i, fast, rc, lru;
+	uint64_t sig;
+
+	c->clock++;
+	i = tpl_find(c, text, len, len);
+	if (i >= 0)
+		return tpl_take(c, i, text, rec, keybuf, why);
 	c->last = -1;
 	rc = parse_record(text, len, col0, rec, keybuf, tmp, why, m, &fast);
 	if (!rc || !fast || len < MLLOG_TPL_MIN_LEN || len > MLLOG_TPL_MAX_LEN)

@@ -117,6 +117,7 @@ struct mllog_tpl {
 	unsigned char *lo, *rng; /* MLLOG_TPL_MAX_LEN each (one allocation) */
 	size_t len;              /* 0: an empty slot */
 	size_t time_off, time_len; /* time_ms as a plain integer, or time_len 0 */
+	int plain_key;           /* the key is a string without escapes */
 	uint32_t span_off[MLLOG_MEMBERS], span_len[MLLOG_MEMBERS];
 	uint64_t used;           /* when last matched (least recent is replaced) */
 	int next;                /* the template the record after this one's matched, or -1 */
@@ -134,6 +135,12 @@ struct mllog_tpls {
 
 void mllog_tpls_init(struct mllog_tpls *c);
 void mllog_tpls_release(struct mllog_tpls *c);
+/* A record that is all of a line: text[0..avail) holds the record and
+ * what follows; when a template matches text[0..n) with text[n] == '\n'
+ * (n < avail), the record as mllog_parse_record() would give it (1, or 0
+ * with why) and *len = n; -1 when none matches (nothing changed). */
+int mllog_tpl_line(struct mllog_tpls *c, const char *text, size_t avail, struct mllog_rec *rec,
+		   struct strbuf *keybuf, struct strbuf *why, size_t *len);
 /* mllog_parse_record(), through c's templates first: the same result. */
 int mllog_parse_record_tpl(struct mllog_tpls *c, const char *text, size_t len, size_t col0,
 			   struct mllog_rec *rec, struct strbuf *keybuf, struct strbuf *tmp,

@@ -907,6 +907,136 @@ static void test_reader_lines(void **state)
 	assert_string_equal(g.key[9], "i");
 }
 
+/* What the reader should make of one line (the rule of mlperf_priv.h, by
+ * the plainest means): 1 with rec (ok or not), 0 for no record. */
+static int line_model(const char *line, size_t len, struct mllog_rec *rec, struct strbuf *w)
+{
+	const char *t = NULL, *q;
+	size_t n;
+
+	for (q = line; q + MLLOG_TOKEN_LEN <= line + len; q++)
+		if (!memcmp(q, MLLOG_TOKEN, MLLOG_TOKEN_LEN))
+			t = q;
+	if (!t)
+		return 0;
+	t += MLLOG_TOKEN_LEN;
+	n = (size_t)(line + len - t);
+	while (n && (((unsigned char)t[n - 1] >= 0x09 && (unsigned char)t[n - 1] <= 0x0d) ||
+		     ((unsigned char)t[n - 1] >= 0x1c && (unsigned char)t[n - 1] <= 0x20) ||
+		     (unsigned char)t[n - 1] == 0x85 || (unsigned char)t[n - 1] == 0xa0))
+		n--;
+	memset(rec, 0, sizeof(*rec));
+	if (!mllog_parse_record(t, n, (size_t)(t - line), rec, &w[1], &w[2], &w[0])) {
+		rec->ok = 0;
+		rec->why = w[0].buf;
+	}
+	return 1;
+}
+
+static void assert_span_same(struct jspan a, struct jspan b)
+{
+	assert_int_equal(a.n, b.n);
+	if (a.n)
+		assert_memory_equal(a.p, b.p, a.n);
+}
+
+/*
+ * A line that is a record of one of the reader's templates is read without
+ * a line scan: every line here, repeated so that templates exist, read in
+ * memory and from a file, must give what the line rule gives (records,
+ * lines, messages, time, key, spans): CR and CR LF ends, trailing blanks,
+ * earlier tokens, a long prefix, text after the record, a leading zero,
+ * a last line without its newline.
+ */
+static void test_reader_templates(void **state)
+{
+#define TREC(lineno, step) \
+	"{\"namespace\": \"\", \"time_ms\": 1728502150419, \"event_type\": \"POINT_IN_TIME\", " \
+	"\"key\": \"train_loss\", \"value\": 2.999000, \"metadata\": {\"file\": \"t.py\", " \
+	"\"lineno\": " lineno ", \"step\": [0, " step "]}}"
+	static const char *const lines[] = {
+		"0: :::MLLOG " TREC("183", "1"), "0: :::MLLOG " TREC("477", "2"),
+		":::MLLOG " TREC("683", "3"), "7: :::MLLOG " TREC("123", "4") "   ",
+		"0: :::MLLOG " TREC("183", "5") "\r", "x :::MLLOG y 0: :::MLLOG " TREC("999", "6"),
+		"0: :::MLLOG " TREC("083", "7"), "0: :::MLLOG " TREC("183", "8") " tail",
+		"0: :::MLLOG " TREC("183", "9") ":::MLLOG " TREC("1", "1"),
+		"a prefix longer than the 27 bytes looked at :::MLLOG " TREC("555", "3"),
+		"0: :::MLLOG " TREC("18", "7"), "no record here at all, just a shell line",
+		"0: :::MLLOG " TREC("1x3", "2"), "0: ::MLLOG " TREC("183", "2"),
+	};
+	struct strbuf data = STRBUF_INIT, w[3], e[3], err = STRBUF_INIT;
+	struct mllog_reader r;
+	struct mllog_rec got, want;
+	size_t i, k, at;
+	int pass, rc, hits = 0;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		strbuf_init(&w[i], 0);
+		strbuf_init(&e[i], 0);
+	}
+	for (k = 0; k < 3; k++)
+		for (i = 0; i < AB_ARRAY_SIZE(lines); i++) {
+			strbuf_addstr(&data, lines[i]);
+			strbuf_addstr(&data, k == 1 && i == 4 ? "\r\n" : "\n");
+		}
+	strbuf_addstr(&data, "0: :::MLLOG " TREC("183", "1")); /* no newline */
+	for (pass = 0; pass < 2; pass++) {
+		FILE *fp = NULL;
+		long lineno = 0;
+
+		if (pass) {
+			fp = file_of(data.buf, data.len);
+			mllog_init(&r, fp, 0);
+		} else {
+			mllog_init_mem(&r, (const unsigned char *)data.buf, data.len, 0);
+		}
+		/* the model: line by line (universal newlines) */
+		for (at = 0; at <= data.len;) {
+			size_t end = at;
+			while (end < data.len && data.buf[end] != '\n' && data.buf[end] != '\r')
+				end++;
+			if (end == data.len && at == end)
+				break;
+			lineno++;
+			if (line_model(data.buf + at, end - at, &want, e)) {
+				uint64_t before = r.tpls.clock;
+				rc = mllog_next(&r, &got, &err);
+				assert_int_equal(rc, 1);
+				assert_int_equal(got.line, lineno);
+				assert_int_equal(got.ok, want.ok);
+				if (!want.ok) {
+					assert_string_equal(got.why, want.why);
+				} else {
+					assert_memory_equal(&got.time_ms, &want.time_ms, sizeof(double));
+					assert_int_equal(got.key_len, want.key_len);
+					assert_memory_equal(got.key, want.key, got.key_len);
+					assert_span_same(got.value, want.value);
+					assert_span_same(got.metadata, want.metadata);
+					assert_span_same(got.event_type, want.event_type);
+					assert_span_same(got.ns, want.ns);
+				}
+				hits += r.tpls.clock == before + 1 && r.tpls.last >= 0;
+			}
+			at = end + (end < data.len && data.buf[end] == '\r' && end + 1 < data.len &&
+				    data.buf[end + 1] == '\n' ? 2 : 1);
+		}
+		assert_int_equal(mllog_next(&r, &got, &err), 0);
+		assert_int_equal(r.lineno, lineno);
+		mllog_release(&r);
+		if (fp)
+			fclose(fp);
+	}
+	assert_true(hits > 20); /* the template lines were read as such */
+	strbuf_release(&data);
+	strbuf_release(&err);
+	for (i = 0; i < 3; i++) {
+		strbuf_release(&w[i]);
+		strbuf_release(&e[i]);
+	}
+#undef TREC
+}
+
 /* Records and line ends across the reader's 256 KiB reads, a CR LF split
  * between two reads, and an over-long record. */
 static void test_reader_long_lines(void **state)
@@ -1372,6 +1502,7 @@ int main(void)
 		cmocka_unit_test(test_numbers_as_strtod),
 		cmocka_unit_test(test_vendor_of),
 		cmocka_unit_test(test_reader_lines),
+		cmocka_unit_test(test_reader_templates),
 		cmocka_unit_test(test_reader_long_lines),
 		cmocka_unit_test(test_reader_cr_at_boundary),
 		cmocka_unit_test(test_reader_tokens_across_refills),
