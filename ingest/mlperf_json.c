@@ -18,6 +18,10 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define TPL_AVX2 1 /* chosen at run time (mllog_tpls.avx2) */
+#endif
 
 /* ---- JSON scanning --------------------------------------------------- */
 
@@ -1223,6 +1227,9 @@ void mllog_tpls_init(struct mllog_tpls *c)
 	c->last = -1;
 	for (i = 0; i < MLLOG_TPLS; i++)
 		c->t[i].next = -1;
+#ifdef TPL_AVX2
+	c->avx2 = __builtin_cpu_supports("avx2") != 0;
+#endif
 }
 
 void mllog_tpls_release(struct mllog_tpls *c)
@@ -1261,6 +1268,32 @@ static int tpl_match(const struct mllog_tpl *t, const char *text)
 #endif
 	return 1;
 }
+
+#ifdef TPL_AVX2
+/* tpl_match() 32 bytes at a time (len >= MLLOG_TPL_MIN_LEN = 32). */
+__attribute__((target("avx2"))) static int tpl_match32(const struct mllog_tpl *t,
+						       const char *text)
+{
+	size_t i, len = t->len;
+
+#define TPL_BLOCK32_OK(at)                                                                      \
+	do {                                                                                    \
+		__m256i d_ = _mm256_sub_epi8(                                                   \
+			_mm256_loadu_si256((const __m256i *)(const void *)(text + (at))),          \
+			_mm256_loadu_si256((const __m256i *)(const void *)(t->lo + (at))));         \
+		__m256i r_ = _mm256_loadu_si256((const __m256i *)(const void *)(t->rng + (at))); \
+		if ((uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(d_, r_), d_)) != \
+		    0xffffffffu)                                                                \
+			return 0;                                                               \
+	} while (0)
+	for (i = 0; i + 32 <= len; i += 32)
+		TPL_BLOCK32_OK(i);
+	if (i < len)
+		TPL_BLOCK32_OK(len - 32); /* the last bytes, overlapping */
+#undef TPL_BLOCK32_OK
+	return 1;
+}
+#endif
 
 /* Make t the template of the record text[0..len) with members m[] (a
  * record fast_record() read, MLLOG_TPL_MIN_LEN <= len <= MLLOG_TPL_MAX_LEN). */
@@ -1393,8 +1426,13 @@ static int tpl_find(struct mllog_tpls *c, const char *text, size_t len, size_t a
 			continue;
 		if (len != (size_t)-1 ? t->len != len : t->len >= avail || text[t->len] != '\n')
 			continue;
+#ifdef TPL_AVX2
+		if (c->avx2 ? tpl_match32(t, text) : tpl_match(t, text))
+			return i;
+#else
 		if (tpl_match(t, text))
 			return i;
+#endif
 	}
 	return -1;
 }

@@ -131,6 +131,7 @@ struct mllog_tpls {
 	 * is made for a key met twice (a log's one-off records get none) */
 	uint64_t seen[MLLOG_TPL_SEEN];
 	unsigned nseen;
+	int avx2;                /* match 32 bytes at a time */
 };
 
 void mllog_tpls_init(struct mllog_tpls *c);
