@@ -422,7 +422,8 @@ static int template_line(struct mllog_reader *r, struct mllog_rec *rec)
 	size_t avail = r->end - r->start, i, len = 0;
 	int rc;
 
-	if (r->overlong || r->pending_cr || r->tok != NOT_FOUND || r->scan != r->start)
+	if (r->tpls.off || r->overlong || r->pending_cr || r->tok != NOT_FOUND ||
+	    r->scan != r->start)
 		return 0;
 #ifdef __SSE2__
 	if (avail >= 32) {

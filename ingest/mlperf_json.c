@@ -1376,6 +1376,7 @@ static int tpl_take(struct mllog_tpls *c, int i, const char *text, struct mllog_
 	int have[M_COUNT], k;
 
 	c->t[i].used = c->clock;
+	c->hits++;
 	if (c->last >= 0)
 		c->t[c->last].next = i;
 	c->last = i;
@@ -1442,6 +1443,8 @@ int mllog_tpl_line(struct mllog_tpls *c, const char *text, size_t avail, struct 
 {
 	int i;
 
+	if (c->off)
+		return -1;
 	c->clock++;
 	i = tpl_find(c, text, (size_t)-1, avail);
 	if (i < 0)
@@ -1458,6 +1461,8 @@ int mllog_parse_record_tpl(struct mllog_tpls *c, const char *text, size_t len, s
 	int i, fast, rc, lru;
 	uint64_t sig;
 
+	if (c->off)
+		return parse_record(text, len, col0, rec, keybuf, tmp, why, m, &fast);
 	c->clock++;
 	i = tpl_find(c, text, len, len);
 	if (i >= 0)
@@ -1466,6 +1471,10 @@ int mllog_parse_record_tpl(struct mllog_tpls *c, const char *text, size_t len, s
 	rc = parse_record(text, len, col0, rec, keybuf, tmp, why, m, &fast);
 	if (!rc || !fast || len < MLLOG_TPL_MIN_LEN || len > MLLOG_TPL_MAX_LEN)
 		return rc;
+	if (c->builds >= 32 && 4 * c->builds > c->hits) {
+		c->off = 1; /* this log's shapes do not repeat: templates cost only */
+		return rc;
+	}
 	/* a template for a record whose key came before without one */
 	sig = key_sig(m[M_KEY]);
 	for (i = 0; i < MLLOG_TPL_SEEN && c->seen[i] != sig; i++)
@@ -1482,6 +1491,7 @@ int mllog_parse_record_tpl(struct mllog_tpls *c, const char *text, size_t len, s
 		if (c->t[i].next == lru)
 			c->t[i].next = -1;
 	tpl_build(&c->t[lru], text, len, m);
+	c->builds++;
 	c->t[lru].used = c->clock;
 	c->t[lru].next = -1;
 	c->last = lru;

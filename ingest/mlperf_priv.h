@@ -132,6 +132,10 @@ struct mllog_tpls {
 	uint64_t seen[MLLOG_TPL_SEEN];
 	unsigned nseen;
 	int avx2;                /* match 32 bytes at a time */
+	/* records matched and templates made: a log whose shapes do not
+	 * repeat (more made than matched after a while) gets no more */
+	unsigned long hits, builds;
+	int off;                 /* 1: that happened, no template is tried any more */
 };
 
 void mllog_tpls_init(struct mllog_tpls *c);

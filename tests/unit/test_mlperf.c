@@ -528,6 +528,39 @@ static void test_record_templates(void **state)
 	record_templates(0);
 }
 
+/* A log whose record shapes do not repeat: templates are made for a while,
+ * then no more are tried (c.off), and every record reads as the parser
+ * reads it all along. */
+static void test_templates_off(void **state)
+{
+	struct mllog_tpls c;
+	struct strbuf t = STRBUF_INIT, snap[MLLOG_TPLS];
+	int i, j;
+
+	(void)state;
+	for (i = 0; i < MLLOG_TPLS; i++)
+		strbuf_init(&snap[i], 0);
+	mllog_tpls_init(&c);
+	for (i = 0; i < 400; i++) {
+		strbuf_reset(&t);
+		/* each value length twice in a row (a template is made and
+		 * matched once), then never again */
+		strbuf_addstr(&t, "{\"namespace\": \"\", \"time_ms\": 1728502150419, \"event_type\": "
+				  "\"POINT_IN_TIME\", \"key\": \"train_loss\", \"value\": \"");
+		for (j = 0; j <= i / 2; j++)
+			strbuf_addch(&t, 'a' + j % 26);
+		strbuf_addstr(&t, "\", \"metadata\": {\"lineno\": 7}}");
+		tpl_same(&c, t.buf, t.len, snap);
+	}
+	assert_true(c.off);
+	assert_true(c.builds >= 32 && 4 * c.builds > c.hits);
+	tpl_same(&c, t.buf, t.len, snap); /* still read, by the parser */
+	mllog_tpls_release(&c);
+	strbuf_release(&t);
+	for (i = 0; i < MLLOG_TPLS; i++)
+		strbuf_release(&snap[i]);
+}
+
 static void test_fast_values_as_general(void **state)
 {
 	static const char *const values[] = {
@@ -1511,6 +1544,7 @@ int main(void)
 		cmocka_unit_test(test_memo_json),
 		cmocka_unit_test(test_span_text),
 		cmocka_unit_test(test_record_templates),
+		cmocka_unit_test(test_templates_off),
 		cmocka_unit_test(test_fast_values_as_general),
 		cmocka_unit_test(test_memmem),
 		cmocka_unit_test(test_power_order),
