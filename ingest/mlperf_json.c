@@ -18,6 +18,10 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define TPL_AVX2 1 /* chosen at run time (mllog_tpls.avx2) */
+#endif
 
 /* ---- JSON scanning --------------------------------------------------- */
 
@@ -200,6 +204,9 @@ static inline uint64_t eight_digits(const char *p)
 #endif
 
 /* The value of the n <= 19 digits at p (all of them '0'..'9'). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline uint64_t digits_value(const char *p, size_t n)
 {
 	uint64_t v = 0;
@@ -880,6 +887,64 @@ json_t *jspan_json(struct jspan s)
 	return span_to_json(s);
 }
 
+/* 1 when p[0..n) has neither a backslash nor a byte >= 0x80 */
+static int plain_ascii(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] == '\\' || (unsigned char)p[i] >= 0x80)
+			return 0;
+	return 1;
+}
+
+void jspan_text(struct jspan s, struct strbuf *out)
+{
+	struct strbuf t = STRBUF_INIT;
+	long long ll;
+	double d;
+	json_t *j;
+
+	/* the kinds a param or an eval's metadata nearly always is, written
+	 * as span_to_json() then jtext_json() would write them */
+	switch (jspan_type(s)) {
+	case JT_NULL:
+		strbuf_addstr(out, "null");
+		return;
+	case JT_BOOL:
+		strbuf_addstr(out, s.p[0] == 't' ? "true" : "false");
+		return;
+	case JT_NUM:
+		if (jspan_ll(s, &ll))
+			jtext_int(out, ll);
+		else if (integer_literal(s))
+			jtext_str(out, s.p, s.n); /* digits and '-': as they are */
+		else if (jspan_num(s, &d) < 0 || !isfinite(d))
+			strbuf_addstr(out, "null");
+		else
+			jtext_real(out, d);
+		return;
+	case JT_STR:
+		if (plain_ascii(s.p + 1, s.n - 2)) {
+			jtext_str(out, s.p + 1, s.n - 2); /* its bytes are what it says */
+			return;
+		}
+		/* escapes or latin-1 bytes: decoded first (a decoded string is
+		 * always UTF-8, see decode_string) */
+		decode_string(s.p, s.n, &t);
+		jtext_str(out, t.buf, t.len);
+		strbuf_release(&t);
+		return;
+	default:
+		break;
+	}
+	/* objects and arrays (duplicate names, nesting): through jansson */
+	j = span_to_json(s);
+	if (j)
+		jtext_json(out, j);
+	json_decref(j);
+}
+
 /* ---- :::MLLOG records ------------------------------------------------ */
 
 /* The top-level members we look at. */
@@ -999,17 +1064,23 @@ static int fast_record(struct jscan *s, const char *q, const char *end, struct j
 	return q < end && *q == '}' && skip_ws(q + 1, end) == end;
 }
 
-/* Parse the record text (after the token) into rec. */
-int mllog_parse_record(const char *text, size_t len, size_t col0, struct mllog_rec *rec,
-		       struct strbuf *keybuf, struct strbuf *tmp, struct strbuf *why)
+static int record_finish(const struct jspan *m, const int *have, int have_fast_time,
+			 double fast_time, struct mllog_rec *rec, struct strbuf *keybuf,
+			 struct strbuf *why);
+
+/* Parse the record text (after the token) into rec; m[] gets the members'
+ * spans, *fast 1 when the record has the shape fast_record() reads. */
+static int parse_record(const char *text, size_t len, size_t col0, struct mllog_rec *rec,
+			struct strbuf *keybuf, struct strbuf *tmp, struct strbuf *why,
+			struct jspan *m, int *fast)
 {
 	struct jscan s = { text, col0, NULL, NULL, 0 };
 	const char *end = text + len, *q = skip_ws(text, end);
-	struct jspan m[M_COUNT];
 	int have[M_COUNT] = { 0 }, i, have_fast_time = 0;
 	double fast_time = 0;
 
-	memset(m, 0, sizeof(m));
+	*fast = 0;
+	memset(m, 0, M_COUNT * sizeof(*m));
 	if (q >= end || *q != '{') {
 		/* valid JSON that is not an object fails as well */
 		const char *v = scan_value(&s, q, end, 0);
@@ -1027,11 +1098,11 @@ int mllog_parse_record(const char *text, size_t len, size_t col0, struct mllog_r
 	if (fast_record(&s, q, end, m, &fast_time, &have_fast_time)) {
 		for (i = 0; i < M_COUNT; i++)
 			have[i] = 1;
-		q = end;
-		goto members_read;
+		*fast = 1;
+		return record_finish(m, have, have_fast_time, fast_time, rec, keybuf, why);
 	}
 	have_fast_time = 0; /* the general loop reads time_ms again */
-	memset(m, 0, sizeof(m));
+	memset(m, 0, M_COUNT * sizeof(*m));
 	q = skip_ws(q + 1, end);
 	if (q < end && *q == '}') {
 		q++;
@@ -1086,7 +1157,14 @@ int mllog_parse_record(const char *text, size_t len, size_t col0, struct mllog_r
 		scan_why(&s, why);
 		return 0;
 	}
-members_read:
+	return record_finish(m, have, have_fast_time, fast_time, rec, keybuf, why);
+}
+
+/* The members found (have[i]) into rec: 1, or 0 with why set. */
+static int record_finish(const struct jspan *m, const int *have, int have_fast_time,
+			 double fast_time, struct mllog_rec *rec, struct strbuf *keybuf,
+			 struct strbuf *why)
+{
 	/* the official parser reads time_ms, key, value and metadata */
 	if (!have[M_TIME]) {
 		strbuf_setstr(why, "no \"time_ms\" in the record");
@@ -1128,3 +1206,294 @@ members_read:
 	return 1;
 }
 
+int mllog_parse_record(const char *text, size_t len, size_t col0, struct mllog_rec *rec,
+		       struct strbuf *keybuf, struct strbuf *tmp, struct strbuf *why)
+{
+	struct jspan m[M_COUNT];
+	int fast;
+
+	return parse_record(text, len, col0, rec, keybuf, tmp, why, m, &fast);
+}
+
+/* ---- record templates (mlperf_priv.h) ---------------------------------- */
+
+_Static_assert(M_COUNT == MLLOG_MEMBERS, "MLLOG_MEMBERS must be M_COUNT");
+
+void mllog_tpls_init(struct mllog_tpls *c)
+{
+	int i;
+
+	memset(c, 0, sizeof(*c));
+	c->last = -1;
+	for (i = 0; i < MLLOG_TPLS; i++)
+		c->t[i].next = -1;
+#ifdef TPL_AVX2
+	c->avx2 = __builtin_cpu_supports("avx2") != 0;
+#endif
+}
+
+void mllog_tpls_release(struct mllog_tpls *c)
+{
+	int i;
+
+	for (i = 0; i < MLLOG_TPLS; i++)
+		free(c->t[i].lo);
+	memset(c, 0, sizeof(*c));
+	c->last = -1;
+}
+
+/* Every byte of text[0..t->len) allowed by t (len >= 16). */
+static int tpl_match(const struct mllog_tpl *t, const char *text)
+{
+	size_t i, len = t->len;
+
+#ifdef __SSE2__
+#define TPL_BLOCK_OK(at)                                                                        \
+	do {                                                                                    \
+		__m128i d_ = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)(text + (at))), \
+					  _mm_loadu_si128((const __m128i *)(const void *)(t->lo + (at)))); \
+		__m128i r_ = _mm_loadu_si128((const __m128i *)(const void *)(t->rng + (at)));     \
+		if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d_, r_), d_)) != 0xffff)         \
+			return 0;                                                               \
+	} while (0)
+	for (i = 0; i + 16 <= len; i += 16)
+		TPL_BLOCK_OK(i);
+	if (i < len)
+		TPL_BLOCK_OK(len - 16); /* the last bytes, overlapping */
+#undef TPL_BLOCK_OK
+#else
+	for (i = 0; i < len; i++)
+		if ((unsigned char)((unsigned char)text[i] - t->lo[i]) > t->rng[i])
+			return 0;
+#endif
+	return 1;
+}
+
+#ifdef TPL_AVX2
+/* tpl_match() 32 bytes at a time (len >= MLLOG_TPL_MIN_LEN = 32). */
+__attribute__((target("avx2"))) static int tpl_match32(const struct mllog_tpl *t,
+						       const char *text)
+{
+	size_t i, len = t->len;
+
+#define TPL_BLOCK32_OK(at)                                                                      \
+	do {                                                                                    \
+		__m256i d_ = _mm256_sub_epi8(                                                   \
+			_mm256_loadu_si256((const __m256i *)(const void *)(text + (at))),          \
+			_mm256_loadu_si256((const __m256i *)(const void *)(t->lo + (at))));         \
+		__m256i r_ = _mm256_loadu_si256((const __m256i *)(const void *)(t->rng + (at))); \
+		if ((uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(d_, r_), d_)) != \
+		    0xffffffffu)                                                                \
+			return 0;                                                               \
+	} while (0)
+	for (i = 0; i + 32 <= len; i += 32)
+		TPL_BLOCK32_OK(i);
+	if (i < len)
+		TPL_BLOCK32_OK(len - 32); /* the last bytes, overlapping */
+#undef TPL_BLOCK32_OK
+	return 1;
+}
+#endif
+
+/* Make t the template of the record text[0..len) with members m[] (a
+ * record fast_record() read, MLLOG_TPL_MIN_LEN <= len <= MLLOG_TPL_MAX_LEN). */
+static void tpl_build(struct mllog_tpl *t, const char *text, size_t len, const struct jspan *m)
+{
+	const char *p = text, *end = text + len;
+	size_t i;
+
+	if (!t->lo)
+		t->lo = ab_malloc(2 * MLLOG_TPL_MAX_LEN);
+	t->rng = t->lo + MLLOG_TPL_MAX_LEN;
+	memcpy(t->lo, text, len);
+	memset(t->rng, 0, len);
+#define TPL_DIGIT(q, first) (t->lo[(q) - text] = (first) ? '1' : '0', t->rng[(q) - text] = (first) ? 8 : 9)
+	/* the numbers: a digit, or a '-' but of -Infinity, outside strings
+	 * (the text is valid JSON: escapes are two bytes or \uXXXX) */
+	while (p < end) {
+		const char *q;
+
+		if (*p == '"') {
+			for (p = skip_plain(p + 1, end); p < end && *p != '"'; p = skip_plain(p, end))
+				p += 2; /* an escape; \uXXXX's digits are plain */
+			p++;
+			continue;
+		}
+		if (*p == '-' && p + 1 < end && is_digit(p[1]))
+			p++;
+		if (!is_digit(*p)) {
+			p++;
+			continue;
+		}
+		/* -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
+		for (q = p; q < end && is_digit(*q); q++)
+			TPL_DIGIT(q, q == p && q + 1 < end && is_digit(q[1]));
+		if (q < end && *q == '.')
+			for (q++; q < end && is_digit(*q); q++)
+				TPL_DIGIT(q, 0);
+		if (q < end && (*q == 'e' || *q == 'E')) {
+			q++;
+			if (q < end && (*q == '+' || *q == '-'))
+				q++;
+			for (; q < end && is_digit(*q); q++)
+				TPL_DIGIT(q, 0);
+		}
+		p = q;
+	}
+#undef TPL_DIGIT
+	for (i = 0; i < M_COUNT; i++) {
+		t->span_off[i] = (uint32_t)(m[i].p - text);
+		t->span_len[i] = (uint32_t)m[i].n;
+	}
+	/* time_ms as fast_record() converts it: [1-9][0-9]* of <= 15 digits */
+	t->time_off = (size_t)(m[M_TIME].p - text);
+	t->time_len = m[M_TIME].n;
+	if (!t->time_len || t->time_len > 15 || m[M_TIME].p[0] < '1' || m[M_TIME].p[0] > '9' ||
+	    digits_end(m[M_TIME].p, m[M_TIME].p + m[M_TIME].n) != m[M_TIME].p + m[M_TIME].n)
+		t->time_len = 0;
+	t->plain_key = jspan_type(m[M_KEY]) == JT_STR && !memchr(m[M_KEY].p, '\\', m[M_KEY].n);
+	t->len = len;
+}
+
+/* A key's identity for mllog_tpls.seen: its bytes hashed with the length. */
+static uint64_t key_sig(struct jspan k)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ k.n;
+	size_t i;
+
+	for (i = 0; i < k.n; i++)
+		h = (h ^ (unsigned char)k.p[i]) * 0x100000001b3ull;
+	return h | 1; /* 0: an empty slot */
+}
+
+/* Template i matched text: the record it says into rec (1, or 0 with why
+ * set: record_finish's checks). */
+static int tpl_take(struct mllog_tpls *c, int i, const char *text, struct mllog_rec *rec,
+		    struct strbuf *keybuf, struct strbuf *why)
+{
+	const struct mllog_tpl *t = &c->t[i];
+	struct jspan m[M_COUNT];
+	int have[M_COUNT], k;
+
+	c->t[i].used = c->clock;
+	c->hits++;
+	if (c->last >= 0)
+		c->t[c->last].next = i;
+	c->last = i;
+	if (t->time_len && t->plain_key) {
+		/* what record_finish() makes of it, directly */
+		rec->ok = 1;
+		rec->why = NULL;
+		rec->time_ms = (double)digits_value(text + t->time_off, t->time_len);
+		rec->key = text + t->span_off[M_KEY] + 1;
+		rec->key_len = t->span_len[M_KEY] - 2;
+		rec->value.p = text + t->span_off[M_VALUE];
+		rec->value.n = t->span_len[M_VALUE];
+		rec->metadata.p = text + t->span_off[M_META];
+		rec->metadata.n = t->span_len[M_META];
+		rec->event_type.p = text + t->span_off[M_EVENT];
+		rec->event_type.n = t->span_len[M_EVENT];
+		rec->ns.p = text + t->span_off[M_NS];
+		rec->ns.n = t->span_len[M_NS];
+		return 1;
+	}
+	memset(rec, 0, sizeof(*rec));
+	for (k = 0; k < M_COUNT; k++) {
+		m[k].p = text + t->span_off[k];
+		m[k].n = t->span_len[k];
+		have[k] = 1;
+	}
+	return record_finish(m, have, t->time_len != 0,
+			     t->time_len ? (double)digits_value(text + t->time_off, t->time_len) : 0,
+			     rec, keybuf, why);
+}
+
+/* The template text[0..len) matches (len == (size_t)-1: the first that
+ * matches text[0..its length) followed by a '\n' within avail bytes), or -1;
+ * first the one that came after the last one's last time (train_loss,
+ * tracked_stats, train_loss...), then the others. */
+static int tpl_find(struct mllog_tpls *c, const char *text, size_t len, size_t avail)
+{
+	int first = c->last >= 0 ? c->t[c->last].next : -1, i, k;
+
+	for (k = -1; k < MLLOG_TPLS; k++) {
+		const struct mllog_tpl *t;
+
+		i = k < 0 ? first : k;
+		if (i < 0 || (k >= 0 && i == first))
+			continue;
+		t = &c->t[i];
+		if (!t->len)
+			continue;
+		if (len != (size_t)-1 ? t->len != len : t->len >= avail || text[t->len] != '\n')
+			continue;
+#ifdef TPL_AVX2
+		if (c->avx2 ? tpl_match32(t, text) : tpl_match(t, text))
+			return i;
+#else
+		if (tpl_match(t, text))
+			return i;
+#endif
+	}
+	return -1;
+}
+
+int mllog_tpl_line(struct mllog_tpls *c, const char *text, size_t avail, struct mllog_rec *rec,
+		   struct strbuf *keybuf, struct strbuf *why, size_t *len)
+{
+	int i;
+
+	if (c->off)
+		return -1;
+	c->clock++;
+	i = tpl_find(c, text, (size_t)-1, avail);
+	if (i < 0)
+		return -1;
+	*len = c->t[i].len;
+	return tpl_take(c, i, text, rec, keybuf, why);
+}
+
+int mllog_parse_record_tpl(struct mllog_tpls *c, const char *text, size_t len, size_t col0,
+			   struct mllog_rec *rec, struct strbuf *keybuf, struct strbuf *tmp,
+			   struct strbuf *why)
+{
+	struct jspan m[M_COUNT];
+	int i, fast, rc, lru;
+	uint64_t sig;
+
+	if (c->off)
+		return parse_record(text, len, col0, rec, keybuf, tmp, why, m, &fast);
+	c->clock++;
+	i = tpl_find(c, text, len, len);
+	if (i >= 0)
+		return tpl_take(c, i, text, rec, keybuf, why);
+	c->last = -1;
+	rc = parse_record(text, len, col0, rec, keybuf, tmp, why, m, &fast);
+	if (!rc || !fast || len < MLLOG_TPL_MIN_LEN || len > MLLOG_TPL_MAX_LEN)
+		return rc;
+	if (c->builds >= 32 && 4 * c->builds > c->hits) {
+		c->off = 1; /* this log's shapes do not repeat: templates cost only */
+		return rc;
+	}
+	/* a template for a record whose key came before without one */
+	sig = key_sig(m[M_KEY]);
+	for (i = 0; i < MLLOG_TPL_SEEN && c->seen[i] != sig; i++)
+		;
+	if (i == MLLOG_TPL_SEEN) {
+		c->seen[c->nseen++ % MLLOG_TPL_SEEN] = sig;
+		return rc;
+	}
+	c->seen[i] = 0;
+	for (lru = 0, i = 1; i < MLLOG_TPLS; i++)
+		if (c->t[i].used < c->t[lru].used)
+			lru = i;
+	for (i = 0; i < MLLOG_TPLS; i++)
+		if (c->t[i].next == lru)
+			c->t[i].next = -1;
+	tpl_build(&c->t[lru], text, len, m);
+	c->builds++;
+	c->t[lru].used = c->clock;
+	c->t[lru].next = -1;
+	c->last = lru;
+	return rc;
+}

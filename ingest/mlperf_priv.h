@@ -53,6 +53,9 @@ void jspan_get_many(struct jspan obj, const char *const *keys, size_t n, struct 
 /* A jansson copy: integers beyond int64 become their exact digits as a
  * string (seeds), NaN/Infinity null. */
 json_t *jspan_json(struct jspan s);
+/* The text of jspan_json(s) as jtext_json() writes it, appended to out
+ * (scalars written directly: params without building jansson values). */
+void jspan_text(struct jspan s, struct strbuf *out);
 /* Validate text[0..len) as exactly one JSON value (whitespace around it
  * allowed).  Returns 0 with *val set, or -1 with why = "what at column N"
  * (columns count from col0 + 1). */
@@ -92,6 +95,62 @@ struct mllog_rec {
 	struct jspan event_type, value, metadata, ns;
 };
 
+/*
+ * Record templates (mlperf_json.c): a log repeats a few record shapes
+ * thousands of times (train_loss, tracked_stats, power_reading), the same
+ * bytes but for the digits of its numbers.  A template is such a record
+ * with each byte's allowed values: the byte itself, or for a digit of a
+ * number any digit ('1'-'9' for the first of an integer part of several
+ * digits: JSON has no leading zeros).  A record of the same length whose
+ * every byte is allowed is valid JSON of the same structure with its
+ * members where the template's are: no scanning.  Anything else is parsed
+ * as usual (and may become a template).
+ */
+#define MLLOG_TPLS 16            /* templates kept per reader */
+#define MLLOG_TPL_MIN_LEN 32     /* shorter or longer records get no template */
+#define MLLOG_TPL_MAX_LEN 1024
+#define MLLOG_TPL_SEEN 8         /* keys of records without one, remembered */
+#define MLLOG_MEMBERS 6          /* the record members with a span */
+
+struct mllog_tpl {
+	/* byte i of a matching record: (unsigned char)(b - lo[i]) <= rng[i] */
+	unsigned char *lo, *rng; /* MLLOG_TPL_MAX_LEN each (one allocation) */
+	size_t len;              /* 0: an empty slot */
+	size_t time_off, time_len; /* time_ms as a plain integer, or time_len 0 */
+	int plain_key;           /* the key is a string without escapes */
+	uint32_t span_off[MLLOG_MEMBERS], span_len[MLLOG_MEMBERS];
+	uint64_t used;           /* when last matched (least recent is replaced) */
+	int next;                /* the template the record after this one's matched, or -1 */
+};
+
+struct mllog_tpls {
+	struct mllog_tpl t[MLLOG_TPLS];
+	uint64_t clock;
+	int last;                /* the template the record before matched, or -1 */
+	/* the keys of the last records that matched no template: a template
+	 * is made for a key met twice (a log's one-off records get none) */
+	uint64_t seen[MLLOG_TPL_SEEN];
+	unsigned nseen;
+	int avx2;                /* match 32 bytes at a time */
+	/* records matched and templates made: a log whose shapes do not
+	 * repeat (more made than matched after a while) gets no more */
+	unsigned long hits, builds;
+	int off;                 /* 1: that happened, no template is tried any more */
+};
+
+void mllog_tpls_init(struct mllog_tpls *c);
+void mllog_tpls_release(struct mllog_tpls *c);
+/* A record that is all of a line: text[0..avail) holds the record and
+ * what follows; when a template matches text[0..n) with text[n] == '\n'
+ * (n < avail), the record as mllog_parse_record() would give it (1, or 0
+ * with why) and *len = n; -1 when none matches (nothing changed). */
+int mllog_tpl_line(struct mllog_tpls *c, const char *text, size_t avail, struct mllog_rec *rec,
+		   struct strbuf *keybuf, struct strbuf *why, size_t *len);
+/* mllog_parse_record(), through c's templates first: the same result. */
+int mllog_parse_record_tpl(struct mllog_tpls *c, const char *text, size_t len, size_t col0,
+			   struct mllog_rec *rec, struct strbuf *keybuf, struct strbuf *tmp,
+			   struct strbuf *why);
+
 struct mllog_reader {
 	FILE *fp;
 	unsigned char *buf;
@@ -105,6 +164,7 @@ struct mllog_reader {
 	long records, failed;        /* :::MLLOG records returned, of which failed */
 	uint64_t bytes;
 	struct strbuf key, why, tmp;
+	struct mllog_tpls tpls;
 };
 
 /* Check one record's text (after the token, trailing blanks dropped;

@@ -52,8 +52,12 @@ struct train {
 	double init_ms;
 	long bad_line;               /* first unparsable record */
 	struct strbuf bad_why;
-	/* things a report needs */
-	json_t *params, *evals;
+	/* things a report needs: params written as JSON text directly (the
+	 * bytes a jansson object dumped gives, without building one) */
+	struct jtext_obj params;
+	struct strbuf evals;         /* eval objects, comma separated */
+	size_t nevals;
+	size_t last_value, last_value_len; /* the last eval's "value" in evals */
 	size_t nparams;
 	long long global_batch;
 	struct strbuf org, platform, bench, division;
@@ -73,8 +77,8 @@ static void train_init(struct train *t, struct ingest_file *f)
 	strbuf_init(&t->bench, 0);
 	strbuf_init(&t->division, 0);
 	strbuf_init(&t->tmp, 0);
-	t->params = json_object();
-	t->evals = json_array();
+	jtext_obj_init(&t->params);
+	strbuf_init(&t->evals, 0);
 }
 
 static void train_release(struct train *t)
@@ -86,8 +90,8 @@ static void train_release(struct train *t)
 	strbuf_release(&t->bench);
 	strbuf_release(&t->division);
 	strbuf_release(&t->tmp);
-	json_decref(t->params);
-	json_decref(t->evals);
+	jtext_obj_release(&t->params);
+	strbuf_release(&t->evals);
 }
 
 static void str_value(struct strbuf *out, struct jspan v)
@@ -104,40 +108,86 @@ static int skip_param(const struct mllog_rec *rec)
 	       MLLOG_KEY_IS(rec, "throughput");
 }
 
+/* params[key] = the text of a record's value (jspan_json's value). */
+static void param_span(struct jtext_obj *j, const char *key, size_t klen, struct jspan v)
+{
+	size_t mark = j->vals.len;
+
+	jspan_text(v, &j->vals);
+	jtext_obj_put(j, key, klen, mark);
+}
+
+/* ingest_param_str/num/int, as text: a string that is not UTF-8 (which
+ * json_string refuses) and a real that is not finite are not set */
+static void param_str(struct jtext_obj *j, const char *key, const char *value)
+{
+	size_t mark = j->vals.len;
+
+	if (value && jtext_str_utf8(&j->vals, value, strlen(value)) == 0)
+		jtext_obj_put(j, key, strlen(key), mark);
+}
+
+static void param_num(struct jtext_obj *j, const char *key, double value)
+{
+	if (isfinite(value))
+		jtext_obj_set_real(j, key, value);
+}
+
 static void keep_param(struct train *t, const struct mllog_rec *rec)
 {
+	struct jtext_keyref ref;
+	size_t len;
+
 	if (!rec->key || !rec->key_len || t->nparams >= MAX_PARAMS ||
 	    rec->value.n > MAX_PARAM_VALUE || skip_param(rec))
 		return;
 	mllog_key_utf8(&t->tmp, rec);
-	if (json_object_getn(t->params, t->tmp.buf, t->tmp.len))
+	memset(&ref, 0, sizeof(ref));
+	ref.key = t->tmp.buf;
+	ref.klen = t->tmp.len;
+	if (jtext_obj_get_ref(&t->params, &ref, &len))
 		return; /* first occurrence wins (ranks repeat them) */
-	json_object_setn_new(t->params, t->tmp.buf, t->tmp.len, jspan_json(rec->value));
+	param_span(&t->params, t->tmp.buf, t->tmp.len, rec->value);
 	t->nparams++;
 }
 
 static void keep_eval(struct train *t, const struct mllog_rec *rec)
 {
 	static const char *const meta_keys[] = { "epoch_num", "samples_count", "metric" };
+	static const char *const meta_names[] = { ",\"epoch_num\":", ",\"samples_count\":",
+						  ",\"metric\":" };
 	struct jspan m[3];
 	int found[3];
-	json_t *e;
+	struct strbuf *o = &t->evals;
 	double v;
 	int i;
 
-	if (json_array_size(t->evals) >= MAX_EVALS)
+	if (t->nevals >= MAX_EVALS)
 		return;
-	e = json_object();
-	json_object_set_new(e, "time_ms", json_real(rec->time_ms));
+	/* {"time_ms":..,"value":..,"epoch_num":..,"samples_count":..,"metric":..}
+	 * as the jansson object of each eval dumped (json_real refuses a time
+	 * that is not finite: no "time_ms" then) */
+	strbuf_addstr(o, t->nevals ? ",{" : "{");
+	if (isfinite(rec->time_ms)) {
+		strbuf_addstr(o, "\"time_ms\":");
+		jtext_real(o, rec->time_ms);
+		strbuf_addch(o, ',');
+	}
+	strbuf_addstr(o, "\"value\":");
+	t->last_value = o->len;
 	if (jspan_num(rec->value, &v) == 0 && isfinite(v))
-		json_object_set_new(e, "value", json_real(v));
+		jtext_real(o, v);
 	else
-		json_object_set_new(e, "value", jspan_json(rec->value));
+		jspan_text(rec->value, o);
+	t->last_value_len = o->len - t->last_value;
 	jspan_get_many(rec->metadata, meta_keys, 3, m, found);
 	for (i = 0; i < 3; i++)
-		if (found[i] && m[i].n <= 256)
-			json_object_set_new(e, meta_keys[i], jspan_json(m[i]));
-	json_array_append_new(t->evals, e);
+		if (found[i] && m[i].n <= 256) {
+			strbuf_addstr(o, meta_names[i]);
+			jspan_text(m[i], o);
+		}
+	strbuf_addch(o, '}');
+	t->nevals++;
 }
 
 static void on_record(struct train *t, const struct mllog_rec *rec)
@@ -189,7 +239,7 @@ static void on_record(struct train *t, const struct mllog_rec *rec)
 					strbuf_add(&t->stop_status, st.p, st.n < 40 ? st.n : 40);
 			}
 			if (rec->value.n && jspan_type(rec->value) != JT_NULL)
-				json_object_set_new(t->params, "run_stop_value", jspan_json(rec->value));
+				param_span(&t->params, "run_stop_value", 14, rec->value);
 		}
 	} else if (MLLOG_KEY_IS(rec, "init_start")) {
 		if (rec->time_ms < t->first_init_start)
@@ -356,6 +406,9 @@ static void iso_ms(struct strbuf *out, double ms)
 		ingest_iso8601(out, ms / 1000.0);
 }
 
+#define P_STR(key, value) param_str(&t.params, (key), (value))
+#define P_NUM(key, value) param_num(&t.params, (key), (value))
+
 static int parse_train(struct ingest_file *f, struct strbuf *err)
 {
 	struct train t;
@@ -367,9 +420,11 @@ static int parse_train(struct ingest_file *f, struct strbuf *err)
 	struct ingest_run run;
 	struct ingest_metric metrics[3];
 	json_t *emeta = NULL;   /* the energy's measurement boundary */
+	json_t *pjson = NULL;   /* params as jansson (a runner's provenance only) */
+	uint32_t *ends = NULL;
 	struct strbuf why = STRBUF_INIT, job = STRBUF_INIT, key = STRBUF_INIT,
 		      started = STRBUF_INIT, finished = STRBUF_INIT, path = STRBUF_INIT,
-		      reason = STRBUF_INIT;
+		      reason = STRBUF_INIT, ptext = STRBUF_INIT;
 	double minutes = 0, ttt_ms = 0, scaling = 1.0;
 	int rc, have_layout, have_power_dir = 0, energy_rc = 0;
 	int64_t run_id = 0;
@@ -439,66 +494,75 @@ static int parse_train(struct ingest_file *f, struct strbuf *err)
 
 	/* params: where it came from, then what the log said */
 	/* the submitter as the official tables name it; the folder stays in the system id */
-	ingest_param_str(t.params, "submitter", sd.submitter ? sd.submitter : l.submitter.buf);
-	ingest_param_str(t.params, "submitter_folder", l.submitter.buf);
-	ingest_param_str(t.params, "system_folder", l.system.buf);
-	ingest_param_str(t.params, "benchmark_folder", l.bench.buf);
-	ingest_param_str(t.params, "file", t.base);
-	ingest_param_str(t.params, "result_dir", l.bench_dir.buf);
-	json_object_set_new(t.params, "round", l.round.len ? json_string(l.round.buf) : json_null());
+	P_STR("submitter", sd.submitter ? sd.submitter : l.submitter.buf);
+	P_STR("submitter_folder", l.submitter.buf);
+	P_STR("system_folder", l.system.buf);
+	P_STR("benchmark_folder", l.bench.buf);
+	P_STR("file", t.base);
+	P_STR("result_dir", l.bench_dir.buf);
+	if (!l.round.len)
+		jtext_obj_set_raw(&t.params, "round", "null", 4);
+	else
+		P_STR("round", l.round.buf);
 	if (l.scaling.len)
-		ingest_param_str(t.params, "scaling", l.scaling.buf);
-	ingest_param_str(t.params, "division", t.division.len ? t.division.buf : sd.division);
+		P_STR("scaling", l.scaling.buf);
+	P_STR("division", t.division.len ? t.division.buf : sd.division);
 	mlperf_sysdesc_division(&sd, t.division.len ? t.division.buf : sd.division);
-	ingest_param_str(t.params, "availability", sd.status);
+	P_STR("availability", sd.status);
 	idx = run_index(t.base, &job);
 	if (idx >= 0)
-		ingest_param_int(t.params, "run_index", idx);
+		jtext_obj_set_int(&t.params, "run_index", idx);
 	if (t.have_start)
-		ingest_param_num(t.params, "run_start_ms", t.run_start);
+		P_NUM("run_start_ms", t.run_start);
 	if (t.have_stop)
-		ingest_param_num(t.params, "run_stop_ms", t.run_stop);
+		P_NUM("run_stop_ms", t.run_stop);
 	if (t.stop_seen)
-		ingest_param_str(t.params, "run_stop_status", t.stop_status.buf);
+		P_STR("run_stop_status", t.stop_status.buf);
 	if (t.have_init_start && t.have_init_stop)
-		ingest_param_num(t.params, "init_time_s", t.init_ms / 1000.0);
+		P_NUM("init_time_s", t.init_ms / 1000.0);
 	if (t.have_start && t.have_stop && run.status != RUN_OK)
-		ingest_param_num(t.params, "minutes", (t.run_stop - t.run_start) / 60 / 1000);
-	ingest_param_int(t.params, "mllog_records", r.records);
+		P_NUM("minutes", (t.run_stop - t.run_start) / 60 / 1000);
+	jtext_obj_set_int(&t.params, "mllog_records", r.records);
 	if (r.failed)
-		ingest_param_int(t.params, "mllog_failed", r.failed);
-	if (json_array_size(t.evals)) {
-		json_t *last = json_array_get(t.evals, json_array_size(t.evals) - 1);
-		json_object_set(t.params, "eval_accuracy_last", json_object_get(last, "value"));
-		json_object_set(t.params, "eval_accuracy", t.evals);
+		jtext_obj_set_int(&t.params, "mllog_failed", r.failed);
+	if (t.nevals) {
+		size_t mark = t.params.vals.len;
+
+		strbuf_add(&t.params.vals, t.evals.buf + t.last_value, t.last_value_len);
+		jtext_obj_put(&t.params, "eval_accuracy_last", 18, mark);
+		mark = t.params.vals.len;
+		strbuf_addch(&t.params.vals, '[');
+		strbuf_addbuf(&t.params.vals, &t.evals);
+		strbuf_addch(&t.params.vals, ']');
+		jtext_obj_put(&t.params, "eval_accuracy", 13, mark);
 	}
 	rc = read_scaling(l.bench_dir.buf, &scaling, &why);
 	if (rc < 0)
 		ingest_warn(f, 0, "%s", why.buf);
 	else if (rc > 0)
-		ingest_param_num(t.params, "scaling_factor", scaling);
+		P_NUM("scaling_factor", scaling);
 
 	/* energy, for valid runs only (the official code computes no more) */
 	strbuf_addf(&path, "%s/power", l.bench_dir.buf);
 	have_power_dir = is_dir(path.buf);
 	if (have_power_dir)
-		json_object_set_new(t.params, "has_power", json_true());
+		jtext_obj_set_raw(&t.params, "has_power", "true", 4);
 	if (have_power_dir && run.status == RUN_OK) {
 		struct strbuf stem = STRBUF_INIT;
 		strbuf_add(&stem, t.base, strlen(t.base) - (ingest_ends_with(t.base, ".txt") ? 4 : 0));
 		energy_rc = mlperf_power_energy(l.bench_dir.buf, stem.buf, ttt_ms, &energy, &why);
 		if (energy_rc < 0) {
 			ingest_warn(f, 0, "no energy: %s", why.buf);
-			ingest_param_str(t.params, "power_error", why.buf);
+			P_STR("power_error", why.buf);
 		} else if (energy_rc == 0) {
 			ingest_warn(f, 0, "no power logs power/%s/ for this run", stem.buf);
-			ingest_param_str(t.params, "power_error", "no power logs for this run");
+			P_STR("power_error", "no power logs for this run");
 		} else {
-			ingest_param_num(t.params, "energy_j", energy.joules);
-			ingest_param_num(t.params, "energy_nodes_j", energy.node_j);
-			ingest_param_num(t.params, "energy_switches_j", energy.switch_j);
-			ingest_param_int(t.params, "power_node_logs", energy.nodes);
-			ingest_param_int(t.params, "power_switch_logs", energy.switches);
+			P_NUM("energy_j", energy.joules);
+			P_NUM("energy_nodes_j", energy.node_j);
+			P_NUM("energy_switches_j", energy.switch_j);
+			jtext_obj_set_int(&t.params, "power_node_logs", energy.nodes);
+			jtext_obj_set_int(&t.params, "power_switch_logs", energy.switches);
 		}
 		strbuf_release(&stem);
 	}
@@ -523,7 +587,24 @@ static int parse_train(struct ingest_file *f, struct strbuf *err)
 	run.devices = sd.nodes && sd.per_node ? sd.nodes * sd.per_node : 0;
 	run.global_batch = t.global_batch > 0 && t.global_batch < LONG_MAX ? (long)t.global_batch : 0;
 	run.framework = sd.framework;
-	run.params = t.params;
+	/* the params text and where its pairs end (the sink splits it there) */
+	ends = ab_malloc((t.params.n ? t.params.n : 1) * sizeof(*ends));
+	if (jtext_obj_dump_ends(&t.params, &ptext, ends) == 0) {
+		run.params_pair_ends = ends;
+		run.params_npairs = t.params.n;
+	}
+	run.params_json = ptext.buf;
+	if (f->opts && f->opts->provenance) {
+		/* a runner's provenance is added to a jansson object (ingest.c):
+		 * hand over that, as this text reads (\u0000 in a string too) */
+		pjson = json_loadb(ptext.buf, ptext.len, JSON_ALLOW_NUL, NULL);
+		if (pjson) {
+			run.params = pjson;
+			run.params_json = NULL;
+			run.params_pair_ends = NULL;
+			run.params_npairs = 0;
+		}
+	}
 	run.excluded_reason = run.status == RUN_OK ? NULL : reason.buf;
 	/* identity = where the file lives: the same log ingested twice is
 	 * one run, while another round's tree with the same names is not */
@@ -555,6 +636,9 @@ static int parse_train(struct ingest_file *f, struct strbuf *err)
 		rc = 0;
 out:
 	json_decref(emeta);
+	json_decref(pjson);
+	free(ends);
+	strbuf_release(&ptext);
 	mllog_release(&r);
 	mlperf_energy_release(&energy);
 	mlperf_sysdesc_release(&sd);

@@ -307,6 +307,260 @@ static void test_memo_json(void **state)
 	strbuf_release(&p);
 }
 
+/*
+ * jspan_text writes params directly: for every kind of value it must give
+ * the bytes of jspan_json's value as jtext_json prints it (the text params
+ * had when they were built as jansson objects and dumped).
+ */
+static void test_span_text(void **state)
+{
+	static const char *const values[] = {
+		"null", "true", "false", "0", "-0", "1", "-1", "42", "9223372036854775807",
+		"-9223372036854775808", "9223372036854775808", "-9223372036854775809",
+		"10688027786191513374", "1.5", "-0.0", "235.17", "0.1", "2.936000", "1e5",
+		"1E-7", "-2.5e+3", "1e400", "-1e400", "NaN", "Infinity", "-Infinity",
+		"12345678901234567890.5", "1.7976931348623157e308", "5e-324", "\"\"", "\"abc\"",
+		"\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\"", "\"\\u00e9\"", "\"x\\u0000y\"", "\"\\ud800\"",
+		"\"\\udc00x\"", "\"\\ud83d\\ude00\"", "\"\\uD83D\"", "\"\xe9t\xe9\"", "\"\x7f~\"",
+		"\"0.75\"", "[]", "{}", "[1, 2.5, \"x\", null, true, [[]]]",
+		"{\"a\": 1, \"a\": 2.50, \"b\": {\"c\": NaN}}", "{\"\xe9\": \"\\u00e9\"}",
+		"{\"k\\u0000\": [1e400, 10688027786191513374]}",
+	};
+	struct strbuf why = STRBUF_INIT, got = STRBUF_INIT, want = STRBUF_INIT;
+	struct jspan v;
+	size_t i;
+	json_t *j;
+
+	(void)state;
+	for (i = 0; i < AB_ARRAY_SIZE(values); i++) {
+		assert_int_equal(jspan_parse(values[i], strlen(values[i]), 0, &v, &why), 0);
+		strbuf_setstr(&got, "x");
+		jspan_text(v, &got);
+		j = jspan_json(v);
+		assert_non_null(j);
+		strbuf_setstr(&want, "x");
+		assert_int_equal(jtext_json(&want, j), 0);
+		json_decref(j);
+		assert_string_equal(got.buf, want.buf);
+	}
+	/* and a few spelled out: shortest reals, digits kept, \u escapes */
+	assert_int_equal(jspan_parse("235.17", 6, 0, &v, &why), 0);
+	strbuf_reset(&got);
+	jspan_text(v, &got);
+	assert_string_equal(got.buf, "235.17");
+	assert_int_equal(jspan_parse("\"\xe9\\u0000\"", 9, 0, &v, &why), 0);
+	strbuf_reset(&got);
+	jspan_text(v, &got);
+	assert_string_equal(got.buf, "\"\\u00E9\\u0000\"");
+	assert_int_equal(jspan_parse("-99999999999999999999", 21, 0, &v, &why), 0);
+	strbuf_reset(&got);
+	jspan_text(v, &got);
+	assert_string_equal(got.buf, "\"-99999999999999999999\"");
+	strbuf_release(&why);
+	strbuf_release(&got);
+	strbuf_release(&want);
+}
+
+/* A copy of c's templates' contents (to tell a match from a rebuild). */
+static void tpl_snap(const struct mllog_tpls *c, struct strbuf *snap)
+{
+	int i;
+
+	for (i = 0; i < MLLOG_TPLS; i++) {
+		strbuf_reset(&snap[i]);
+		if (c->t[i].len) {
+			strbuf_add(&snap[i], c->t[i].lo, c->t[i].len);
+			strbuf_add(&snap[i], c->t[i].rng, c->t[i].len);
+		}
+	}
+}
+
+/* 1 when the last mllog_parse_record_tpl() call matched a template: one
+ * stamped with the cache's clock whose contents did not change */
+static int tpl_hit(const struct mllog_tpls *c, const struct strbuf *snap)
+{
+	int i;
+
+	for (i = 0; i < MLLOG_TPLS; i++)
+		if (c->t[i].len && c->t[i].used == c->clock && snap[i].len == 2 * c->t[i].len &&
+		    !memcmp(snap[i].buf, c->t[i].lo, c->t[i].len) &&
+		    !memcmp(snap[i].buf + c->t[i].len, c->t[i].rng, c->t[i].len))
+			return 1;
+	return 0;
+}
+
+/* text through a template cache and through the parser alone: the same
+ * result (ok, message, time bits, key, every span at the same offset);
+ * returns whether a template matched */
+static int tpl_same(struct mllog_tpls *c, const char *text, size_t len, struct strbuf *snap)
+{
+	struct strbuf w1[3], w2[3];
+	struct mllog_rec r1, r2;
+	int a, b, hit, i;
+
+	for (i = 0; i < 3; i++) {
+		strbuf_init(&w1[i], 0);
+		strbuf_init(&w2[i], 0);
+	}
+	tpl_snap(c, snap);
+	memset(&r1, 0, sizeof(r1));
+	memset(&r2, 0, sizeof(r2));
+	a = mllog_parse_record_tpl(c, text, len, 3, &r1, &w1[1], &w1[2], &w1[0]);
+	hit = tpl_hit(c, snap);
+	b = mllog_parse_record(text, len, 3, &r2, &w2[1], &w2[2], &w2[0]);
+	assert_int_equal(a, b);
+	if (!a) {
+		assert_false(hit);
+		assert_string_equal(w1[0].buf, w2[0].buf);
+	} else {
+		assert_memory_equal(&r1.time_ms, &r2.time_ms, sizeof(double));
+		assert_int_equal(r1.key_len, r2.key_len);
+		assert_memory_equal(r1.key, r2.key, r1.key_len);
+		assert_ptr_equal(r1.value.p, r2.value.p);
+		assert_int_equal(r1.value.n, r2.value.n);
+		assert_ptr_equal(r1.metadata.p, r2.metadata.p);
+		assert_int_equal(r1.metadata.n, r2.metadata.n);
+		assert_ptr_equal(r1.event_type.p, r2.event_type.p);
+		assert_int_equal(r1.event_type.n, r2.event_type.n);
+		assert_ptr_equal(r1.ns.p, r2.ns.p);
+		assert_int_equal(r1.ns.n, r2.ns.n);
+	}
+	for (i = 0; i < 3; i++) {
+		strbuf_release(&w1[i]);
+		strbuf_release(&w2[i]);
+	}
+	return hit;
+}
+
+/*
+ * Record templates: a record read through a template gives what the
+ * general parser gives, and every valid record that differs from the
+ * template's only in the digits of its numbers takes the template: each
+ * digit of each number set to each value (a leading zero of a longer
+ * integer part must fail as the parser fails it), then numbers of other
+ * forms and lengths, and a changed byte elsewhere.
+ */
+static void record_templates(int wide)
+{
+	static const char *const base =
+		"{\"namespace\": \"\", \"time_ms\": 1728502150419, \"event_type\": "
+		"\"POINT_IN_TIME\", \"key\": \"tracked_stats\", \"value\": {\"throughput\": "
+		"50796.6, \"step\": 0, \"e\": -1.5e-07}, \"metadata\": {\"file\": \"/w/t2\\u00e9.py\", "
+		"\"lineno\": 931, \"step\": [0, -12], \"x\": -Infinity}}";
+	static const char *const nums[] = {
+		"7", "0", "-0", "123456789", "1.5", "-2.25e-3", "1E+400", "12345678901234567890",
+		"01", "1.", "-", "1e", "1E+", ".5", "NaN", "\"5\"", "1.2.3", "+1", "1 ", "1e5e5", "",
+		"-Infinity", "true",
+	};
+	struct mllog_tpls c;
+	struct strbuf t = STRBUF_INIT, snap[MLLOG_TPLS];
+	size_t i, k, n = strlen(base), digits = 0;
+	int in_str = 0, hits = 0;
+
+	for (i = 0; i < MLLOG_TPLS; i++)
+		strbuf_init(&snap[i], 0);
+	mllog_tpls_init(&c);
+	if (!wide)
+		c.avx2 = 0; /* the 16-byte match */
+	/* the second record of a key makes its template, the third matches */
+	assert_false(tpl_same(&c, base, n, snap));
+	assert_false(tpl_same(&c, base, n, snap));
+	assert_true(tpl_same(&c, base, n, snap));
+	/* every digit of every number, to every value */
+	for (i = 0; i < n; i++) {
+		if (base[i] == '"' && (!in_str || base[i - 1] != '\\'))
+			in_str = !in_str;
+		if (in_str || base[i] < '0' || base[i] > '9')
+			continue;
+		digits++;
+		for (k = 0; k < 10; k++) {
+			char b = base[i - 1];
+			/* the first digit of an integer part (not of a fraction
+			 * or an exponent) followed by more digits */
+			int lead = !(b >= '0' && b <= '9') && b != '.' && b != 'e' && b != 'E' &&
+				   b != '+' && !(b == '-' && (base[i - 2] == 'e' || base[i - 2] == 'E'));
+			int lead0 = k == 0 && lead && base[i + 1] >= '0' && base[i + 1] <= '9';
+			int hit;
+
+			strbuf_setstr(&t, base);
+			t.buf[i] = (char)('0' + k);
+			hit = tpl_same(&c, t.buf, t.len, snap);
+			assert_int_equal(hit, !lead0);
+			hits += hit;
+		}
+	}
+	assert_int_equal(digits, 13 + 6 + 1 + 4 + 3 + 1 + 2); /* time, value's, metadata's */
+	assert_true(hits > 250);
+	/* numbers of other forms and lengths in place of "931" and of the time */
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < AB_ARRAY_SIZE(nums); i++) {
+			const char *at = strstr(base, k ? "1728502150419" : "931");
+			strbuf_reset(&t);
+			strbuf_add(&t, base, (size_t)(at - base));
+			strbuf_addstr(&t, nums[i]);
+			strbuf_addstr(&t, at + (k ? 13 : 3));
+			tpl_same(&c, t.buf, t.len, snap);
+		}
+	/* a byte changed outside the numbers: no match, the parser's verdict */
+	strbuf_setstr(&t, base);
+	t.buf[strlen("{\"namespace\": \"\", \"time_ms\": 1728502150419, \"event_type\": ")] = '\'';
+	assert_false(tpl_same(&c, t.buf, t.len, snap));
+	strbuf_setstr(&t, base);
+	t.buf[strlen("{\"namespace\": \"\", \"time_ms\": 1728502150419, \"event_type\": \"P")] = 'Q';
+	assert_false(tpl_same(&c, t.buf, t.len, snap));
+	for (i = 1; i <= 40; i++) { /* each of the last bytes (the blocks' tail) */
+		strbuf_setstr(&t, base);
+		if (t.buf[t.len - i] >= '0' && t.buf[t.len - i] <= '9')
+			continue;
+		t.buf[t.len - i] = t.buf[t.len - i] == 'a' ? 'b' : 'a';
+		assert_false(tpl_same(&c, t.buf, t.len, snap));
+	}
+	mllog_tpls_release(&c);
+	strbuf_release(&t);
+	for (i = 0; i < MLLOG_TPLS; i++)
+		strbuf_release(&snap[i]);
+}
+
+static void test_record_templates(void **state)
+{
+	(void)state;
+	record_templates(1);
+	record_templates(0);
+}
+
+/* A log whose record shapes do not repeat: templates are made for a while,
+ * then no more are tried (c.off), and every record reads as the parser
+ * reads it all along. */
+static void test_templates_off(void **state)
+{
+	struct mllog_tpls c;
+	struct strbuf t = STRBUF_INIT, snap[MLLOG_TPLS];
+	int i, j;
+
+	(void)state;
+	for (i = 0; i < MLLOG_TPLS; i++)
+		strbuf_init(&snap[i], 0);
+	mllog_tpls_init(&c);
+	for (i = 0; i < 400; i++) {
+		strbuf_reset(&t);
+		/* each value length twice in a row (a template is made and
+		 * matched once), then never again */
+		strbuf_addstr(&t, "{\"namespace\": \"\", \"time_ms\": 1728502150419, \"event_type\": "
+				  "\"POINT_IN_TIME\", \"key\": \"train_loss\", \"value\": \"");
+		for (j = 0; j <= i / 2; j++)
+			strbuf_addch(&t, 'a' + j % 26);
+		strbuf_addstr(&t, "\", \"metadata\": {\"lineno\": 7}}");
+		tpl_same(&c, t.buf, t.len, snap);
+	}
+	assert_true(c.off);
+	assert_true(c.builds >= 32 && 4 * c.builds > c.hits);
+	tpl_same(&c, t.buf, t.len, snap); /* still read, by the parser */
+	mllog_tpls_release(&c);
+	strbuf_release(&t);
+	for (i = 0; i < MLLOG_TPLS; i++)
+		strbuf_release(&snap[i]);
+}
+
 static void test_fast_values_as_general(void **state)
 {
 	static const char *const values[] = {
@@ -699,6 +953,136 @@ static void test_reader_lines(void **state)
 	assert_true(g.t[8] == 8.0);
 	assert_int_equal(g.line[9], 14);
 	assert_string_equal(g.key[9], "i");
+}
+
+/* What the reader should make of one line (the rule of mlperf_priv.h, by
+ * the plainest means): 1 with rec (ok or not), 0 for no record. */
+static int line_model(const char *line, size_t len, struct mllog_rec *rec, struct strbuf *w)
+{
+	const char *t = NULL, *q;
+	size_t n;
+
+	for (q = line; q + MLLOG_TOKEN_LEN <= line + len; q++)
+		if (!memcmp(q, MLLOG_TOKEN, MLLOG_TOKEN_LEN))
+			t = q;
+	if (!t)
+		return 0;
+	t += MLLOG_TOKEN_LEN;
+	n = (size_t)(line + len - t);
+	while (n && (((unsigned char)t[n - 1] >= 0x09 && (unsigned char)t[n - 1] <= 0x0d) ||
+		     ((unsigned char)t[n - 1] >= 0x1c && (unsigned char)t[n - 1] <= 0x20) ||
+		     (unsigned char)t[n - 1] == 0x85 || (unsigned char)t[n - 1] == 0xa0))
+		n--;
+	memset(rec, 0, sizeof(*rec));
+	if (!mllog_parse_record(t, n, (size_t)(t - line), rec, &w[1], &w[2], &w[0])) {
+		rec->ok = 0;
+		rec->why = w[0].buf;
+	}
+	return 1;
+}
+
+static void assert_span_same(struct jspan a, struct jspan b)
+{
+	assert_int_equal(a.n, b.n);
+	if (a.n)
+		assert_memory_equal(a.p, b.p, a.n);
+}
+
+/*
+ * A line that is a record of one of the reader's templates is read without
+ * a line scan: every line here, repeated so that templates exist, read in
+ * memory and from a file, must give what the line rule gives (records,
+ * lines, messages, time, key, spans): CR and CR LF ends, trailing blanks,
+ * earlier tokens, a long prefix, text after the record, a leading zero,
+ * a last line without its newline.
+ */
+static void test_reader_templates(void **state)
+{
+#define TREC(lineno, step) \
+	"{\"namespace\": \"\", \"time_ms\": 1728502150419, \"event_type\": \"POINT_IN_TIME\", " \
+	"\"key\": \"train_loss\", \"value\": 2.999000, \"metadata\": {\"file\": \"t.py\", " \
+	"\"lineno\": " lineno ", \"step\": [0, " step "]}}"
+	static const char *const lines[] = {
+		"0: :::MLLOG " TREC("183", "1"), "0: :::MLLOG " TREC("477", "2"),
+		":::MLLOG " TREC("683", "3"), "7: :::MLLOG " TREC("123", "4") "   ",
+		"0: :::MLLOG " TREC("183", "5") "\r", "x :::MLLOG y 0: :::MLLOG " TREC("999", "6"),
+		"0: :::MLLOG " TREC("083", "7"), "0: :::MLLOG " TREC("183", "8") " tail",
+		"0: :::MLLOG " TREC("183", "9") ":::MLLOG " TREC("1", "1"),
+		"a prefix longer than the 27 bytes looked at :::MLLOG " TREC("555", "3"),
+		"0: :::MLLOG " TREC("18", "7"), "no record here at all, just a shell line",
+		"0: :::MLLOG " TREC("1x3", "2"), "0: ::MLLOG " TREC("183", "2"),
+	};
+	struct strbuf data = STRBUF_INIT, w[3], e[3], err = STRBUF_INIT;
+	struct mllog_reader r;
+	struct mllog_rec got, want;
+	size_t i, k, at;
+	int pass, rc, hits = 0;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		strbuf_init(&w[i], 0);
+		strbuf_init(&e[i], 0);
+	}
+	for (k = 0; k < 3; k++)
+		for (i = 0; i < AB_ARRAY_SIZE(lines); i++) {
+			strbuf_addstr(&data, lines[i]);
+			strbuf_addstr(&data, k == 1 && i == 4 ? "\r\n" : "\n");
+		}
+	strbuf_addstr(&data, "0: :::MLLOG " TREC("183", "1")); /* no newline */
+	for (pass = 0; pass < 2; pass++) {
+		FILE *fp = NULL;
+		long lineno = 0;
+
+		if (pass) {
+			fp = file_of(data.buf, data.len);
+			mllog_init(&r, fp, 0);
+		} else {
+			mllog_init_mem(&r, (const unsigned char *)data.buf, data.len, 0);
+		}
+		/* the model: line by line (universal newlines) */
+		for (at = 0; at <= data.len;) {
+			size_t end = at;
+			while (end < data.len && data.buf[end] != '\n' && data.buf[end] != '\r')
+				end++;
+			if (end == data.len && at == end)
+				break;
+			lineno++;
+			if (line_model(data.buf + at, end - at, &want, e)) {
+				uint64_t before = r.tpls.clock;
+				rc = mllog_next(&r, &got, &err);
+				assert_int_equal(rc, 1);
+				assert_int_equal(got.line, lineno);
+				assert_int_equal(got.ok, want.ok);
+				if (!want.ok) {
+					assert_string_equal(got.why, want.why);
+				} else {
+					assert_memory_equal(&got.time_ms, &want.time_ms, sizeof(double));
+					assert_int_equal(got.key_len, want.key_len);
+					assert_memory_equal(got.key, want.key, got.key_len);
+					assert_span_same(got.value, want.value);
+					assert_span_same(got.metadata, want.metadata);
+					assert_span_same(got.event_type, want.event_type);
+					assert_span_same(got.ns, want.ns);
+				}
+				hits += r.tpls.clock == before + 1 && r.tpls.last >= 0;
+			}
+			at = end + (end < data.len && data.buf[end] == '\r' && end + 1 < data.len &&
+				    data.buf[end + 1] == '\n' ? 2 : 1);
+		}
+		assert_int_equal(mllog_next(&r, &got, &err), 0);
+		assert_int_equal(r.lineno, lineno);
+		mllog_release(&r);
+		if (fp)
+			fclose(fp);
+	}
+	assert_true(hits > 20); /* the template lines were read as such */
+	strbuf_release(&data);
+	strbuf_release(&err);
+	for (i = 0; i < 3; i++) {
+		strbuf_release(&w[i]);
+		strbuf_release(&e[i]);
+	}
+#undef TREC
 }
 
 /* Records and line ends across the reader's 256 KiB reads, a CR LF split
@@ -1158,12 +1542,16 @@ int main(void)
 		cmocka_unit_test(test_json_string_bytes),
 		cmocka_unit_test(test_record_shapes),
 		cmocka_unit_test(test_memo_json),
+		cmocka_unit_test(test_span_text),
+		cmocka_unit_test(test_record_templates),
+		cmocka_unit_test(test_templates_off),
 		cmocka_unit_test(test_fast_values_as_general),
 		cmocka_unit_test(test_memmem),
 		cmocka_unit_test(test_power_order),
 		cmocka_unit_test(test_numbers_as_strtod),
 		cmocka_unit_test(test_vendor_of),
 		cmocka_unit_test(test_reader_lines),
+		cmocka_unit_test(test_reader_templates),
 		cmocka_unit_test(test_reader_long_lines),
 		cmocka_unit_test(test_reader_cr_at_boundary),
 		cmocka_unit_test(test_reader_tokens_across_refills),
