@@ -214,6 +214,8 @@ struct db_sink_state {
 	/* known(): a read-only connection of the parsing thread */
 	sqlite3 *ro;
 	sqlite3_stmt *ro_find;
+	int ro_empty;              /* 1: no source when the series began (answer
+				    * 0), -1: not asked yet, 0: ask per file */
 };
 
 struct db {
