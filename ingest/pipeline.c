@@ -137,24 +137,7 @@ static inline const void *pkb(struct packer *k, const void *s, size_t n)
 		return NULL;
 	}
 	d = k->p;
-	if (n <= 16 && n >= 4) {
-		/* most strings of a run are short: two overlapping moves, no call */
-		uint64_t a, b;
-		uint32_t x, y;
-		if (n >= 8) {
-			memcpy(&a, s, 8);
-			memcpy(&b, (const char *)s + n - 8, 8);
-			memcpy(d, &a, 8);
-			memcpy(d + n - 8, &b, 8);
-		} else {
-			memcpy(&x, s, 4);
-			memcpy(&y, (const char *)s + n - 4, 4);
-			memcpy(d, &x, 4);
-			memcpy(d + n - 4, &y, 4);
-		}
-	} else if (n) {
-		memcpy(d, s, n);
-	}
+	ab_copy(d, s, n); /* most strings of a run are short */
 	k->p += n;
 	return d;
 }
