@@ -753,7 +753,30 @@ struct pending {
 	struct pending_file v[PIPE_LAG];
 	size_t first, n;
 	int undone;                       /* the last file reported was such a file */
+	/* the totals as of the last outcome the writer had committed (with
+	 * every file before it), and the first file reported ingested after
+	 * it: the writer commits files in groups, and a group that fails
+	 * takes its files with it (pipeline.c) */
+	struct ingest_totals durable;
+	const char *uncommitted;
 };
+
+/* What the files reported since the last commit added is not stored:
+ * the totals say what is.  Returns how many files that were. */
+static long pending_uncount(struct pending *pd, struct ingest_totals *totals)
+{
+	long lost = totals->ingested - pd->durable.ingested;
+
+	totals->ingested = pd->durable.ingested;
+	totals->runs = pd->durable.runs;
+	totals->metrics = pd->durable.metrics;
+	totals->power_samples = pd->durable.power_samples;
+	totals->duplicates = pd->durable.duplicates;
+	totals->systems = pd->durable.systems;
+	totals->replaced = pd->durable.replaced;
+	pd->uncommitted = NULL;
+	return lost;
+}
 
 static void pending_push(struct pending *pd, const char *path, struct ingest_events *evs,
 			 int inflight, int late, long nwarn, long nrej)
@@ -814,8 +837,23 @@ static int pending_pop(struct pending *pd, struct ingest_pipe *pipe,
 	flush_events(opts, &e->evs, totals);
 	events_free(&e->evs);
 	notify(opts, INGEST_EV_PROGRESS, e->path, NULL, totals);
-	if (e->inflight)
+	if (e->inflight) {
+		int committed = o.committed;
+
+		if (o.status == INGEST_OUT_INGESTED && !committed && !pd->uncommitted)
+			pd->uncommitted = e->path;
 		rc = report_outcome(&o, e->path, opts, totals, err);
+		if (rc < 0) {
+			long lost = pending_uncount(pd, totals);
+			if (lost > 0)
+				strbuf_addf(err, " (the %ld file%s stored before it since the last "
+					    "commit %s lost with it)", lost, lost == 1 ? "" : "s",
+					    lost == 1 ? "is" : "are");
+		} else if (committed) {
+			pd->durable = *totals;
+			pd->uncommitted = NULL;
+		}
+	}
 	pd->first = (pd->first + 1) % PIPE_LAG;
 	pd->n--;
 	return rc;
@@ -925,6 +963,7 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 		held = 1;
 	}
 	pipe = maybe_pipe(opts, sink, ph);
+	pend.durable = *totals;
 	for (i = 0; i < files.n; i++) {
 		struct strbuf ferr = STRBUF_INIT;
 		int inflight = 0, late = 0;
@@ -984,7 +1023,24 @@ int ingest_paths(const char *const *paths, size_t npaths, const struct ingest_op
 out:
 	if (pipe) /* stopped early: nothing more is reported */
 		pending_drop(&pend, pipe, opts, totals);
-	ingest_pipe_finish(pipe); /* the writer is done with the sink */
+	{
+		/* the writer is done with the sink, its last group committed */
+		struct strbuf ferr = STRBUF_INIT;
+		const char *first = pend.uncommitted;
+
+		if (ingest_pipe_finish(pipe, &ferr) < 0 && rc != -AB_EIO) {
+			long lost = pending_uncount(&pend, totals);
+
+			strbuf_reset(err);
+			if (first && lost > 1)
+				strbuf_addf(err, "%s and the %ld files after it: ", first, lost - 1);
+			else if (first)
+				strbuf_addf(err, "%s: ", first);
+			strbuf_addf(err, "not stored: %s", ferr.buf);
+			rc = -AB_EIO;
+		}
+		strbuf_release(&ferr);
+	}
 	if (held)
 		sink->hold(sink->self, 0);
 	ingest_prehash_free(ph);

@@ -146,6 +146,19 @@ struct ingest_sink {
 	 * instead of switching them for every source.  Called on the thread
 	 * that owns the sink while no source is open. */
 	void (*hold)(void *self, int on);
+	/* Optional, while held (group commit): group(self, 1, err) lets the
+	 * sources begun from then on share one transaction, each source in a
+	 * savepoint of its own, so end(self, 0) still rolls back that source
+	 * alone and end(self, 1) keeps it in the group; group(self, 0, err)
+	 * commits the group (grouping goes on with the next begin());
+	 * group(self, -1, err) rolls it back and stops grouping.  Nothing of a
+	 * group is durable before group(self, 0) returns 0.  An error from
+	 * begin, end or the commit ends the group rolled back (none of its
+	 * sources is stored); after an error from run, power or system the
+	 * caller rolls it back (SQLite may have already).  hold(self, 0) rolls
+	 * back a group not committed by then.  Called between sources, on the
+	 * thread that writes. */
+	int (*group)(void *self, int op, struct strbuf *err);
 	/* Optional, with prepare(): what prepare() left of runs[0..n) for
 	 * later (the dedupe keys' hashes) done for all n at once, into their
 	 * prepared bytes prepared[i] (side by side in vector lanes).  The

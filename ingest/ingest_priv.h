@@ -105,6 +105,10 @@ struct ingest_outcome {
 	int status;
 	long runs, metrics, power_samples, duplicates, systems, replaced;
 	char *err;                    /* status < 0 or REJECTED; the caller frees it */
+	/* this file and every one before it are durable (the writer commits
+	 * files in groups: an INGESTED outcome without it is stored once its
+	 * group is, and lost with it when that fails) */
+	int committed;
 };
 
 struct ingest_pipe;
@@ -125,8 +129,10 @@ int ingest_pipe_skipped(struct ingest_pipe *p);
 int ingest_pipe_end(struct ingest_pipe *p, int commit);
 /* Wait for the next file's outcome (file order). */
 void ingest_pipe_outcome(struct ingest_pipe *p, struct ingest_outcome *o);
-/* Stop the writer (after every outcome was taken) and free everything. */
-void ingest_pipe_finish(struct ingest_pipe *p);
+/* Stop the writer (after every outcome was taken) and free everything.
+ * Returns 0, or -AB_EIO with err when the writer's last group of files
+ * could not be committed (none of them is stored). */
+int ingest_pipe_finish(struct ingest_pipe *p, struct strbuf *err);
 
 /* Forward a run / power sample to the sink and count it. */
 int ingest_emit_run(struct ingest_file *f, const struct ingest_run *run, int64_t *run_id,

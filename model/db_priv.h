@@ -79,6 +79,9 @@ double db_metrics_value(const char *text, const char **end);
 /* ab_pack_metrics(kind_id, value), an aggregate for migrations */
 int db_metrics_register(sqlite3 *sql);
 
+/* sink.c: its fixed statements, prepared once (enum in sink.c) */
+#define DB_SINK_STMTS 32
+
 /* sink.c: runs the caches could resolve, waiting to be inserted up to
  * DB_RUN_BATCH (a power of two) to a statement (run_many): a statement's
  * own start and end cost as much as a few rows */
@@ -156,13 +159,16 @@ struct db_bound {
 struct db_sink_state {
 	struct ingest_sink sink;
 	struct db *db;
-	int in_txn;
+	int in_txn;                /* a source is begun */
+	/* sink->group(): the sources begun share one transaction (open:
+	 * begun), each in a savepoint of its own, until group(0) commits */
+	int grouping, group_open;
 	int fk_off;                /* foreign key checks switched off by the sink */
 	int fk_held;               /* sink_hold(): keep them off between sources */
 	int64_t source_id;
 	long seq;
 	int64_t first_run, last_run; /* the source's run ids so far (0: none) */
-	sqlite3_stmt *st[32];
+	sqlite3_stmt *st[DB_SINK_STMTS];
 	int cache_only;            /* lookups the caches cannot answer return SINK_NEEDS_DB */
 	struct db_run_row pend[DB_RUN_BATCH];
 	size_t npend;              /* runs waiting */

@@ -39,8 +39,12 @@ enum {
 	ST_KIND_NAME,
 	ST_DROP_KIND,
 	ST_SET_RANGE,
+	ST_SAVEPOINT,
+	ST_RELEASE,
+	ST_ROLLBACK_TO,
 	ST_COUNT
 };
+_Static_assert(ST_COUNT <= DB_SINK_STMTS, "db_sink_state.st holds every fixed statement");
 
 static const char *const sink_sql[ST_COUNT] = {
 	[ST_FIND_SOURCE] = "SELECT id FROM source WHERE sha256 = ?1 AND identity = coalesce(?2, '')",
@@ -114,6 +118,10 @@ static const char *const sink_sql[ST_COUNT] = {
 	[ST_DROP_KIND] = "DELETE FROM metric_kind WHERE id = ?1",
 	/* the source's runs are this id range (docs/schema.md, "Storage") */
 	[ST_SET_RANGE] = "UPDATE source SET first_run = ?2, last_run = ?3 WHERE id = ?1",
+	/* a source inside a group (sink_group) */
+	[ST_SAVEPOINT] = "SAVEPOINT source",
+	[ST_RELEASE] = "RELEASE source",
+	[ST_ROLLBACK_TO] = "ROLLBACK TO source",
 };
 
 static void memo_clear(struct db_upsert_memo *m);
@@ -265,7 +273,7 @@ static int replace_source(struct db_sink_state *s, const struct ingest_source *s
  * caller holds the sink for more sources. */
 static void fk_restore(struct db_sink_state *s)
 {
-	if (s->fk_off && !s->fk_held && !s->in_txn) {
+	if (s->fk_off && !s->fk_held && !s->in_txn && !s->group_open) {
 		fixed(s, ST_FK_ON, NULL);
 		s->fk_off = 0;
 	}
@@ -294,25 +302,39 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 			return rc;
 		s->fk_off = 1;
 	}
-	rc = fixed(s, ST_BEGIN, err);
-	if (rc < 0) {
-		fk_restore(s);
-		return rc;
+	if (s->group_open && sqlite3_get_autocommit(s->db->sql)) {
+		/* SQLite rolled the group back itself (an I/O error, a full
+		 * disk): a savepoint now would begin a new transaction and the
+		 * group's end would commit only what came after */
+		s->group_open = 0;
+		forget_interned(s);
+		return ab_fail(err, AB_EIO, "the transaction of the files stored before this one "
+			       "was rolled back");
+	}
+	if (!s->group_open) {
+		rc = fixed(s, ST_BEGIN, err);
+		if (rc < 0) {
+			fk_restore(s);
+			return rc;
+		}
+		s->group_open = s->grouping;
+		s->in_txn = 1;
+		/* another connection committed since our last transaction (an
+		 * rm may have deleted interned rows we hold ids of): forget
+		 * them.  Inside a group nobody else writes. */
+		rc = stmt(s, ST_DATA_VERSION, &st, err);
+		if (rc < 0)
+			goto fail;
+		rc = step(s, st, &id, err, "cannot read the data version");
+		if (rc < 0)
+			goto fail;
+		if (id != s->data_version)
+			forget_interned(s);
+		s->data_version = id;
 	}
 	s->in_txn = 1;
 	strbuf_reset(&s->last_system);
 	strbuf_reset(&s->last_bench);
-	/* another connection committed since our last transaction (an rm may
-	 * have deleted interned rows we hold ids of): forget them */
-	rc = stmt(s, ST_DATA_VERSION, &st, err);
-	if (rc < 0)
-		goto fail;
-	rc = step(s, st, &id, err, "cannot read the data version");
-	if (rc < 0)
-		goto fail;
-	if (id != s->data_version)
-		forget_interned(s);
-	s->data_version = id;
 	rc = stmt(s, ST_FIND_SOURCE, &st, err);
 	if (rc < 0)
 		goto fail;
@@ -322,10 +344,18 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 	if (rc < 0)
 		goto fail;
 	if (rc == 1 && !src->replace) {
-		fixed(s, ST_ROLLBACK, NULL);
+		/* nothing written: in a group, the group goes on */
+		if (!s->group_open)
+			fixed(s, ST_ROLLBACK, NULL);
 		s->in_txn = 0;
 		fk_restore(s);
 		return 1;
+	}
+	if (s->group_open) {
+		/* this source alone can be rolled back (sink_end) */
+		rc = fixed(s, ST_SAVEPOINT, err);
+		if (rc < 0)
+			goto fail;
 	}
 	if (src->replace) {
 		rc = replace_source(s, src, err);
@@ -354,8 +384,11 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 	s->power_i = 0;
 	return replaced ? 2 : 0;
 fail:
+	/* an error in a group ends it: the caller reports its files as not
+	 * stored (SQLite may have rolled it all back already) */
 	fixed(s, ST_ROLLBACK, NULL);
 	s->in_txn = 0;
+	s->group_open = 0;
 	fk_restore(s);
 	forget_interned(s);
 	return rc;
@@ -1982,18 +2015,54 @@ static int sink_end(void *self, int commit, struct strbuf *err)
 	if (!commit) {
 		s->npw = 0;
 		forget_interned(s);
-		rc = fixed(s, ST_ROLLBACK, err);
+		if (!s->group_open)
+			rc = fixed(s, ST_ROLLBACK, err);
+		else if ((rc = fixed(s, ST_ROLLBACK_TO, err)) == 0)
+			rc = fixed(s, ST_RELEASE, err); /* the group goes on */
 	} else {
 		rc = s->npw ? flush_power(s, err) : 0;
 		if (rc == 0 && s->first_run)
 			rc = set_range(s, err);
 		if (rc == 0)
+			rc = fixed(s, s->group_open ? ST_RELEASE : ST_COMMIT, err);
+		if (rc < 0)
+			forget_interned(s);
+	}
+	if (rc < 0) {
+		/* in a group, the group ends with the error (sink_group) */
+		fixed(s, ST_ROLLBACK, NULL);
+		s->group_open = 0;
+	}
+	fk_restore(s);
+	return rc;
+}
+
+/* sink->group(): op 1 lets the sources begun from now on share one
+ * transaction, op 0 commits it (grouping goes on), op -1 rolls it back
+ * and stops grouping.  A failed commit rolls the group back. */
+static int sink_group(void *self, int op, struct strbuf *err)
+{
+	struct db_sink_state *s = self;
+	int rc = 0;
+
+	if (op > 0) {
+		s->grouping = 1;
+		return 0;
+	}
+	if (op == 0 && s->in_txn) /* a source is open: not a whole group */
+		return ab_fail(err, AB_EIO, "cannot commit a group while a source is open");
+	if (s->group_open) {
+		s->group_open = 0;
+		s->in_txn = 0;
+		if (op == 0)
 			rc = fixed(s, ST_COMMIT, err);
-		if (rc < 0) {
+		if (op < 0 || rc < 0) {
 			fixed(s, ST_ROLLBACK, NULL);
 			forget_interned(s);
 		}
 	}
+	if (op < 0)
+		s->grouping = 0;
 	fk_restore(s);
 	return rc;
 }
@@ -2005,6 +2074,8 @@ static void sink_hold(void *self, int on)
 	struct db_sink_state *s = self;
 
 	s->fk_held = on;
+	if (!on) /* a group not committed by now is not wanted */
+		sink_group(s, -1, NULL);
 	/* known() looks at the database afresh for each series; held
 	 * before the pipeline's writer starts, on the thread that asks */
 	s->ro_empty = on ? -1 : 0;
@@ -2120,6 +2191,7 @@ void db_sink_init(struct db *db)
 	s->sink.prepare = sink_prepare;
 	s->sink.run_many = sink_run_many;
 	s->sink.hold = sink_hold;
+	s->sink.group = sink_group;
 	s->sink.prepare_keys = sink_prepare_keys;
 }
 
@@ -2128,7 +2200,7 @@ void db_sink_release(struct db *db)
 	struct db_sink_state *s = &db->sink;
 	size_t i;
 
-	if (s->in_txn)
+	if (s->in_txn || s->group_open)
 		db_exec(db, "ROLLBACK", NULL);
 	for (i = 0; i < AB_ARRAY_SIZE(s->st); i++)
 		sqlite3_finalize(s->st[i]);

@@ -10,6 +10,8 @@
  * statements bind only the values that changed; a held sink switches
  * foreign key checks once per series, not per source; skipping an upsert
  * of the same system or benchmark input leaves the rows as upserting does;
+ * sources grouped into one transaction (group commit) are committed or
+ * rolled back as the group says, each rolled back alone when it fails;
  * dedupe keys hashed many at once (prepare_keys, db_key16_many) are
  * db_key16's.
  */
@@ -836,6 +838,93 @@ static void test_hold_switches_fk_once(void **state)
 	drop_tmp(db, path);
 }
 
+/* Sources another connection sees: what is committed. */
+static int committed_sources(const char *path)
+{
+	sqlite3 *other;
+	sqlite3_stmt *st;
+	int n = -1;
+
+	assert_int_equal(sqlite3_open_v2(path, &other, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(other, "SELECT count(*) FROM source", -1, &st, NULL),
+			 SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(other);
+	return n;
+}
+
+/* One source under group commit: begin, a run keyed by its digest, end. */
+static int group_source(struct ingest_sink *s, const char *sha, int commit, struct strbuf *err)
+{
+	struct ingest_source src = { "g.txt", sha, "unit", 1, 0, NULL };
+	struct ingest_metric m[1];
+	struct ingest_run r;
+	int64_t id;
+	int rc = s->begin(s->self, &src, err);
+
+	if (rc != 0)
+		return rc;
+	fill_run(&r, m, NULL, sha);
+	assert_int_equal(s->run(s->self, &r, &id, err), 0);
+	return s->end(s->self, commit, err);
+}
+
+/* Sources in a group: nothing is visible to another connection before the
+ * group's commit; a source rolled back in it goes alone; the same bytes
+ * again in the group are known; a group rolled back leaves what was
+ * committed; a group whose transaction SQLite rolled back by itself is
+ * not silently begun again by the next source. */
+static void test_group_commit(void **state)
+{
+	char path[] = "/tmp/ab-test-sink-XXXXXX";
+	struct db *db = open_tmp(path);
+	struct ingest_sink *s = db_ingest_sink(db);
+	struct ingest_source again = { "copy.txt", "00a1", "unit", 1, 0, NULL };
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	assert_non_null(s->group);
+	s->hold(s->self, 1);
+	assert_int_equal(s->group(s->self, 1, &err), 0);
+	assert_int_equal(group_source(s, "00a1", 1, &err), 0);
+	assert_int_equal(committed_sources(path), 0);
+	assert_int_equal(group_source(s, "00b2", 0, &err), 0); /* rolled back alone */
+	assert_int_equal(s->begin(s->self, &again, &err), 1);  /* known in the group */
+	assert_int_equal(group_source(s, "00c3", 1, &err), 0);
+	assert_int_equal(committed_sources(path), 0);
+	assert_int_equal(s->group(s->self, 0, &err), 0);
+	assert_int_equal(committed_sources(path), 2);
+	assert_int_equal(count1(db, "SELECT count(*) FROM run WHERE dedupe_key IS NOT NULL"), 2);
+
+	/* a commit with a source open is refused; rolling back drops both */
+	assert_int_equal(group_source(s, "00d4", 1, &err), 0);
+	assert_int_equal(s->begin(s->self, &(struct ingest_source){ "e.txt", "00e5", "unit", 1, 0,
+								     NULL }, &err), 0);
+	assert_true(s->group(s->self, 0, &err) < 0);
+	assert_int_equal(s->group(s->self, -1, &err), 0);
+	assert_int_equal(count1(db, "SELECT count(*) FROM source"), 2);
+
+	/* SQLite rolled the group back itself (as on a full disk): the next
+	 * source fails instead of beginning a transaction of its own */
+	assert_int_equal(s->group(s->self, 1, &err), 0);
+	assert_int_equal(group_source(s, "00f6", 1, &err), 0);
+	assert_int_equal(sqlite3_exec(db_sqlite(db), "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+	strbuf_reset(&err);
+	assert_true(group_source(s, "0107", 1, &err) < 0);
+	assert_non_null(strstr(err.buf, "rolled back"));
+	assert_int_equal(s->group(s->self, 0, &err), 0); /* nothing open any more */
+	assert_int_equal(group_source(s, "0218", 1, &err), 0);
+	assert_int_equal(s->group(s->self, 0, &err), 0);
+	s->hold(s->self, 0);
+	assert_int_equal(committed_sources(path), 3);
+	assert_int_equal(count1(db, "SELECT count(*) FROM run"), 3);
+	assert_tidy(db);
+	strbuf_release(&err);
+	drop_tmp(db, path);
+}
+
 /* The system/benchmark rows as text, to compare two databases. */
 static char *rows_text(struct db *db)
 {
@@ -1138,6 +1227,7 @@ int main(void)
 		cmocka_unit_test(test_run_many_same_as_run),
 		cmocka_unit_test(test_batch_binds_follow_values),
 		cmocka_unit_test(test_hold_switches_fk_once),
+		cmocka_unit_test(test_group_commit),
 		cmocka_unit_test(test_upsert_memo_same_as_upserts),
 		cmocka_unit_test(test_key16_many),
 		cmocka_unit_test(test_key16_many_memo),
