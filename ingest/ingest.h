@@ -108,7 +108,8 @@ struct ingest_sink {
 	void *self;
 	/* Start a source; returns 1 when those bytes were ingested before (skip),
 	 * or, with src->replace, 2 when the earlier copy (same bytes, or the
-	 * same path) was removed to be read again. */
+	 * same path) was removed to be read again; 3 only for a source without
+	 * its digest (see digest()). */
 	int (*begin)(void *self, const struct ingest_source *src, struct strbuf *err);
 	/* Add a run; *run_id identifies it for power(); returns 1 if a run with
 	 * the same dedupe_key already exists (not added, *run_id = 0). */
@@ -159,6 +160,13 @@ struct ingest_sink {
 	 * back a group not committed by then.  Called between sources, on the
 	 * thread that writes. */
 	int (*group)(void *self, int op, struct strbuf *err);
+	/* Optional, while held: begin() with src->sha256 NULL (not known yet)
+	 * returns 3 when the sink needs the digest first (the database held a
+	 * source as the series began, or src->replace); otherwise the source is
+	 * begun without it, and digest() gives it before the source's end():
+	 * it returns 1 when those bytes were stored before (by this series),
+	 * and the caller then ends the source with end(self, 0). */
+	int (*digest)(void *self, const char *sha256, uint64_t size, struct strbuf *err);
 	/* Optional, with prepare(): what prepare() left of runs[0..n) for
 	 * later (the dedupe keys' hashes) done for all n at once, into their
 	 * prepared bytes prepared[i] (side by side in vector lanes).  The

@@ -486,6 +486,9 @@ static void *writer_main(void *arg)
 	struct qrec *batch = NULL;
 	/* group commit: files stored and not committed yet, their bytes */
 	int grouped = s->group && s->group(s->self, 1, &err) == 0;
+	/* the file begun without its digest (sink->digest), claimed at its end */
+	int deferred = 0;
+	size_t late_file = 0;
 	size_t gfiles = 0;
 	uint64_t gbytes = 0, size = 0;
 
@@ -517,6 +520,23 @@ static void *writer_main(void *arg)
 			strbuf_reset(&err);
 			nids = 0;
 			skip = bad = 0;
+			deferred = 0;
+			if (q->late && !dead && s->digest) {
+				/* the sink may take the file without its digest (a
+				 * database that held no source as the ingest began
+				 * cannot know it): then it is claimed at the file's
+				 * end, and the writer does not wait here for a large
+				 * file's digest (the lanes hash files side by side) */
+				q->src.sha256 = NULL;
+				rc = s->begin(s->self, &q->src, &err);
+				if (rc != 3) {
+					deferred = 1;
+					late_file = q->file;
+					if (rc < 0)
+						bad = 1;
+					break;
+				}
+			}
 			if (q->late) {
 				/* parsed without its digest: wait for it here (also
 				 * after a write error: the prehash keeps it until
@@ -627,6 +647,36 @@ static void *writer_main(void *arg)
 				o.systems++;
 			break;
 		case Q_END:
+			if (deferred) {
+				/* claimed whatever happened (the prehash keeps it
+				 * until then); it decides whether the file was
+				 * stored before */
+				uint64_t dsize = 0;
+
+				deferred = 0;
+				rc = ingest_prehash_claim(p->ph, late_file, hex, &dsize, &err);
+				if (bad) {
+					/* a write error: handled below */
+				} else if (rc < 0) {
+					/* unreadable after all: rejected, as the parser
+					 * would have been had it waited */
+					o.err = ab_strdup(err.buf);
+					bad = 1;
+					if (s->end(s->self, 0, &err) < 0) {
+						free(o.err); /* a write error after all */
+						o.err = NULL;
+					}
+				} else if ((rc = s->digest(s->self, hex, dsize, &err)) == 1) {
+					if (s->end(s->self, 0, &err) < 0)
+						bad = 1;
+					else
+						skip = 1;
+				} else if (rc < 0) {
+					bad = 1;
+				} else {
+					size = dsize;
+				}
+			}
 			if (skip) {
 				o.status = INGEST_OUT_SKIPPED;
 			} else if (o.err) {

@@ -163,6 +163,14 @@ struct db_sink_state {
 	/* sink->group(): the sources begun share one transaction (open:
 	 * begun), each in a savepoint of its own, until group(0) commits */
 	int grouping, group_open;
+	/* the source begun: its row is inserted at end() (with its run id
+	 * range), under the id reserved at begin(); its digest may come late
+	 * (sink->digest) when the database held no source as the series began
+	 * (empty_at_hold: -1 not known yet) */
+	struct strbuf src_path, src_sha, src_format, src_identity, src_when;
+	uint64_t src_size;
+	int src_has_identity;
+	int empty_at_hold;
 	int fk_off;                /* foreign key checks switched off by the sink */
 	int fk_held;               /* sink_hold(): keep them off between sources */
 	int64_t source_id;

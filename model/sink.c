@@ -16,6 +16,8 @@
 enum {
 	ST_FIND_SOURCE,
 	ST_ADD_SOURCE,
+	ST_NEXT_SOURCE,
+	ST_ANY_SOURCE,
 	ST_UPSERT_SYSTEM,
 	ST_UPSERT_BENCH,
 	ST_ADD_RUN,
@@ -38,7 +40,6 @@ enum {
 	ST_FIND_MEASURED,
 	ST_KIND_NAME,
 	ST_DROP_KIND,
-	ST_SET_RANGE,
 	ST_SAVEPOINT,
 	ST_RELEASE,
 	ST_ROLLBACK_TO,
@@ -48,8 +49,14 @@ _Static_assert(ST_COUNT <= DB_SINK_STMTS, "db_sink_state.st holds every fixed st
 
 static const char *const sink_sql[ST_COUNT] = {
 	[ST_FIND_SOURCE] = "SELECT id FROM source WHERE sha256 = ?1 AND identity = coalesce(?2, '')",
-	[ST_ADD_SOURCE] = "INSERT INTO source(path, sha256, identity, format, size, ingested_at,"
-			  " tool_version) VALUES (?1, ?2, coalesce(?7, ''), ?3, ?4, ?5, ?6)",
+	/* at the source's end, under the id reserved at its begin: the row and
+	 * its index entries are written after the runs whether the digest
+	 * came early or late, so the pages fall the same way */
+	[ST_ADD_SOURCE] = "INSERT INTO source(id, path, sha256, identity, format, size, ingested_at,"
+			  " tool_version, first_run, last_run)"
+			  " VALUES (?8, ?1, ?2, coalesce(?7, ''), ?3, ?4, ?5, ?6, ?9, ?10)",
+	[ST_NEXT_SOURCE] = "SELECT coalesce(max(id), 0) + 1 FROM source",
+	[ST_ANY_SOURCE] = "SELECT 1 FROM source LIMIT 1",
 	[ST_UPSERT_SYSTEM] =
 		"INSERT INTO system(name, display_name, vendor, accelerator, accelerators_per_node,"
 		" host_cpu, interconnect, site, tdp_w, meta)"
@@ -116,8 +123,6 @@ static const char *const sink_sql[ST_COUNT] = {
 	[ST_KIND_NAME] = "SELECT name FROM metric_kind WHERE id = ?1",
 	/* a kind made for a run that turned out a duplicate */
 	[ST_DROP_KIND] = "DELETE FROM metric_kind WHERE id = ?1",
-	/* the source's runs are this id range (docs/schema.md, "Storage") */
-	[ST_SET_RANGE] = "UPDATE source SET first_run = ?2, last_run = ?3 WHERE id = ?1",
 	/* a source inside a group (sink_group) */
 	[ST_SAVEPOINT] = "SAVEPOINT source",
 	[ST_RELEASE] = "RELEASE source",
@@ -282,7 +287,6 @@ static void fk_restore(struct db_sink_state *s)
 static int sink_begin(void *self, const struct ingest_source *src, struct strbuf *err)
 {
 	struct db_sink_state *s = self;
-	struct strbuf when = STRBUF_INIT;
 	sqlite3_stmt *st;
 	int64_t id;
 	int rc, replaced = 0;
@@ -335,14 +339,34 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 	s->in_txn = 1;
 	strbuf_reset(&s->last_system);
 	strbuf_reset(&s->last_bench);
-	rc = stmt(s, ST_FIND_SOURCE, &st, err);
+	if (s->empty_at_hold < 0 && s->fk_held) {
+		/* the series' first source: nothing of it is stored yet */
+		rc = stmt(s, ST_ANY_SOURCE, &st, err);
+		if (rc < 0)
+			goto fail;
+		rc = step(s, st, NULL, err, "cannot look up sources");
+		if (rc < 0)
+			goto fail;
+		s->empty_at_hold = rc == 0;
+	}
+	if (!src->sha256 && (src->replace || s->empty_at_hold != 1)) {
+		/* the digest decides before anything is written: ask for it */
+		if (!s->group_open)
+			fixed(s, ST_ROLLBACK, NULL);
+		s->in_txn = 0;
+		fk_restore(s);
+		return 3;
+	}
+	rc = src->sha256 ? stmt(s, ST_FIND_SOURCE, &st, err) : 0;
 	if (rc < 0)
 		goto fail;
-	db_bind_text(st, 1, src->sha256);
-	db_bind_text(st, 2, src->identity);
-	rc = step(s, st, &id, err, "cannot look up source");
-	if (rc < 0)
-		goto fail;
+	if (src->sha256) {
+		db_bind_text(st, 1, src->sha256);
+		db_bind_text(st, 2, src->identity);
+		rc = step(s, st, &id, err, "cannot look up source");
+		if (rc < 0)
+			goto fail;
+	}
 	if (rc == 1 && !src->replace) {
 		/* nothing written: in a group, the group goes on */
 		if (!s->group_open)
@@ -363,22 +387,23 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 			goto fail;
 		replaced = rc;
 	}
-	rc = stmt(s, ST_ADD_SOURCE, &st, err);
+	/* the id the row gets at end(): the largest + 1, as an INSERT now
+	 * would give it (nothing else writes source meanwhile) */
+	rc = stmt(s, ST_NEXT_SOURCE, &st, err);
 	if (rc < 0)
 		goto fail;
-	now_iso(&when);
-	db_bind_text(st, 1, src->path);
-	db_bind_text(st, 2, src->sha256);
-	db_bind_text(st, 3, src->format);
-	sqlite3_bind_int64(st, 4, (sqlite3_int64)src->size);
-	db_bind_text(st, 5, when.buf);
-	db_bind_text(st, 6, AB_VERSION);
-	db_bind_text(st, 7, src->identity);
-	strbuf_release(&when);
-	rc = step(s, st, NULL, err, "cannot add source");
+	rc = step(s, st, &id, err, "cannot look up source ids");
 	if (rc < 0)
 		goto fail;
-	s->source_id = sqlite3_last_insert_rowid(s->db->sql);
+	s->source_id = id;
+	strbuf_setstr(&s->src_path, src->path);
+	strbuf_setstr(&s->src_sha, src->sha256 ? src->sha256 : "");
+	strbuf_setstr(&s->src_format, src->format);
+	strbuf_setstr(&s->src_identity, src->identity ? src->identity : "");
+	s->src_has_identity = src->identity != NULL;
+	s->src_size = src->size;
+	strbuf_reset(&s->src_when);
+	now_iso(&s->src_when);
 	s->seq = 0;
 	s->first_run = s->last_run = 0;
 	s->power_i = 0;
@@ -1986,19 +2011,34 @@ static int sink_power(void *self, int64_t run_id, const char *device, double t, 
 	return s->npw == DB_POWER_BATCH ? flush_power(s, err) : 0;
 }
 
-/* The source's run id range, before its transaction commits: readers
- * select a source's runs by it (there is no index on run_data.source_id). */
-static int set_range(struct db_sink_state *s, struct strbuf *err)
+/* The source's row, at its end: its run ids are one range (docs/schema.md,
+ * "Storage"), first_run..last_run, which readers select a source's runs by
+ * (there is no index on run_data.source_id); NULL when it has no run. */
+static int add_source(struct db_sink_state *s, struct strbuf *err)
 {
 	sqlite3_stmt *st;
-	int rc = stmt(s, ST_SET_RANGE, &st, err);
+	int rc = stmt(s, ST_ADD_SOURCE, &st, err);
 
 	if (rc < 0)
 		return rc;
-	sqlite3_bind_int64(st, 1, s->source_id);
-	sqlite3_bind_int64(st, 2, s->first_run);
-	sqlite3_bind_int64(st, 3, s->last_run);
-	rc = step(s, st, NULL, err, "cannot record the runs of the source");
+	if (!s->src_sha.len)
+		return ab_fail(err, AB_EIO, "%s: no digest was given for the source", s->src_path.buf);
+	db_bind_text(st, 1, s->src_path.buf);
+	db_bind_text(st, 2, s->src_sha.buf);
+	db_bind_text(st, 3, s->src_format.buf);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)s->src_size);
+	db_bind_text(st, 5, s->src_when.buf);
+	db_bind_text(st, 6, AB_VERSION);
+	db_bind_text(st, 7, s->src_has_identity ? s->src_identity.buf : NULL);
+	sqlite3_bind_int64(st, 8, s->source_id);
+	if (s->first_run) {
+		sqlite3_bind_int64(st, 9, s->first_run);
+		sqlite3_bind_int64(st, 10, s->last_run);
+	} else {
+		sqlite3_bind_null(st, 9);
+		sqlite3_bind_null(st, 10);
+	}
+	rc = step(s, st, NULL, err, "cannot add source");
 	return rc < 0 ? rc : 0;
 }
 
@@ -2021,8 +2061,8 @@ static int sink_end(void *self, int commit, struct strbuf *err)
 			rc = fixed(s, ST_RELEASE, err); /* the group goes on */
 	} else {
 		rc = s->npw ? flush_power(s, err) : 0;
-		if (rc == 0 && s->first_run)
-			rc = set_range(s, err);
+		if (rc == 0)
+			rc = add_source(s, err);
 		if (rc == 0)
 			rc = fixed(s, s->group_open ? ST_RELEASE : ST_COMMIT, err);
 		if (rc < 0)
@@ -2035,6 +2075,33 @@ static int sink_end(void *self, int commit, struct strbuf *err)
 	}
 	fk_restore(s);
 	return rc;
+}
+
+/* sink->digest(): the digest of the source begun without one.  1 when
+ * those bytes were stored before (by this series: the database held no
+ * source as it began); the caller then rolls the source back. */
+static int sink_digest(void *self, const char *sha256, uint64_t size, struct strbuf *err)
+{
+	struct db_sink_state *s = self;
+	sqlite3_stmt *st;
+	int64_t id;
+	int rc;
+
+	if (!s->in_txn)
+		return ab_fail(err, AB_EIO, "no source is begun");
+	rc = stmt(s, ST_FIND_SOURCE, &st, err);
+	if (rc < 0)
+		return rc;
+	db_bind_text(st, 1, sha256);
+	db_bind_text(st, 2, s->src_has_identity ? s->src_identity.buf : NULL);
+	rc = step(s, st, &id, err, "cannot look up source");
+	if (rc < 0)
+		return rc;
+	if (rc == 1)
+		return 1;
+	strbuf_setstr(&s->src_sha, sha256);
+	s->src_size = size;
+	return 0;
 }
 
 /* sink->group(): op 1 lets the sources begun from now on share one
@@ -2074,6 +2141,7 @@ static void sink_hold(void *self, int on)
 	struct db_sink_state *s = self;
 
 	s->fk_held = on;
+	s->empty_at_hold = -1;
 	if (!on) /* a group not committed by now is not wanted */
 		sink_group(s, -1, NULL);
 	/* known() looks at the database afresh for each series; held
@@ -2161,6 +2229,12 @@ void db_sink_init(struct db *db)
 	strbuf_init(&s->pend_mtext, 0);
 	strbuf_init(&s->one_mtext, 0);
 	strbuf_init(&s->upin, 0);
+	strbuf_init(&s->src_path, 0);
+	strbuf_init(&s->src_sha, 0);
+	strbuf_init(&s->src_format, 0);
+	strbuf_init(&s->src_identity, 0);
+	strbuf_init(&s->src_when, 0);
+	s->empty_at_hold = -1;
 	for (i = 0; i < DB_UPSERT_MEMO; i++) {
 		strbuf_init(&s->sys_memo[i].key, 0);
 		strbuf_init(&s->sys_memo[i].input, 0);
@@ -2192,6 +2266,7 @@ void db_sink_init(struct db *db)
 	s->sink.run_many = sink_run_many;
 	s->sink.hold = sink_hold;
 	s->sink.group = sink_group;
+	s->sink.digest = sink_digest;
 	s->sink.prepare_keys = sink_prepare_keys;
 }
 
@@ -2225,6 +2300,11 @@ void db_sink_release(struct db *db)
 		strbuf_release(&s->prev_kind[i].key);
 	strbuf_release(&s->prev_shared);
 	strbuf_release(&s->upin);
+	strbuf_release(&s->src_path);
+	strbuf_release(&s->src_sha);
+	strbuf_release(&s->src_format);
+	strbuf_release(&s->src_identity);
+	strbuf_release(&s->src_when);
 	for (i = 0; i < DB_UPSERT_MEMO; i++) {
 		strbuf_release(&s->sys_memo[i].key);
 		strbuf_release(&s->sys_memo[i].input);

@@ -31,6 +31,22 @@ test_expect_success 'files committed together: the same database bytes and messa
 	grep -q "^exit 1$" all-default.out && grep -q "rejected" all-default.out
 '
 
+# AB_INGEST_DIGEST=late: no digest is there when a file's parse starts;
+# into a database that held no source the writer begins the file without
+# it and checks it at the file's end
+test_expect_success 'digests checked at the end of each file: the same database bytes and messages' '
+	AB_INGEST_DIGEST=late; export AB_INGEST_DIGEST &&
+	ingest_groups late "$FIXTURES/reframe" "$FIXTURES/caraml" "$FIXTURES/mlperf" "$FIXTURES/systems"
+'
+
+test_expect_success 'two copies of a file, digests checked at the end: the copy is skipped, as one thread does' '
+	mkdir -p dup/perflogs/sysa/part1 dup/perflogs/sysa/part2 &&
+	cp "$FIXTURES/reframe/good/perflogs/sysa/part1/Bench43.log" dup/perflogs/sysa/part1/ &&
+	cp "$FIXTURES/reframe/good/perflogs/sysa/part1/Bench43.log" dup/perflogs/sysa/part2/ &&
+	AB_INGEST_DIGEST=late; export AB_INGEST_DIGEST &&
+	ingest_groups dup dup && grep -q "^skipped dup/perflogs/sysa/part2/Bench43.log" dup-default.err
+'
+
 test_expect_success 'a file rejected mid-parse in a group rolls back alone; the files around it are stored' '
 	mkdir -p grp/a grp/b grp/c &&
 	cp -R "$FIXTURES/reframe/good/perflogs" grp/a/ &&

@@ -11,7 +11,8 @@
  * foreign key checks once per series, not per source; skipping an upsert
  * of the same system or benchmark input leaves the rows as upserting does;
  * sources grouped into one transaction (group commit) are committed or
- * rolled back as the group says, each rolled back alone when it fails;
+ * rolled back as the group says, each rolled back alone when it fails; a
+ * source's digest may come at its end when the database was empty;
  * dedupe keys hashed many at once (prepare_keys, db_key16_many) are
  * db_key16's.
  */
@@ -925,6 +926,64 @@ static void test_group_commit(void **state)
 	drop_tmp(db, path);
 }
 
+/* A source begun without its digest (sink->digest): taken when the
+ * database held no source as the series began, its row written at its
+ * end with the digest given then; the same bytes again in the series are
+ * known by that digest; asked for first otherwise, and with --replace. */
+static void test_digest_at_end(void **state)
+{
+	char path[] = "/tmp/ab-test-sink-XXXXXX";
+	struct db *db = open_tmp(path);
+	struct ingest_sink *s = db_ingest_sink(db);
+	struct ingest_source src = { "late.txt", NULL, "unit", 0, 0, NULL };
+	struct strbuf err = STRBUF_INIT;
+	struct ingest_metric m[1];
+	struct ingest_run r;
+	int64_t id;
+	char *row;
+
+	(void)state;
+	assert_non_null(s->digest);
+	s->hold(s->self, 1);
+	assert_int_equal(s->begin(s->self, &src, &err), 0);
+	fill_run(&r, m, NULL, "k1");
+	assert_int_equal(s->run(s->self, &r, &id, &err), 0);
+	assert_int_equal(s->digest(s->self, "00aa", 7, &err), 0);
+	assert_int_equal(s->end(s->self, 1, &err), 0);
+	row = query1(db, "SELECT id || '|' || sha256 || '|' || size || '|' || first_run || '|' ||"
+			 " last_run FROM source");
+	assert_string_equal(row, "1|00aa|7|1|1");
+	free(row);
+	/* the same bytes again: known at the end, nothing of it stays */
+	src.path = "copy.txt";
+	assert_int_equal(s->begin(s->self, &src, &err), 0);
+	fill_run(&r, m, NULL, "k2");
+	assert_int_equal(s->run(s->self, &r, &id, &err), 0);
+	assert_int_equal(s->digest(s->self, "00aa", 7, &err), 1);
+	assert_int_equal(s->end(s->self, 0, &err), 0);
+	assert_int_equal(count1(db, "SELECT count(*) FROM source"), 1);
+	assert_int_equal(count1(db, "SELECT count(*) FROM run"), 1);
+	/* --replace needs the digest before anything is written */
+	src.replace = 1;
+	assert_int_equal(s->begin(s->self, &src, &err), 3);
+	s->hold(s->self, 0);
+	/* a database that held a source as the series began: asked first */
+	src.replace = 0;
+	s->hold(s->self, 1);
+	assert_int_equal(s->begin(s->self, &src, &err), 3);
+	src.sha256 = "00bb";
+	assert_int_equal(s->begin(s->self, &src, &err), 0);
+	assert_int_equal(s->end(s->self, 1, &err), 0);
+	s->hold(s->self, 0);
+	row = query1(db, "SELECT group_concat(id || ':' || sha256 || ':' || coalesce(first_run, '-'),"
+			 " ' ') FROM source");
+	assert_string_equal(row, "1:00aa:1 2:00bb:-");
+	free(row);
+	assert_tidy(db);
+	strbuf_release(&err);
+	drop_tmp(db, path);
+}
+
 /* The system/benchmark rows as text, to compare two databases. */
 static char *rows_text(struct db *db)
 {
@@ -1228,6 +1287,7 @@ int main(void)
 		cmocka_unit_test(test_batch_binds_follow_values),
 		cmocka_unit_test(test_hold_switches_fk_once),
 		cmocka_unit_test(test_group_commit),
+		cmocka_unit_test(test_digest_at_end),
 		cmocka_unit_test(test_upsert_memo_same_as_upserts),
 		cmocka_unit_test(test_key16_many),
 		cmocka_unit_test(test_key16_many_memo),
