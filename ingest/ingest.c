@@ -442,7 +442,7 @@ static int ingest_one_at(const char *path, int explicit_file, const struct inges
 {
 	const unsigned char *head = headbuf;
 	struct ingest_file f = { 0 };
-	struct ingest_source src;
+	struct ingest_source src = { 0 };
 	struct ingest_totals before = *totals;
 	struct strbuf msg = STRBUF_INIT, ident = STRBUF_INIT;
 	const struct ingest_format *fmt;

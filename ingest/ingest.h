@@ -100,6 +100,9 @@ struct ingest_source {
 	 * are "already ingested").  A results layout: the path inside the
 	 * layout, so the same bytes at two places are two sources. */
 	const char *identity;
+	/* when and by which version the bytes were first ingested (a source
+	 * pulled from PostgreSQL keeps them); NULL: now, this version */
+	const char *ingested_at, *tool_version;
 };
 
 /* ---- the sink ------------------------------------------------------- */

@@ -901,6 +901,8 @@ int ingest_pipe_begin(struct ingest_pipe *p, const struct ingest_source *src, si
 		d->sha256 = pk(&k, src->sha256);
 		d->format = pk(&k, src->format);
 		d->identity = pk(&k, src->identity);
+		d->ingested_at = pk(&k, src->ingested_at);
+		d->tool_version = pk(&k, src->tool_version);
 	}
 	q->kind = Q_BEGIN;
 	q->late = late != SIZE_MAX;

@@ -167,7 +167,7 @@ struct db_sink_state {
 	 * range), under the id reserved at begin(); its digest may come late
 	 * (sink->digest) when the database held no source as the series began
 	 * (empty_at_hold: -1 not known yet) */
-	struct strbuf src_path, src_sha, src_format, src_identity, src_when;
+	struct strbuf src_path, src_sha, src_format, src_identity, src_when, src_version;
 	uint64_t src_size;
 	int src_has_identity;
 	int empty_at_hold;

@@ -24,7 +24,6 @@ enum {
 	LS_POWER,
 	LS_KEYS,
 	LS_HAS_SOURCE,
-	LS_PROVENANCE,
 	LS_RUN_COUNTS,
 	LS_SYSTEM_IDS,
 	LS_BENCH_IDS,
@@ -74,8 +73,6 @@ static const char *const local_sql[LS_COUNT] = {
 	[LS_KEYS] = "SELECT seq, line, dedupe FROM run_data r WHERE" DB_SOURCE_RUNS("r", "?1")
 		    "AND dedupe IS NOT NULL",
 	[LS_HAS_SOURCE] = "SELECT 1 FROM source WHERE sha256 = ?1 AND identity = ?2",
-	[LS_PROVENANCE] = "UPDATE source SET ingested_at = ?3, tool_version = ?4"
-			  " WHERE sha256 = ?1 AND identity = ?2",
 	[LS_RUN_COUNTS] = "SELECT id, n, last FROM (SELECT s.id AS id,"
 			  " (SELECT count(*) FROM run_data r WHERE r.id BETWEEN s.first_run"
 			  "  AND s.last_run AND r.source_id = s.id) AS n,"
@@ -612,26 +609,6 @@ int pg_local_has_source(struct pg_local *l, const char *sha256, const char *iden
 	sqlite3_reset(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return db_fail(l->db, err, "cannot look up a local source");
-	return 0;
-}
-
-int pg_local_set_provenance(struct pg_local *l, const char *sha256, const char *identity,
-			    const char *ingested_at, const char *tool_version, struct strbuf *err)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	rc = stmt(l, LS_PROVENANCE, 0, &st, err);
-	if (rc < 0)
-		return rc;
-	db_bind_text(st, 1, sha256);
-	db_bind_text(st, 2, identity ? identity : "");
-	db_bind_text(st, 3, ingested_at);
-	db_bind_text(st, 4, tool_version);
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(l->db, err, "cannot record when a pulled source was ingested");
 	return 0;
 }
 

@@ -150,10 +150,6 @@ int pg_local_run_keys(struct pg_local *l, int64_t source_id,
 int pg_local_has_source(struct pg_local *l, const char *sha256, const char *identity, int *has,
 			struct strbuf *err);
 struct ingest_sink *pg_local_sink(struct pg_local *l);
-/* Inside the sink's transaction of a pulled source: keep when and by which
- * version it was first ingested (the sink records the pull instead). */
-int pg_local_set_provenance(struct pg_local *l, const char *sha256, const char *identity,
-			    const char *ingested_at, const char *tool_version, struct strbuf *err);
 
 /* Call prog (may be NULL) with t: at most every 200 ms while a transfer
  * runs (last holds the previous call's time), always when final. */

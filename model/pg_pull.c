@@ -788,6 +788,9 @@ static int pull_source(struct pull *p, const struct psource *s, struct strbuf *e
 	is.format = s->format;
 	is.size = (uint64_t)s->size;
 	is.identity = *s->identity ? s->identity : NULL;
+	/* when and by which version it was first ingested, as pushed */
+	is.ingested_at = s->ingested_at;
+	is.tool_version = s->tool_version;
 	rc = p->sink->begin(p->sink->self, &is, err);
 	if (rc < 0)
 		return rc;
@@ -803,9 +806,6 @@ static int pull_source(struct pull *p, const struct psource *s, struct strbuf *e
 	if (rc == 0)
 		rc = flush_runs(p, err);
 	drop_pending(p); /* after a failure: the source's transaction goes */
-	if (rc == 0)
-		rc = pg_local_set_provenance(p->local, s->sha256, s->identity, s->ingested_at,
-					     s->tool_version, err);
 	if (rc < 0) {
 		struct strbuf why = STRBUF_INIT;
 

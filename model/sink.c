@@ -403,7 +403,11 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 	s->src_has_identity = src->identity != NULL;
 	s->src_size = src->size;
 	strbuf_reset(&s->src_when);
-	now_iso(&s->src_when);
+	if (src->ingested_at)
+		strbuf_addstr(&s->src_when, src->ingested_at);
+	else
+		now_iso(&s->src_when);
+	strbuf_setstr(&s->src_version, src->tool_version ? src->tool_version : AB_VERSION);
 	s->seq = 0;
 	s->first_run = s->last_run = 0;
 	s->power_i = 0;
@@ -2028,7 +2032,7 @@ static int add_source(struct db_sink_state *s, struct strbuf *err)
 	db_bind_text(st, 3, s->src_format.buf);
 	sqlite3_bind_int64(st, 4, (sqlite3_int64)s->src_size);
 	db_bind_text(st, 5, s->src_when.buf);
-	db_bind_text(st, 6, AB_VERSION);
+	db_bind_text(st, 6, s->src_version.buf);
 	db_bind_text(st, 7, s->src_has_identity ? s->src_identity.buf : NULL);
 	sqlite3_bind_int64(st, 8, s->source_id);
 	if (s->first_run) {
@@ -2234,6 +2238,7 @@ void db_sink_init(struct db *db)
 	strbuf_init(&s->src_format, 0);
 	strbuf_init(&s->src_identity, 0);
 	strbuf_init(&s->src_when, 0);
+	strbuf_init(&s->src_version, 0);
 	s->empty_at_hold = -1;
 	for (i = 0; i < DB_UPSERT_MEMO; i++) {
 		strbuf_init(&s->sys_memo[i].key, 0);
@@ -2305,6 +2310,7 @@ void db_sink_release(struct db *db)
 	strbuf_release(&s->src_format);
 	strbuf_release(&s->src_identity);
 	strbuf_release(&s->src_when);
+	strbuf_release(&s->src_version);
 	for (i = 0; i < DB_UPSERT_MEMO; i++) {
 		strbuf_release(&s->sys_memo[i].key);
 		strbuf_release(&s->sys_memo[i].input);

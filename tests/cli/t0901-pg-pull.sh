@@ -40,6 +40,13 @@ test_expect_success 'pull into a new file: stats, compare and listings byte-iden
 	done
 '
 
+test_expect_success 'pulled sources keep when and by which version they were first ingested' '
+	q="SELECT sha256, identity, ingested_at, tool_version FROM source ORDER BY 1, 2" &&
+	SOURCE_DATE_EPOCH=1900000000 ab --db when.db pull --from "$PG_URL" >/dev/null &&
+	ab --db orig.db sql --csv "$q" >a.when && ab --db when.db sql --csv "$q" >b.when &&
+	test "$(wc -l <a.when)" -gt 2 && test_cmp a.when b.when
+'
+
 # pull hands the sink the store's split of params (the pairs runs share,
 # the run's own): the run view and the param sets come back as pushed,
 # not re-split (a re-split moved pairs first seen later to the front)

@@ -94,7 +94,7 @@ static void test_dedupe_roundtrip(void **state)
 	char path[] = "/tmp/ab-test-sink-XXXXXX";
 	struct db *db = open_tmp(path);
 	struct ingest_sink *s = db_ingest_sink(db);
-	struct ingest_source src = { "a.txt", "00aa", "unit", 1, 0, NULL };
+	struct ingest_source src = { "a.txt", "00aa", "unit", 1, 0, NULL, NULL, NULL };
 	struct strbuf err = STRBUF_INIT;
 	struct ingest_metric m[2];
 	struct ingest_run r;
@@ -179,7 +179,7 @@ static void test_duplicate_leaves_no_set(void **state)
 	char path[] = "/tmp/ab-test-sink-XXXXXX";
 	struct db *db = open_tmp(path);
 	struct ingest_sink *s = db_ingest_sink(db);
-	struct ingest_source src = { "a.txt", "00aa", "unit", 1, 0, NULL };
+	struct ingest_source src = { "a.txt", "00aa", "unit", 1, 0, NULL, NULL, NULL };
 	struct strbuf err = STRBUF_INIT;
 	struct ingest_metric m[1];
 	struct ingest_run r;
@@ -211,7 +211,7 @@ static void test_duplicate_leaves_no_kind(void **state)
 	char path[] = "/tmp/ab-test-sink-XXXXXX";
 	struct db *db = open_tmp(path);
 	struct ingest_sink *s = db_ingest_sink(db);
-	struct ingest_source src = { "a.txt", "00aa", "unit", 1, 0, NULL };
+	struct ingest_source src = { "a.txt", "00aa", "unit", 1, 0, NULL, NULL, NULL };
 	struct strbuf err = STRBUF_INIT;
 	struct ingest_metric m[1];
 	struct ingest_run r;
@@ -337,7 +337,7 @@ static void test_stale_cache_after_rm_elsewhere(void **state)
 	char path[] = "/tmp/ab-test-sink-XXXXXX";
 	struct db *db = open_tmp(path), *other = NULL;
 	struct ingest_sink *s = db_ingest_sink(db);
-	struct ingest_source src = { "a.txt", "00aa", "unit", 1, 0, NULL };
+	struct ingest_source src = { "a.txt", "00aa", "unit", 1, 0, NULL, NULL, NULL };
 	struct strbuf err = STRBUF_INIT;
 	struct db_rm_counts c;
 	struct ingest_metric m[1];
@@ -394,7 +394,7 @@ static void test_prepared_same_as_direct(void **state)
 		char path[] = "/tmp/ab-test-sink-XXXXXX";
 		struct db *db = open_tmp(path);
 		struct ingest_sink *s = db_ingest_sink(db);
-		struct ingest_source src = { "a.txt", "00aa", "unit", 1, 0, NULL };
+		struct ingest_source src = { "a.txt", "00aa", "unit", 1, 0, NULL, NULL, NULL };
 		struct ingest_metric m[1];
 		struct ingest_run r;
 		json_t *params = json_pack("{s:s, s:i, s:{s:[f,s]}}", "host", "n1", "n", 3,
@@ -586,7 +586,7 @@ static void test_run_many_same_as_run(void **state)
 		char path[] = "/tmp/ab-test-sink-XXXXXX";
 		struct db *db = open_tmp(path);
 		struct ingest_sink *s = db_ingest_sink(db);
-		struct ingest_source src = { "b.txt", "00bb", "unit", 1, 0, NULL };
+		struct ingest_source src = { "b.txt", "00bb", "unit", 1, 0, NULL, NULL, NULL };
 		static struct ingest_metric m[N][3];
 		static struct ingest_run r[N];
 		const struct ingest_run *rp[N];
@@ -698,7 +698,7 @@ static void test_batch_binds_follow_values(void **state)
 		for (src = 0; src < SRC; src++) {
 			static const char *const names[SRC] = { "a.txt", "b.txt", "c.txt" };
 			static const char *const shas[SRC] = { "00aa", "00bb", "00cc" };
-			struct ingest_source so = { names[src], shas[src], "unit", 1, 0, NULL };
+			struct ingest_source so = { names[src], shas[src], "unit", 1, 0, NULL, NULL, NULL };
 			static struct ingest_metric m[N][1];
 			static struct ingest_run r[N];
 			const struct ingest_run *rp[N];
@@ -794,7 +794,7 @@ static void test_hold_switches_fk_once(void **state)
 	char path[] = "/tmp/ab-test-sink-XXXXXX";
 	struct db *db = open_tmp(path);
 	struct ingest_sink *s = db_ingest_sink(db);
-	struct ingest_source src = { "a.txt", "00aa", "unit", 1, 0, NULL };
+	struct ingest_source src = { "a.txt", "00aa", "unit", 1, 0, NULL, NULL, NULL };
 	static const char *const sha[] = { "00aa", "00bb", "00cc", "00dd", "00ee", "00ff" };
 	struct strbuf err = STRBUF_INIT;
 	struct ingest_metric m[1];
@@ -859,7 +859,7 @@ static int committed_sources(const char *path)
 /* One source under group commit: begin, a run keyed by its digest, end. */
 static int group_source(struct ingest_sink *s, const char *sha, int commit, struct strbuf *err)
 {
-	struct ingest_source src = { "g.txt", sha, "unit", 1, 0, NULL };
+	struct ingest_source src = { "g.txt", sha, "unit", 1, 0, NULL, NULL, NULL };
 	struct ingest_metric m[1];
 	struct ingest_run r;
 	int64_t id;
@@ -882,7 +882,8 @@ static void test_group_commit(void **state)
 	char path[] = "/tmp/ab-test-sink-XXXXXX";
 	struct db *db = open_tmp(path);
 	struct ingest_sink *s = db_ingest_sink(db);
-	struct ingest_source again = { "copy.txt", "00a1", "unit", 1, 0, NULL };
+	struct ingest_source again = { "copy.txt", "00a1", "unit", 1, 0, NULL, NULL, NULL };
+	struct ingest_source src_e = { 0 };
 	struct strbuf err = STRBUF_INIT;
 
 	(void)state;
@@ -901,8 +902,10 @@ static void test_group_commit(void **state)
 
 	/* a commit with a source open is refused; rolling back drops both */
 	assert_int_equal(group_source(s, "00d4", 1, &err), 0);
-	assert_int_equal(s->begin(s->self, &(struct ingest_source){ "e.txt", "00e5", "unit", 1, 0,
-								     NULL }, &err), 0);
+	src_e.path = "e.txt";
+	src_e.sha256 = "00e5";
+	src_e.format = "unit";
+	assert_int_equal(s->begin(s->self, &src_e, &err), 0);
 	assert_true(s->group(s->self, 0, &err) < 0);
 	assert_int_equal(s->group(s->self, -1, &err), 0);
 	assert_int_equal(count1(db, "SELECT count(*) FROM source"), 2);
@@ -935,7 +938,7 @@ static void test_digest_at_end(void **state)
 	char path[] = "/tmp/ab-test-sink-XXXXXX";
 	struct db *db = open_tmp(path);
 	struct ingest_sink *s = db_ingest_sink(db);
-	struct ingest_source src = { "late.txt", NULL, "unit", 0, 0, NULL };
+	struct ingest_source src = { "late.txt", NULL, "unit", 0, 0, NULL, NULL, NULL };
 	struct strbuf err = STRBUF_INIT;
 	struct ingest_metric m[1];
 	struct ingest_run r;
@@ -1023,7 +1026,7 @@ static void test_upsert_memo_same_as_upserts(void **state)
 
 		for (k = 0; k < 2; k++) {
 			struct ingest_sink *s = db_ingest_sink(dbs[k]);
-			struct ingest_source src = { "a.txt", NULL, "unit", 1, 0, NULL };
+			struct ingest_source src = { "a.txt", NULL, "unit", 1, 0, NULL, NULL, NULL };
 			struct ingest_system sys;
 			struct ingest_metric m[1];
 			struct ingest_run r;
@@ -1099,7 +1102,7 @@ static void test_params_split_reference(void **state)
 	char path[] = "/tmp/ab-test-sink-XXXXXX";
 	struct db *db = open_tmp(path);
 	struct ingest_sink *s = db_ingest_sink(db);
-	struct ingest_source src = { "p.txt", "00cc", "unit", 1, 0, NULL };
+	struct ingest_source src = { "p.txt", "00cc", "unit", 1, 0, NULL, NULL, NULL };
 	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT, want = STRBUF_INIT, got = STRBUF_INIT;
 	struct strbuf own = STRBUF_INIT, shared = STRBUF_INIT;
 	int seen[AB_ARRAY_SIZE(pool)][AB_ARRAY_SIZE(pool)] = { { 0 } };
