@@ -31,6 +31,12 @@
 #define QUEUE_BYTES ((size_t)16 << 20)
 #define QUEUE_MAX 65536
 #define QUEUE_WAKE 128   /* records that wake a waiting writer */
+/* Runs the parser holds back to queue at once; when the writer is behind
+ * (more than KEYS_HERE bytes queued) it hashes their dedupe keys itself
+ * (the sink's prepare_keys, side by side in vector lanes) before queueing
+ * them, else it leaves them to the writer: whichever side has slack. */
+#define KEY_BATCH 16
+#define KEYS_HERE (QUEUE_BYTES / 8)
 #define POWER_BATCH 512 /* power samples per queued record */
 #define POWER_DEVICES 16 /* distinct device names per queued record */
 #define RUN_MANY 64      /* runs handed to the sink's run_many() at once */
@@ -71,6 +77,7 @@ struct qrec {
 	int late;
 	size_t file;
 	unsigned seq;
+	int keyed;                        /* Q_RUN: its keys were hashed (prepare_keys) */
 	int64_t prov;
 	/* what the kind has (one of them: a run record, most of the queue,
 	 * is not made larger by the others) */
@@ -94,6 +101,9 @@ struct ingest_pipe {
 	pthread_cond_t more, room, done;
 	struct qrec *head, *tail;
 	size_t n, bytes;
+	/* the sink's prepare_keys() and its key scratch: the parser's or the
+	 * writer's, one at a time */
+	pthread_mutex_t kmu;
 	struct ingest_prehash *ph;        /* late digests come from there */
 	unsigned seq;                     /* parser side: the file being parsed */
 	int late;                         /* parser side: its digest is late */
@@ -102,6 +112,9 @@ struct ingest_pipe {
 	int dead;                         /* a write failed: store nothing more */
 	int64_t prov;                     /* parser side: provisional ids in this file */
 	struct qrec *pending;             /* parser side: power samples not queued yet */
+	struct qrec *held[KEY_BATCH];     /* parser side: runs not queued yet */
+	size_t nheld;
+	size_t seen;                      /* parser side: bytes queued after its last push */
 	struct ingest_jtext jt;           /* parser side: JSON text of params and metas */
 	struct strbuf prep;               /* parser side: the sink's prepare() of a run */
 	size_t *lens;                     /* parser side: pack_run's string lengths */
@@ -341,6 +354,7 @@ static struct qrec *pack_run(struct ingest_pipe *p, const struct ingest_run *r)
 	free(params);
 	free(sysmeta);
 	q->kind = Q_RUN;
+	q->keyed = 0;
 	return q;
 }
 
@@ -372,32 +386,46 @@ static void qrec_done(struct ingest_pipe *p, struct qrec *q, struct slab **last)
 
 /* ---- the queue ----------------------------------------------------------- */
 
-/* Hand a record to the writer; -AB_EIO when the writer has failed. */
-static int push(struct ingest_pipe *p, struct qrec *q, struct strbuf *err)
+/* Hand records q[0..n) to the writer (one lock for all of them);
+ * -AB_EIO when the writer has failed (then none is queued). */
+static int push_many(struct ingest_pipe *p, struct qrec *const q[], size_t n, struct strbuf *err)
 {
+	size_t i;
+	int wake = 0;
+
 	pthread_mutex_lock(&p->mu);
 	while ((p->bytes >= QUEUE_BYTES || p->n >= QUEUE_MAX) && !p->dead) {
 		p->parser_waits = 1;
 		pthread_cond_wait(&p->room, &p->mu);
 		p->parser_waits = 0;
 	}
-	if (p->dead && q->kind != Q_END && q->kind != Q_QUIT && q->kind != Q_BEGIN) {
+	if (p->dead && q[0]->kind != Q_END && q[0]->kind != Q_QUIT && q[0]->kind != Q_BEGIN) {
 		pthread_mutex_unlock(&p->mu);
-		qrec_free(q);
+		for (i = 0; i < n; i++)
+			qrec_free(q[i]);
 		return ab_fail(err, AB_EIO, "the database write failed");
 	}
-	if (p->tail)
-		p->tail->next = q;
-	else
-		p->head = q;
-	p->tail = q;
-	p->n++;
-	p->bytes += q->bytes;
+	for (i = 0; i < n; i++) {
+		if (p->tail)
+			p->tail->next = q[i];
+		else
+			p->head = q[i];
+		p->tail = q[i];
+		p->n++;
+		p->bytes += q[i]->bytes;
+		wake |= q[i]->kind != Q_RUN;
+	}
+	p->seen = p->bytes;
 	/* wake the writer once a batch is ready (or at a file's end) */
-	if (p->writer_waits && (p->n >= QUEUE_WAKE || q->kind != Q_RUN))
+	if (p->writer_waits && (p->n >= QUEUE_WAKE || wake))
 		pthread_cond_signal(&p->more);
 	pthread_mutex_unlock(&p->mu);
 	return 0;
+}
+
+static int push(struct ingest_pipe *p, struct qrec *q, struct strbuf *err)
+{
+	return push_many(p, &q, 1, err);
 }
 
 /* Everything queued, oldest first (one lock per batch, not per record). */
@@ -438,12 +466,15 @@ static void add_outcome(struct ingest_pipe *p, const struct ingest_outcome *o)
 
 /* ---- the writer ---------------------------------------------------------- */
 
-/* The runs' dedupe keys their prepare() left pending, hashed side by side
- * (SHA-256 lanes): here rather than on the parsing thread, the busier one
- * (prepare_keys() touches only what the prepared bytes and its own key
- * scratch hold). */
-static void keys(struct ingest_sink *s, const struct ingest_run *const runs[], size_t n)
+/* The runs' dedupe keys their prepare() left pending and the parser did
+ * not hash (it does when the writer is behind), hashed side by side
+ * (SHA-256 lanes).  prepare_keys() touches only the prepared bytes and
+ * its own key scratch (kmu), never what prepare() uses. */
+static void keys(struct ingest_pipe *p, const struct ingest_run *const runs[],
+		 struct qrec *const qs[], size_t n)
 {
+	struct ingest_sink *s = p->sink;
+	const struct ingest_run *todo[RUN_MANY];
 	void *prepared[RUN_MANY];
 	size_t i, m = 0;
 
@@ -452,10 +483,17 @@ static void keys(struct ingest_sink *s, const struct ingest_run *const runs[], s
 	for (i = 0; i < n; i++) {
 		if (!runs[i]->prepared)
 			return; /* run() hashes them one by one */
+		if (qs[i]->keyed)
+			continue;
+		todo[m] = runs[i];
 		/* the record's own bytes (pack_run copied them there) */
 		prepared[m++] = (void *)(uintptr_t)runs[i]->prepared;
 	}
-	s->prepare_keys(s->self, runs, prepared, n);
+	if (!m)
+		return;
+	pthread_mutex_lock(&p->kmu);
+	s->prepare_keys(s->self, todo, prepared, m);
+	pthread_mutex_unlock(&p->kmu);
 }
 
 static void *writer_main(void *arg)
@@ -531,12 +569,13 @@ static void *writer_main(void *arg)
 				size_t nr = 1, i;
 
 				runs[0] = &q->run;
+				more[0] = q;
 				while (nr < RUN_MANY && batch && batch->kind == Q_RUN) {
 					more[nr] = batch;
 					runs[nr++] = &batch->run;
 					batch = batch->next;
 				}
-				keys(s, runs, nr);
+				keys(p, runs, more, nr);
 				if (s->run_many(s->self, runs, nr, rids, rcs, &err) < 0)
 					bad = 1;
 				for (i = 0; i < nr; i++) {
@@ -552,7 +591,7 @@ static void *writer_main(void *arg)
 					}
 					ids[nids++] = rcs[i] == 0 ? rids[i] : 0;
 					/* done with in queue order (slabs) */
-					qrec_done(p, i ? more[i] : q, &last);
+					qrec_done(p, more[i], &last);
 				}
 				continue; /* q is done with */
 			}
@@ -639,13 +678,45 @@ static int q_begin(void *self, const struct ingest_source *src, struct strbuf *e
 	return 0; /* ingest_pipe_begin() does it */
 }
 
-/* Queue the power samples gathered so far (before any other record, so
- * the writer sees everything in the parser's order). */
+/* Queue the runs held back, at once; their keys hashed here first when
+ * the writer is behind (the queue more than half full after the last
+ * push: the parser would wait on it anyway), else by the writer. */
+static int flush_runs(struct ingest_pipe *p, struct strbuf *err)
+{
+	const struct ingest_run *runs[KEY_BATCH];
+	void *prepared[KEY_BATCH];
+	size_t i, n = p->nheld;
+
+	if (!n)
+		return 0;
+	p->nheld = 0;
+	if (p->seen > KEYS_HERE) {
+		for (i = 0; i < n; i++) {
+			runs[i] = &p->held[i]->run;
+			/* the block's own bytes (pack_run copied them there) */
+			prepared[i] = (void *)(uintptr_t)p->held[i]->run.prepared;
+			p->held[i]->keyed = 1;
+		}
+		pthread_mutex_lock(&p->kmu);
+		p->sink->prepare_keys(p->sink->self, runs, prepared, n);
+		pthread_mutex_unlock(&p->kmu);
+	}
+	return push_many(p, p->held, n, err);
+}
+
+/* Queue the runs held and the power samples gathered so far (before any
+ * other record, so the writer sees everything in the parser's order). */
 static int flush_power(struct ingest_pipe *p, struct strbuf *err)
 {
 	struct qrec *q = p->pending;
+	int rc = flush_runs(p, err);
 
 	p->pending = NULL;
+	if (rc < 0) {
+		if (q)
+			qrec_free(q);
+		return rc;
+	}
 	return q ? push(p, q, err) : 0;
 }
 
@@ -678,7 +749,14 @@ static int q_run(void *self, const struct ingest_run *r, int64_t *run_id, struct
 		return rc;
 	}
 	q = pack_run(p, r);
-	rc = push(p, q, err);
+	if (p->sink->prepare_keys && q->run.prepared) {
+		/* held until KEY_BATCH runs can be queued at once (a write
+		 * error then surfaces a few runs later, the same) */
+		p->held[p->nheld++] = q;
+		rc = p->nheld == KEY_BATCH ? flush_runs(p, err) : 0;
+	} else {
+		rc = push(p, q, err);
+	}
 
 	*run_id = rc < 0 ? 0 : ++p->prov;
 	return rc;
@@ -764,11 +842,13 @@ struct ingest_pipe *ingest_pipe_start(struct ingest_sink *sink, struct ingest_pr
 	p->qsink.system = q_system;
 	p->qsink.end = q_end;
 	pthread_mutex_init(&p->mu, NULL);
+	pthread_mutex_init(&p->kmu, NULL);
 	pthread_cond_init(&p->more, NULL);
 	pthread_cond_init(&p->room, NULL);
 	pthread_cond_init(&p->done, NULL);
 	if (pthread_create(&p->writer, NULL, writer_main, p) != 0) {
 		pthread_mutex_destroy(&p->mu);
+		pthread_mutex_destroy(&p->kmu);
 		pthread_cond_destroy(&p->more);
 		pthread_cond_destroy(&p->room);
 		pthread_cond_destroy(&p->done);
@@ -857,6 +937,9 @@ void ingest_pipe_finish(struct ingest_pipe *p)
 		return;
 	if (p->pending) /* a file that never ended: nothing of it is stored */
 		qrec_free(p->pending);
+	for (i = 0; i < p->nheld; i++)
+		qrec_free(p->held[i]);
+	p->nheld = 0;
 	q = qrec_new(0, 0);
 	q->kind = Q_QUIT;
 	push(p, q, &err);
@@ -875,6 +958,7 @@ void ingest_pipe_finish(struct ingest_pipe *p)
 	free(p->meta);
 	free(p->owned);
 	pthread_mutex_destroy(&p->mu);
+	pthread_mutex_destroy(&p->kmu);
 	pthread_cond_destroy(&p->more);
 	pthread_cond_destroy(&p->room);
 	pthread_cond_destroy(&p->done);
