@@ -117,8 +117,6 @@ struct ingest_pipe {
 	size_t seen;                      /* parser side: bytes queued after its last push */
 	struct ingest_jtext jt;           /* parser side: JSON text of params and metas */
 	struct strbuf prep;               /* parser side: the sink's prepare() of a run */
-	size_t *lens;                     /* parser side: pack_run's string lengths */
-	size_t caplens;
 	const char **meta;                /* parser side: pack_run's metric meta texts, */
 	char **owned;                     /* and those it dumped (freed after packing) */
 	size_t capmeta;
@@ -131,53 +129,42 @@ struct ingest_pipe {
 
 /* ---- packing: one block per record -------------------------------------- */
 
+/* Strings go to p, at most cap bytes of them; once they would not fit
+ * (or with p NULL) only their size is counted, in need, for a block that
+ * fits them all. */
 struct packer {
-	char *p;     /* NULL: measuring */
-	size_t need;
-	/* optional: the lengths of pk()'s strings, measured in the measuring
-	 * pass and read back in the copying pass (the same strings in the
-	 * same order) */
-	size_t **lens, *caplens, nl;
+	char *p;
+	size_t need, cap;
 };
 
 /* n bytes (the sink's prepared run), copied as they are */
 static inline const void *pkb(struct packer *k, const void *s, size_t n)
 {
-	char *d;
+	char *d = k->p;
 
-	if (!k->p) {
-		k->need += n;
+	k->need += n;
+	if (!d)
+		return NULL;
+	if (k->need > k->cap) {
+		k->p = NULL; /* does not fit: measure the rest */
 		return NULL;
 	}
-	d = k->p;
 	ab_copy(d, s, n); /* most strings of a run are short */
-	k->p += n;
+	k->p = d + n;
 	return d;
 }
 
-static void pk_grow(struct packer *k)
-{
-	*k->caplens = *k->caplens ? 2 * *k->caplens : 64;
-	*k->lens = ab_realloc(*k->lens, *k->caplens * sizeof(**k->lens));
-}
-
-/* a NUL-terminated string, copied with its NUL (inline: ~25 a run, twice) */
+/* a NUL-terminated string, copied with its NUL (inline: ~25 a run) */
 static inline const char *pk(struct packer *k, const char *s)
 {
-	size_t n;
+	return s ? pkb(k, s, strlen(s) + 1) : NULL;
+}
 
-	if (!s)
-		return NULL;
-	if (!k->lens) {
-		n = strlen(s);
-	} else if (!k->p) {
-		if (k->nl == *k->caplens)
-			pk_grow(k);
-		n = (*k->lens)[k->nl++] = strlen(s);
-	} else {
-		n = (*k->lens)[k->nl++];
-	}
-	return pkb(k, s, n + 1);
+/* A packer that copies into the block at d, cap bytes. */
+static struct packer packer_at(void *d, size_t cap)
+{
+	struct packer k = { d, 0, cap };
+	return k;
 }
 
 static char *dump(struct ingest_pipe *p, json_t *j)
@@ -209,9 +196,29 @@ static struct qrec *qrec_new(size_t extra, size_t strings)
 	return q; /* q->slab NULL: malloc'ed */
 }
 
-/* A run record of n bytes: from the current slab, else a slab the writer
- * gave back, else a new one; malloc'ed when it would fill a quarter slab.
- * Only next and slab are set. */
+/* A new current slab: one the writer gave back, else a new one. */
+static struct slab *slab_next(struct ingest_pipe *p)
+{
+	struct slab *sl;
+
+	pthread_mutex_lock(&p->mu);
+	sl = p->free_slabs;
+	if (sl)
+		p->free_slabs = sl->next;
+	pthread_mutex_unlock(&p->mu);
+	if (!sl) {
+		sl = ab_malloc(sizeof(*sl) + SLAB);
+		sl->all = p->all_slabs;
+		p->all_slabs = sl;
+	}
+	sl->used = 0;
+	p->cur = sl;
+	return sl;
+}
+
+/* A run record of n bytes: from the current slab, else a new current
+ * slab; malloc'ed when it would fill a quarter slab.  Only next, slab and
+ * bytes are set. */
 static struct qrec *slab_rec(struct ingest_pipe *p, size_t n)
 {
 	struct slab *sl = p->cur;
@@ -225,20 +232,8 @@ static struct qrec *slab_rec(struct ingest_pipe *p, size_t n)
 		q->bytes = n;
 		return q;
 	}
-	if (!sl || sl->used + n > SLAB) {
-		pthread_mutex_lock(&p->mu);
-		sl = p->free_slabs;
-		if (sl)
-			p->free_slabs = sl->next;
-		pthread_mutex_unlock(&p->mu);
-		if (!sl) {
-			sl = ab_malloc(sizeof(*sl) + SLAB);
-			sl->all = p->all_slabs;
-			p->all_slabs = sl;
-		}
-		sl->used = 0;
-		p->cur = sl;
-	}
+	if (!sl || sl->used + n > SLAB)
+		sl = slab_next(p);
 	q = (struct qrec *)(void *)((char *)sl->mem + sl->used);
 	sl->used += n;
 	q->slab = sl;
@@ -258,6 +253,59 @@ static void slab_done(struct ingest_pipe *p, struct slab *sl)
 	pthread_mutex_unlock(&p->mu);
 }
 
+/* Run r into d, its strings through k; its metrics into m[] and their
+ * meta texts into mj[] (both NULL: only measuring). */
+static void fill_run(struct ingest_pipe *p, struct ingest_run *d, const struct ingest_run *r,
+		     struct packer *k, struct ingest_metric *m, const char **mj, int prepared,
+		     const char *params, const char *sysmeta)
+{
+	size_t i;
+
+	*d = *r;
+	d->suite = pk(k, r->suite);
+	d->benchmark = pk(k, r->benchmark);
+	d->bench_metric = pk(k, r->bench_metric);
+	d->bench_unit = pk(k, r->bench_unit);
+	d->job_id = pk(k, r->job_id);
+	d->started = pk(k, r->started);
+	d->finished = pk(k, r->finished);
+	d->precision = pk(k, r->precision);
+	d->framework = pk(k, r->framework);
+	d->excluded_reason = pk(k, r->excluded_reason);
+	d->dedupe_key = pk(k, r->dedupe_key);
+	d->params = NULL;
+	d->params_pair_ends = NULL; /* the parser's memory: not packed */
+	d->params_npairs = 0;
+	d->params_json = prepared ? NULL : pk(k, r->params_json ? r->params_json : params);
+	d->prepared = prepared ? pkb(k, p->prep.buf, p->prep.len) : NULL;
+	d->prepared_len = prepared ? p->prep.len : 0;
+	pack_system(k, &d->system, &r->system, r->system.meta_json ? r->system.meta_json : sysmeta);
+	for (i = 0; i < r->nmetrics; i++) {
+		const char *name = pk(k, r->metrics[i].name);
+		const char *unit = pk(k, r->metrics[i].unit);
+		const char *mt = pk(k, p->meta[i]);
+
+		if (m) {
+			m[i].name = name;
+			m[i].value = r->metrics[i].value;
+			m[i].unit = unit;
+			m[i].meta = NULL;
+			mj[i] = mt;
+		}
+	}
+	d->metrics = m;
+	d->metrics_meta_json = mj;
+}
+
+/* Records that leave less than this in their slab start a new one. */
+#define PACK_MIN 1024
+
+/*
+ * A run as a record: in the current slab's free space in one pass when it
+ * fits there (nearly always), else measured (the pass that found it did
+ * not fit, or a pass of its own for a run too large for a slab) and then
+ * copied into a block cut for it.
+ */
 static struct qrec *pack_run(struct ingest_pipe *p, const struct ingest_run *r)
 {
 	/* the sink's own share of the run, done here on the parsing thread;
@@ -265,14 +313,13 @@ static struct qrec *pack_run(struct ingest_pipe *p, const struct ingest_run *r)
 	int prepared = p->sink->prepare != NULL;
 	char *params = r->params_json || prepared ? NULL : dump(p, r->params);
 	char *sysmeta = r->system.meta_json ? NULL : dump(p, r->system.meta);
-	size_t extra = r->nmetrics * (sizeof(struct ingest_metric) + sizeof(char *));
-	struct packer k = { NULL, 0, NULL, NULL, 0 };
-	const char **meta;
-	struct ingest_metric *m;
-	const char **mj;
-	struct qrec *q;
-	int pass;
-	size_t i;
+	/* struct ingest_metric and pointers are aligned like the struct */
+	size_t extra = (r->nmetrics * (sizeof(struct ingest_metric) + sizeof(char *)) + 15) &
+		       ~(size_t)15;
+	size_t head = sizeof(struct qrec) + extra, n, i;
+	struct packer k = packer_at(NULL, 0);
+	struct slab *sl = p->cur;
+	struct qrec *q = NULL; /* set when k.p is */
 
 	if (prepared) {
 		strbuf_reset(&p->prep);
@@ -283,71 +330,44 @@ static struct qrec *pack_run(struct ingest_pipe *p, const struct ingest_run *r)
 		p->meta = ab_realloc(p->meta, p->capmeta * sizeof(*p->meta));
 		p->owned = ab_realloc(p->owned, p->capmeta * sizeof(*p->owned));
 	}
-	meta = p->meta;
 	/* metric meta as JSON text: packed as the parser gave it, else dumped */
 	for (i = 0; i < r->nmetrics; i++) {
 		p->owned[i] = r->metrics_meta_json && r->metrics_meta_json[i] ?
 				      NULL :
 				      dump(p, r->metrics[i].meta);
-		meta[i] = p->owned[i] ? p->owned[i] :
-			  r->metrics_meta_json ? r->metrics_meta_json[i] : NULL;
+		p->meta[i] = p->owned[i] ? p->owned[i] :
+			     r->metrics_meta_json ? r->metrics_meta_json[i] : NULL;
 	}
-	k.lens = &p->lens;
-	k.caplens = &p->caplens;
-	/* struct ingest_metric and pointers are aligned like the struct */
-	extra = (extra + 15) & ~(size_t)15;
-	q = NULL;
-	m = NULL;
-	mj = NULL;
-	for (pass = 0; pass < 2; pass++) {
-		struct ingest_run *d;
+	if (head + PACK_MIN <= SLAB / 4) {
+		if (!sl || SLAB - sl->used < head + PACK_MIN)
+			sl = slab_next(p);
+		q = (struct qrec *)(void *)((char *)sl->mem + sl->used);
+		k = packer_at((char *)q + head, SLAB - sl->used - head);
+		fill_run(p, &q->run, r, &k, (struct ingest_metric *)(void *)(q + 1),
+			 (const char **)(void *)((struct ingest_metric *)(void *)(q + 1) +
+						 r->nmetrics),
+			 prepared, params, sysmeta);
+	} else {
 		struct ingest_run tmp;
 
-		if (pass == 1) {
-			q = slab_rec(p, sizeof(*q) + extra + k.need);
-			m = (struct ingest_metric *)(void *)(q + 1);
-			mj = (const char **)(void *)(m + r->nmetrics);
-			k.p = (char *)(q + 1) + extra;
-			k.nl = 0;
-			d = &q->run;
-		} else {
-			d = &tmp;
-		}
-		*d = *r;
-		d->suite = pk(&k, r->suite);
-		d->benchmark = pk(&k, r->benchmark);
-		d->bench_metric = pk(&k, r->bench_metric);
-		d->bench_unit = pk(&k, r->bench_unit);
-		d->job_id = pk(&k, r->job_id);
-		d->started = pk(&k, r->started);
-		d->finished = pk(&k, r->finished);
-		d->precision = pk(&k, r->precision);
-		d->framework = pk(&k, r->framework);
-		d->excluded_reason = pk(&k, r->excluded_reason);
-		d->dedupe_key = pk(&k, r->dedupe_key);
-		d->params = NULL;
-		d->params_pair_ends = NULL; /* the parser's memory: not packed */
-		d->params_npairs = 0;
-		d->params_json = prepared ? NULL : pk(&k, r->params_json ? r->params_json : params);
-		d->prepared = prepared ? pkb(&k, p->prep.buf, p->prep.len) : NULL;
-		d->prepared_len = prepared ? p->prep.len : 0;
-		pack_system(&k, &d->system, &r->system,
-			    r->system.meta_json ? r->system.meta_json : sysmeta);
-		for (i = 0; i < r->nmetrics; i++) {
-			const char *name = pk(&k, r->metrics[i].name);
-			const char *unit = pk(&k, r->metrics[i].unit);
-			const char *mt = pk(&k, meta[i]);
+		fill_run(p, &tmp, r, &k, NULL, NULL, prepared, params, sysmeta);
+	}
+	if (k.p) {
+		/* it fit: the record is the slab's next */
+		n = (head + k.need + sizeof(max_align_t) - 1) / sizeof(max_align_t) *
+		    sizeof(max_align_t);
+		sl->used += n;
+		q->slab = sl;
+		q->next = NULL;
+		q->bytes = n;
+	} else {
+		struct ingest_metric *m;
 
-			if (pass == 1) {
-				m[i].name = name;
-				m[i].value = r->metrics[i].value;
-				m[i].unit = unit;
-				m[i].meta = NULL;
-				mj[i] = mt;
-			}
-		}
-		d->metrics = pass == 1 ? m : NULL;
-		d->metrics_meta_json = pass == 1 ? mj : NULL;
+		q = slab_rec(p, head + k.need);
+		m = (struct ingest_metric *)(void *)(q + 1);
+		k = packer_at((char *)q + head, k.need);
+		fill_run(p, &q->run, r, &k, m, (const char **)(void *)(m + r->nmetrics), prepared,
+			 params, sysmeta);
 	}
 	for (i = 0; i < r->nmetrics; i++)
 		free(p->owned[i]);
@@ -799,7 +819,7 @@ static int q_power(void *self, int64_t run_id, const char *device, double t, dou
 static int q_system(void *self, const struct ingest_system *sys, struct strbuf *err)
 {
 	struct ingest_pipe *p = self;
-	struct packer k = { NULL, 0, NULL, NULL, 0 };
+	struct packer k = packer_at(NULL, 0);
 	int rc = flush_power(p, err);
 
 	if (rc < 0)
@@ -811,7 +831,7 @@ static int q_system(void *self, const struct ingest_system *sys, struct strbuf *
 
 	pack_system(&k, &tmp, sys, m);
 	q = qrec_new(0, k.need);
-	k.p = (char *)(q + 1);
+	k = packer_at(q + 1, k.need);
 	q->kind = Q_SYSTEM;
 	pack_system(&k, &q->sys, sys, m);
 	free(meta);
@@ -866,7 +886,7 @@ struct ingest_sink *ingest_pipe_sink(struct ingest_pipe *p)
 int ingest_pipe_begin(struct ingest_pipe *p, const struct ingest_source *src, size_t late,
 		      struct strbuf *err)
 {
-	struct packer k = { NULL, 0, NULL, NULL, 0 };
+	struct packer k = packer_at(NULL, 0);
 	struct ingest_source tmp;
 	struct qrec *q = NULL; /* set by pass 1; gcc -O2 with ASan cannot tell */
 	int pass;
@@ -875,7 +895,7 @@ int ingest_pipe_begin(struct ingest_pipe *p, const struct ingest_source *src, si
 		struct ingest_source *d = &tmp;
 		if (pass == 1) {
 			q = qrec_new(0, k.need);
-			k.p = (char *)(q + 1);
+			k = packer_at(q + 1, k.need);
 			d = &q->src;
 		}
 		*d = *src;
@@ -954,7 +974,6 @@ void ingest_pipe_finish(struct ingest_pipe *p)
 		free(p->out[i].err);
 	free(p->out);
 	strbuf_release(&p->prep);
-	free(p->lens);
 	free(p->meta);
 	free(p->owned);
 	pthread_mutex_destroy(&p->mu);
