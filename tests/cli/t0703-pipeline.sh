@@ -124,6 +124,17 @@ test_expect_success 'runs of every size, up to larger than a slab quarter: the s
 	test "$(tail -1 big)" = 4
 '
 
+# AB_INGEST_KEYS=parser|writer: the runs' dedupe keys hashed by that
+# thread only (by default the parser does when the writer is behind)
+test_expect_success 'dedupe keys hashed by the parser or by the writer: the same' '
+	for k in parser writer; do
+		(AB_INGEST_KEYS=$k; export AB_INGEST_KEYS &&
+		ingest_both keys-rf-$k "$FIXTURES/reframe" &&
+		ingest_both keys-ca-$k "$FIXTURES/caraml" &&
+		ingest_both keys-sz-$k sizes) || exit 1
+	done
+'
+
 test_expect_samples 'the CARAML samples: the same' '
 	ingest_both samples "$SAMPLES/caraml"
 '
