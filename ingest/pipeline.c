@@ -32,9 +32,10 @@
 #define QUEUE_MAX 65536
 #define QUEUE_WAKE 128   /* records that wake a waiting writer */
 /* Runs the parser holds back to queue at once; when the writer is behind
- * (more than KEYS_HERE bytes queued) it hashes their dedupe keys itself
- * (the sink's prepare_keys, side by side in vector lanes) before queueing
- * them, else it leaves them to the writer: whichever side has slack. */
+ * (more than KEYS_HERE bytes of records not stored yet) the parser hashes
+ * their dedupe keys itself (the sink's prepare_keys, side by side in
+ * vector lanes) before queueing them, else it leaves them to the writer:
+ * whichever side has slack. */
 #define KEY_BATCH 16
 #define KEYS_HERE (QUEUE_BYTES / 8)
 #define POWER_BATCH 512 /* power samples per queued record */
@@ -114,7 +115,11 @@ struct ingest_pipe {
 	struct qrec *pending;             /* parser side: power samples not queued yet */
 	struct qrec *held[KEY_BATCH];     /* parser side: runs not queued yet */
 	size_t nheld;
-	size_t seen;                      /* parser side: bytes queued after its last push */
+	/* the writer's backlog, pushed - stored: records queued or taken by the
+	 * writer and not stored yet (it takes everything queued at once, so
+	 * the queue alone says little) */
+	size_t pushed;                    /* parser side: bytes of every record pushed */
+	atomic_size_t stored;             /* the writer's: bytes of the records it is done with */
 	int keys_here;                    /* 1 always, -1 never, 0 when behind (AB_INGEST_KEYS) */
 	struct ingest_jtext jt;           /* parser side: JSON text of params and metas */
 	struct strbuf prep;               /* parser side: the sink's prepare() of a run */
@@ -427,6 +432,7 @@ static int push_many(struct ingest_pipe *p, struct qrec *const q[], size_t n, st
 		return ab_fail(err, AB_EIO, "the database write failed");
 	}
 	for (i = 0; i < n; i++) {
+		p->pushed += q[i]->bytes;
 		if (p->tail)
 			p->tail->next = q[i];
 		else
@@ -436,7 +442,6 @@ static int push_many(struct ingest_pipe *p, struct qrec *const q[], size_t n, st
 		p->bytes += q[i]->bytes;
 		wake |= q[i]->kind != Q_RUN;
 	}
-	p->seen = p->bytes;
 	/* wake the writer once a batch is ready (or at a file's end) */
 	if (p->writer_waits && (p->n >= QUEUE_WAKE || wake))
 		pthread_cond_signal(&p->more);
@@ -522,6 +527,7 @@ static void *writer_main(void *arg)
 	struct ingest_pipe *p = arg;
 	struct ingest_sink *s = p->sink;
 	struct ingest_outcome o;
+	size_t done = 0; /* bytes of the records done with (p->stored) */
 	int64_t *ids = NULL;
 	size_t nids = 0, capids = 0;
 	int skip = 0, bad = 0, dead = 0, rc;
@@ -600,6 +606,7 @@ static void *writer_main(void *arg)
 				if (s->run_many(s->self, runs, nr, rids, rcs, &err) < 0)
 					bad = 1;
 				for (i = 0; i < nr; i++) {
+					done += more[i]->bytes;
 					if (rcs[i] == 0) {
 						o.runs++;
 						o.metrics += (long)runs[i]->nmetrics;
@@ -614,6 +621,7 @@ static void *writer_main(void *arg)
 					/* done with in queue order (slabs) */
 					qrec_done(p, more[i], &last);
 				}
+				atomic_store_explicit(&p->stored, done, memory_order_relaxed);
 				continue; /* q is done with */
 			}
 			if (!skip && !bad) {
@@ -687,6 +695,8 @@ static void *writer_main(void *arg)
 			memset(&o, 0, sizeof(o));
 			break;
 		}
+		done += q->bytes;
+		atomic_store_explicit(&p->stored, done, memory_order_relaxed);
 		qrec_done(p, q, &last);
 	}
 }
@@ -700,8 +710,8 @@ static int q_begin(void *self, const struct ingest_source *src, struct strbuf *e
 }
 
 /* Queue the runs held back, at once; their keys hashed here first when
- * the writer is behind (the queue more than half full after the last
- * push: the parser would wait on it anyway), else by the writer. */
+ * the writer is behind (more than KEYS_HERE bytes it has not stored yet),
+ * else by the writer. */
 static int flush_runs(struct ingest_pipe *p, struct strbuf *err)
 {
 	const struct ingest_run *runs[KEY_BATCH];
@@ -711,7 +721,9 @@ static int flush_runs(struct ingest_pipe *p, struct strbuf *err)
 	if (!n)
 		return 0;
 	p->nheld = 0;
-	if (p->keys_here > 0 || (!p->keys_here && p->seen > KEYS_HERE)) {
+	if (p->keys_here > 0 ||
+	    (!p->keys_here &&
+	     p->pushed - atomic_load_explicit(&p->stored, memory_order_relaxed) > KEYS_HERE)) {
 		for (i = 0; i < n; i++) {
 			runs[i] = &p->held[i]->run;
 			/* the block's own bytes (pack_run copied them there) */
@@ -854,6 +866,7 @@ struct ingest_pipe *ingest_pipe_start(struct ingest_sink *sink, struct ingest_pr
 	p->sink = sink;
 	p->ph = ph;
 	atomic_init(&p->skip_seq, 0);
+	atomic_init(&p->stored, 0);
 	ingest_jtext_init(&p->jt);
 	strbuf_init(&p->prep, 0);
 	/* tests: AB_INGEST_KEYS=parser or writer: that thread hashes them all */
