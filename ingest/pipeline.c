@@ -33,6 +33,13 @@
 #define QUEUE_BYTES ((size_t)16 << 20)
 #define QUEUE_MAX 65536
 #define QUEUE_WAKE 128   /* records that wake a waiting writer */
+/* Runs the parser holds back to queue at once; when the writer is behind
+ * (more than KEYS_HERE bytes of records not stored yet) the parser hashes
+ * their dedupe keys itself (the sink's prepare_keys, side by side in
+ * vector lanes) before queueing them, else it leaves them to the writer:
+ * whichever side has slack. */
+#define KEY_BATCH 16
+#define KEYS_HERE (QUEUE_BYTES / 8)
 #define POWER_BATCH 512 /* power samples per queued record */
 #define POWER_DEVICES 16 /* distinct device names per queued record */
 #define RUN_MANY 64      /* runs handed to the sink's run_many() at once */
@@ -85,6 +92,7 @@ struct qrec {
 	int late;
 	size_t file;
 	unsigned seq;
+	int keyed;                        /* Q_RUN: its keys were hashed (prepare_keys) */
 	int64_t prov;
 	/* what the kind has (one of them: a run record, most of the queue,
 	 * is not made larger by the others) */
@@ -108,6 +116,9 @@ struct ingest_pipe {
 	pthread_cond_t more, room, done;
 	struct qrec *head, *tail;
 	size_t n, bytes;
+	/* the sink's prepare_keys() and its key scratch: the parser's or the
+	 * writer's, one at a time */
+	pthread_mutex_t kmu;
 	struct ingest_prehash *ph;        /* late digests come from there */
 	unsigned seq;                     /* parser side: the file being parsed */
 	int late;                         /* parser side: its digest is late */
@@ -116,10 +127,16 @@ struct ingest_pipe {
 	int dead;                         /* a write failed: store nothing more */
 	int64_t prov;                     /* parser side: provisional ids in this file */
 	struct qrec *pending;             /* parser side: power samples not queued yet */
+	struct qrec *held[KEY_BATCH];     /* parser side: runs not queued yet */
+	size_t nheld;
+	/* the writer's backlog, pushed - stored: records queued or taken by the
+	 * writer and not stored yet (it takes everything queued at once, so
+	 * the queue alone says little) */
+	size_t pushed;                    /* parser side: bytes of every record pushed */
+	atomic_size_t stored;             /* the writer's: bytes of the records it is done with */
+	int keys_here;                    /* 1 always, -1 never, 0 when behind (AB_INGEST_KEYS) */
 	struct ingest_jtext jt;           /* parser side: JSON text of params and metas */
 	struct strbuf prep;               /* parser side: the sink's prepare() of a run */
-	size_t *lens;                     /* parser side: pack_run's string lengths */
-	size_t caplens;
 	const char **meta;                /* parser side: pack_run's metric meta texts, */
 	char **owned;                     /* and those it dumped (freed after packing) */
 	size_t capmeta;
@@ -135,53 +152,42 @@ struct ingest_pipe {
 
 /* ---- packing: one block per record -------------------------------------- */
 
+/* Strings go to p, at most cap bytes of them; once they would not fit
+ * (or with p NULL) only their size is counted, in need, for a block that
+ * fits them all. */
 struct packer {
-	char *p;     /* NULL: measuring */
-	size_t need;
-	/* optional: the lengths of pk()'s strings, measured in the measuring
-	 * pass and read back in the copying pass (the same strings in the
-	 * same order) */
-	size_t **lens, *caplens, nl;
+	char *p;
+	size_t need, cap;
 };
 
 /* n bytes (the sink's prepared run), copied as they are */
 static inline const void *pkb(struct packer *k, const void *s, size_t n)
 {
-	char *d;
+	char *d = k->p;
 
-	if (!k->p) {
-		k->need += n;
+	k->need += n;
+	if (!d)
+		return NULL;
+	if (k->need > k->cap) {
+		k->p = NULL; /* does not fit: measure the rest */
 		return NULL;
 	}
-	d = k->p;
 	ab_copy(d, s, n); /* most strings of a run are short */
-	k->p += n;
+	k->p = d + n;
 	return d;
 }
 
-static void pk_grow(struct packer *k)
-{
-	*k->caplens = *k->caplens ? 2 * *k->caplens : 64;
-	*k->lens = ab_realloc(*k->lens, *k->caplens * sizeof(**k->lens));
-}
-
-/* a NUL-terminated string, copied with its NUL (inline: ~25 a run, twice) */
+/* a NUL-terminated string, copied with its NUL (inline: ~25 a run) */
 static inline const char *pk(struct packer *k, const char *s)
 {
-	size_t n;
+	return s ? pkb(k, s, strlen(s) + 1) : NULL;
+}
 
-	if (!s)
-		return NULL;
-	if (!k->lens) {
-		n = strlen(s);
-	} else if (!k->p) {
-		if (k->nl == *k->caplens)
-			pk_grow(k);
-		n = (*k->lens)[k->nl++] = strlen(s);
-	} else {
-		n = (*k->lens)[k->nl++];
-	}
-	return pkb(k, s, n + 1);
+/* A packer that copies into the block at d, cap bytes. */
+static struct packer packer_at(void *d, size_t cap)
+{
+	struct packer k = { d, 0, cap };
+	return k;
 }
 
 static char *dump(struct ingest_pipe *p, json_t *j)
@@ -213,9 +219,29 @@ static struct qrec *qrec_new(size_t extra, size_t strings)
 	return q; /* q->slab NULL: malloc'ed */
 }
 
-/* A run record of n bytes: from the current slab, else a slab the writer
- * gave back, else a new one; malloc'ed when it would fill a quarter slab.
- * Only next and slab are set. */
+/* A new current slab: one the writer gave back, else a new one. */
+static struct slab *slab_next(struct ingest_pipe *p)
+{
+	struct slab *sl;
+
+	pthread_mutex_lock(&p->mu);
+	sl = p->free_slabs;
+	if (sl)
+		p->free_slabs = sl->next;
+	pthread_mutex_unlock(&p->mu);
+	if (!sl) {
+		sl = ab_malloc(sizeof(*sl) + SLAB);
+		sl->all = p->all_slabs;
+		p->all_slabs = sl;
+	}
+	sl->used = 0;
+	p->cur = sl;
+	return sl;
+}
+
+/* A run record of n bytes: from the current slab, else a new current
+ * slab; malloc'ed when it would fill a quarter slab.  Only next, slab and
+ * bytes are set. */
 static struct qrec *slab_rec(struct ingest_pipe *p, size_t n)
 {
 	struct slab *sl = p->cur;
@@ -229,20 +255,8 @@ static struct qrec *slab_rec(struct ingest_pipe *p, size_t n)
 		q->bytes = n;
 		return q;
 	}
-	if (!sl || sl->used + n > SLAB) {
-		pthread_mutex_lock(&p->mu);
-		sl = p->free_slabs;
-		if (sl)
-			p->free_slabs = sl->next;
-		pthread_mutex_unlock(&p->mu);
-		if (!sl) {
-			sl = ab_malloc(sizeof(*sl) + SLAB);
-			sl->all = p->all_slabs;
-			p->all_slabs = sl;
-		}
-		sl->used = 0;
-		p->cur = sl;
-	}
+	if (!sl || sl->used + n > SLAB)
+		sl = slab_next(p);
 	q = (struct qrec *)(void *)((char *)sl->mem + sl->used);
 	sl->used += n;
 	q->slab = sl;
@@ -262,6 +276,59 @@ static void slab_done(struct ingest_pipe *p, struct slab *sl)
 	pthread_mutex_unlock(&p->mu);
 }
 
+/* Run r into d, its strings through k; its metrics into m[] and their
+ * meta texts into mj[] (both NULL: only measuring). */
+static void fill_run(struct ingest_pipe *p, struct ingest_run *d, const struct ingest_run *r,
+		     struct packer *k, struct ingest_metric *m, const char **mj, int prepared,
+		     const char *params, const char *sysmeta)
+{
+	size_t i;
+
+	*d = *r;
+	d->suite = pk(k, r->suite);
+	d->benchmark = pk(k, r->benchmark);
+	d->bench_metric = pk(k, r->bench_metric);
+	d->bench_unit = pk(k, r->bench_unit);
+	d->job_id = pk(k, r->job_id);
+	d->started = pk(k, r->started);
+	d->finished = pk(k, r->finished);
+	d->precision = pk(k, r->precision);
+	d->framework = pk(k, r->framework);
+	d->excluded_reason = pk(k, r->excluded_reason);
+	d->dedupe_key = pk(k, r->dedupe_key);
+	d->params = NULL;
+	d->params_pair_ends = NULL; /* the parser's memory: not packed */
+	d->params_npairs = 0;
+	d->params_json = prepared ? NULL : pk(k, r->params_json ? r->params_json : params);
+	d->prepared = prepared ? pkb(k, p->prep.buf, p->prep.len) : NULL;
+	d->prepared_len = prepared ? p->prep.len : 0;
+	pack_system(k, &d->system, &r->system, r->system.meta_json ? r->system.meta_json : sysmeta);
+	for (i = 0; i < r->nmetrics; i++) {
+		const char *name = pk(k, r->metrics[i].name);
+		const char *unit = pk(k, r->metrics[i].unit);
+		const char *mt = pk(k, p->meta[i]);
+
+		if (m) {
+			m[i].name = name;
+			m[i].value = r->metrics[i].value;
+			m[i].unit = unit;
+			m[i].meta = NULL;
+			mj[i] = mt;
+		}
+	}
+	d->metrics = m;
+	d->metrics_meta_json = mj;
+}
+
+/* Records that leave less than this in their slab start a new one. */
+#define PACK_MIN 1024
+
+/*
+ * A run as a record: in the current slab's free space in one pass when it
+ * fits there (nearly always), else measured (the pass that found it did
+ * not fit, or a pass of its own for a run too large for a slab) and then
+ * copied into a block cut for it.
+ */
 static struct qrec *pack_run(struct ingest_pipe *p, const struct ingest_run *r)
 {
 	/* the sink's own share of the run, done here on the parsing thread;
@@ -269,14 +336,13 @@ static struct qrec *pack_run(struct ingest_pipe *p, const struct ingest_run *r)
 	int prepared = p->sink->prepare != NULL;
 	char *params = r->params_json || prepared ? NULL : dump(p, r->params);
 	char *sysmeta = r->system.meta_json ? NULL : dump(p, r->system.meta);
-	size_t extra = r->nmetrics * (sizeof(struct ingest_metric) + sizeof(char *));
-	struct packer k = { NULL, 0, NULL, NULL, 0 };
-	const char **meta;
-	struct ingest_metric *m;
-	const char **mj;
-	struct qrec *q;
-	int pass;
-	size_t i;
+	/* struct ingest_metric and pointers are aligned like the struct */
+	size_t extra = (r->nmetrics * (sizeof(struct ingest_metric) + sizeof(char *)) + 15) &
+		       ~(size_t)15;
+	size_t head = sizeof(struct qrec) + extra, n, i;
+	struct packer k = packer_at(NULL, 0);
+	struct slab *sl = p->cur;
+	struct qrec *q = NULL; /* set when k.p is */
 
 	if (prepared) {
 		strbuf_reset(&p->prep);
@@ -287,77 +353,51 @@ static struct qrec *pack_run(struct ingest_pipe *p, const struct ingest_run *r)
 		p->meta = ab_realloc(p->meta, p->capmeta * sizeof(*p->meta));
 		p->owned = ab_realloc(p->owned, p->capmeta * sizeof(*p->owned));
 	}
-	meta = p->meta;
 	/* metric meta as JSON text: packed as the parser gave it, else dumped */
 	for (i = 0; i < r->nmetrics; i++) {
 		p->owned[i] = r->metrics_meta_json && r->metrics_meta_json[i] ?
 				      NULL :
 				      dump(p, r->metrics[i].meta);
-		meta[i] = p->owned[i] ? p->owned[i] :
-			  r->metrics_meta_json ? r->metrics_meta_json[i] : NULL;
+		p->meta[i] = p->owned[i] ? p->owned[i] :
+			     r->metrics_meta_json ? r->metrics_meta_json[i] : NULL;
 	}
-	k.lens = &p->lens;
-	k.caplens = &p->caplens;
-	/* struct ingest_metric and pointers are aligned like the struct */
-	extra = (extra + 15) & ~(size_t)15;
-	q = NULL;
-	m = NULL;
-	mj = NULL;
-	for (pass = 0; pass < 2; pass++) {
-		struct ingest_run *d;
+	if (head + PACK_MIN <= SLAB / 4) {
+		if (!sl || SLAB - sl->used < head + PACK_MIN)
+			sl = slab_next(p);
+		q = (struct qrec *)(void *)((char *)sl->mem + sl->used);
+		k = packer_at((char *)q + head, SLAB - sl->used - head);
+		fill_run(p, &q->run, r, &k, (struct ingest_metric *)(void *)(q + 1),
+			 (const char **)(void *)((struct ingest_metric *)(void *)(q + 1) +
+						 r->nmetrics),
+			 prepared, params, sysmeta);
+	} else {
 		struct ingest_run tmp;
 
-		if (pass == 1) {
-			q = slab_rec(p, sizeof(*q) + extra + k.need);
-			m = (struct ingest_metric *)(void *)(q + 1);
-			mj = (const char **)(void *)(m + r->nmetrics);
-			k.p = (char *)(q + 1) + extra;
-			k.nl = 0;
-			d = &q->run;
-		} else {
-			d = &tmp;
-		}
-		*d = *r;
-		d->suite = pk(&k, r->suite);
-		d->benchmark = pk(&k, r->benchmark);
-		d->bench_metric = pk(&k, r->bench_metric);
-		d->bench_unit = pk(&k, r->bench_unit);
-		d->job_id = pk(&k, r->job_id);
-		d->started = pk(&k, r->started);
-		d->finished = pk(&k, r->finished);
-		d->precision = pk(&k, r->precision);
-		d->framework = pk(&k, r->framework);
-		d->excluded_reason = pk(&k, r->excluded_reason);
-		d->dedupe_key = pk(&k, r->dedupe_key);
-		d->params = NULL;
-		d->params_pair_ends = NULL; /* the parser's memory: not packed */
-		d->params_npairs = 0;
-		d->params_json = prepared ? NULL : pk(&k, r->params_json ? r->params_json : params);
-		d->prepared = prepared ? pkb(&k, p->prep.buf, p->prep.len) : NULL;
-		d->prepared_len = prepared ? p->prep.len : 0;
-		pack_system(&k, &d->system, &r->system,
-			    r->system.meta_json ? r->system.meta_json : sysmeta);
-		for (i = 0; i < r->nmetrics; i++) {
-			const char *name = pk(&k, r->metrics[i].name);
-			const char *unit = pk(&k, r->metrics[i].unit);
-			const char *mt = pk(&k, meta[i]);
+		fill_run(p, &tmp, r, &k, NULL, NULL, prepared, params, sysmeta);
+	}
+	if (k.p) {
+		/* it fit: the record is the slab's next */
+		n = (head + k.need + sizeof(max_align_t) - 1) / sizeof(max_align_t) *
+		    sizeof(max_align_t);
+		sl->used += n;
+		q->slab = sl;
+		q->next = NULL;
+		q->bytes = n;
+	} else {
+		struct ingest_metric *m;
 
-			if (pass == 1) {
-				m[i].name = name;
-				m[i].value = r->metrics[i].value;
-				m[i].unit = unit;
-				m[i].meta = NULL;
-				mj[i] = mt;
-			}
-		}
-		d->metrics = pass == 1 ? m : NULL;
-		d->metrics_meta_json = pass == 1 ? mj : NULL;
+		q = slab_rec(p, head + k.need);
+		m = (struct ingest_metric *)(void *)(q + 1);
+		k = packer_at((char *)q + head, k.need);
+		fill_run(p, &q->run, r, &k, m, (const char **)(void *)(m + r->nmetrics), prepared,
+			 params, sysmeta);
 	}
 	for (i = 0; i < r->nmetrics; i++)
 		free(p->owned[i]);
 	free(params);
 	free(sysmeta);
 	q->kind = Q_RUN;
+	q->keyed = 0;
 	return q;
 }
 
@@ -389,32 +429,46 @@ static void qrec_done(struct ingest_pipe *p, struct qrec *q, struct slab **last)
 
 /* ---- the queue ----------------------------------------------------------- */
 
-/* Hand a record to the writer; -AB_EIO when the writer has failed. */
-static int push(struct ingest_pipe *p, struct qrec *q, struct strbuf *err)
+/* Hand records q[0..n) to the writer (one lock for all of them);
+ * -AB_EIO when the writer has failed (then none is queued). */
+static int push_many(struct ingest_pipe *p, struct qrec *const q[], size_t n, struct strbuf *err)
 {
+	size_t i;
+	int wake = 0;
+
 	pthread_mutex_lock(&p->mu);
 	while ((p->bytes >= QUEUE_BYTES || p->n >= QUEUE_MAX) && !p->dead) {
 		p->parser_waits = 1;
 		pthread_cond_wait(&p->room, &p->mu);
 		p->parser_waits = 0;
 	}
-	if (p->dead && q->kind != Q_END && q->kind != Q_QUIT && q->kind != Q_BEGIN) {
+	if (p->dead && q[0]->kind != Q_END && q[0]->kind != Q_QUIT && q[0]->kind != Q_BEGIN) {
 		pthread_mutex_unlock(&p->mu);
-		qrec_free(q);
+		for (i = 0; i < n; i++)
+			qrec_free(q[i]);
 		return ab_fail(err, AB_EIO, "the database write failed");
 	}
-	if (p->tail)
-		p->tail->next = q;
-	else
-		p->head = q;
-	p->tail = q;
-	p->n++;
-	p->bytes += q->bytes;
+	for (i = 0; i < n; i++) {
+		p->pushed += q[i]->bytes;
+		if (p->tail)
+			p->tail->next = q[i];
+		else
+			p->head = q[i];
+		p->tail = q[i];
+		p->n++;
+		p->bytes += q[i]->bytes;
+		wake |= q[i]->kind != Q_RUN;
+	}
 	/* wake the writer once a batch is ready (or at a file's end) */
-	if (p->writer_waits && (p->n >= QUEUE_WAKE || q->kind != Q_RUN))
+	if (p->writer_waits && (p->n >= QUEUE_WAKE || wake))
 		pthread_cond_signal(&p->more);
 	pthread_mutex_unlock(&p->mu);
 	return 0;
+}
+
+static int push(struct ingest_pipe *p, struct qrec *q, struct strbuf *err)
+{
+	return push_many(p, &q, 1, err);
 }
 
 /* Everything queued, oldest first (one lock per batch, not per record). */
@@ -455,12 +509,15 @@ static void add_outcome(struct ingest_pipe *p, const struct ingest_outcome *o)
 
 /* ---- the writer ---------------------------------------------------------- */
 
-/* The runs' dedupe keys their prepare() left pending, hashed side by side
- * (SHA-256 lanes): here rather than on the parsing thread, the busier one
- * (prepare_keys() touches only what the prepared bytes and its own key
- * scratch hold). */
-static void keys(struct ingest_sink *s, const struct ingest_run *const runs[], size_t n)
+/* The runs' dedupe keys their prepare() left pending and the parser did
+ * not hash (it does when the writer is behind), hashed side by side
+ * (SHA-256 lanes).  prepare_keys() touches only the prepared bytes and
+ * its own key scratch (kmu), never what prepare() uses. */
+static void keys(struct ingest_pipe *p, const struct ingest_run *const runs[],
+		 struct qrec *const qs[], size_t n)
 {
+	struct ingest_sink *s = p->sink;
+	const struct ingest_run *todo[RUN_MANY];
 	void *prepared[RUN_MANY];
 	size_t i, m = 0;
 
@@ -469,10 +526,17 @@ static void keys(struct ingest_sink *s, const struct ingest_run *const runs[], s
 	for (i = 0; i < n; i++) {
 		if (!runs[i]->prepared)
 			return; /* run() hashes them one by one */
+		if (qs[i]->keyed)
+			continue;
+		todo[m] = runs[i];
 		/* the record's own bytes (pack_run copied them there) */
 		prepared[m++] = (void *)(uintptr_t)runs[i]->prepared;
 	}
-	s->prepare_keys(s->self, runs, prepared, n);
+	if (!m)
+		return;
+	pthread_mutex_lock(&p->kmu);
+	s->prepare_keys(s->self, todo, prepared, m);
+	pthread_mutex_unlock(&p->kmu);
 }
 
 static void *writer_main(void *arg)
@@ -480,6 +544,7 @@ static void *writer_main(void *arg)
 	struct ingest_pipe *p = arg;
 	struct ingest_sink *s = p->sink;
 	struct ingest_outcome o;
+	size_t done = 0; /* bytes of the records done with (p->stored) */
 	int64_t *ids = NULL;
 	size_t nids = 0, capids = 0;
 	int skip = 0, bad = 0, dead = 0, rc;
@@ -579,15 +644,17 @@ static void *writer_main(void *arg)
 				size_t nr = 1, i;
 
 				runs[0] = &q->run;
+				more[0] = q;
 				while (nr < RUN_MANY && batch && batch->kind == Q_RUN) {
 					more[nr] = batch;
 					runs[nr++] = &batch->run;
 					batch = batch->next;
 				}
-				keys(s, runs, nr);
+				keys(p, runs, more, nr);
 				if (s->run_many(s->self, runs, nr, rids, rcs, &err) < 0)
 					bad = 1;
 				for (i = 0; i < nr; i++) {
+					done += more[i]->bytes;
 					if (rcs[i] == 0) {
 						o.runs++;
 						o.metrics += (long)runs[i]->nmetrics;
@@ -600,8 +667,9 @@ static void *writer_main(void *arg)
 					}
 					ids[nids++] = rcs[i] == 0 ? rids[i] : 0;
 					/* done with in queue order (slabs) */
-					qrec_done(p, i ? more[i] : q, &last);
+					qrec_done(p, more[i], &last);
 				}
+				atomic_store_explicit(&p->stored, done, memory_order_relaxed);
 				continue; /* q is done with */
 			}
 			if (!skip && !bad) {
@@ -719,6 +787,8 @@ static void *writer_main(void *arg)
 			memset(&o, 0, sizeof(o));
 			break;
 		}
+		done += q->bytes;
+		atomic_store_explicit(&p->stored, done, memory_order_relaxed);
 		qrec_done(p, q, &last);
 	}
 }
@@ -731,13 +801,47 @@ static int q_begin(void *self, const struct ingest_source *src, struct strbuf *e
 	return 0; /* ingest_pipe_begin() does it */
 }
 
-/* Queue the power samples gathered so far (before any other record, so
- * the writer sees everything in the parser's order). */
+/* Queue the runs held back, at once; their keys hashed here first when
+ * the writer is behind (more than KEYS_HERE bytes it has not stored yet),
+ * else by the writer. */
+static int flush_runs(struct ingest_pipe *p, struct strbuf *err)
+{
+	const struct ingest_run *runs[KEY_BATCH];
+	void *prepared[KEY_BATCH];
+	size_t i, n = p->nheld;
+
+	if (!n)
+		return 0;
+	p->nheld = 0;
+	if (p->keys_here > 0 ||
+	    (!p->keys_here &&
+	     p->pushed - atomic_load_explicit(&p->stored, memory_order_relaxed) > KEYS_HERE)) {
+		for (i = 0; i < n; i++) {
+			runs[i] = &p->held[i]->run;
+			/* the block's own bytes (pack_run copied them there) */
+			prepared[i] = (void *)(uintptr_t)p->held[i]->run.prepared;
+			p->held[i]->keyed = 1;
+		}
+		pthread_mutex_lock(&p->kmu);
+		p->sink->prepare_keys(p->sink->self, runs, prepared, n);
+		pthread_mutex_unlock(&p->kmu);
+	}
+	return push_many(p, p->held, n, err);
+}
+
+/* Queue the runs held and the power samples gathered so far (before any
+ * other record, so the writer sees everything in the parser's order). */
 static int flush_power(struct ingest_pipe *p, struct strbuf *err)
 {
 	struct qrec *q = p->pending;
+	int rc = flush_runs(p, err);
 
 	p->pending = NULL;
+	if (rc < 0) {
+		if (q)
+			qrec_free(q);
+		return rc;
+	}
 	return q ? push(p, q, err) : 0;
 }
 
@@ -770,7 +874,14 @@ static int q_run(void *self, const struct ingest_run *r, int64_t *run_id, struct
 		return rc;
 	}
 	q = pack_run(p, r);
-	rc = push(p, q, err);
+	if (p->sink->prepare_keys && q->run.prepared) {
+		/* held until KEY_BATCH runs can be queued at once (a write
+		 * error then surfaces a few runs later, the same) */
+		p->held[p->nheld++] = q;
+		rc = p->nheld == KEY_BATCH ? flush_runs(p, err) : 0;
+	} else {
+		rc = push(p, q, err);
+	}
 
 	*run_id = rc < 0 ? 0 : ++p->prov;
 	return rc;
@@ -813,7 +924,7 @@ static int q_power(void *self, int64_t run_id, const char *device, double t, dou
 static int q_system(void *self, const struct ingest_system *sys, struct strbuf *err)
 {
 	struct ingest_pipe *p = self;
-	struct packer k = { NULL, 0, NULL, NULL, 0 };
+	struct packer k = packer_at(NULL, 0);
 	int rc = flush_power(p, err);
 
 	if (rc < 0)
@@ -825,7 +936,7 @@ static int q_system(void *self, const struct ingest_system *sys, struct strbuf *
 
 	pack_system(&k, &tmp, sys, m);
 	q = qrec_new(0, k.need);
-	k.p = (char *)(q + 1);
+	k = packer_at(q + 1, k.need);
 	q->kind = Q_SYSTEM;
 	pack_system(&k, &q->sys, sys, m);
 	free(meta);
@@ -853,8 +964,12 @@ struct ingest_pipe *ingest_pipe_start(struct ingest_sink *sink, struct ingest_pr
 	p->sink = sink;
 	p->ph = ph;
 	atomic_init(&p->skip_seq, 0);
+	atomic_init(&p->stored, 0);
 	ingest_jtext_init(&p->jt);
 	strbuf_init(&p->prep, 0);
+	/* tests: AB_INGEST_KEYS=parser or writer: that thread hashes them all */
+	const char *t = getenv("AB_INGEST_KEYS");
+	p->keys_here = !t ? 0 : !strcmp(t, "parser") ? 1 : !strcmp(t, "writer") ? -1 : 0;
 	p->qsink.self = p;
 	p->qsink.begin = q_begin;
 	p->qsink.run = q_run;
@@ -862,11 +977,13 @@ struct ingest_pipe *ingest_pipe_start(struct ingest_sink *sink, struct ingest_pr
 	p->qsink.system = q_system;
 	p->qsink.end = q_end;
 	pthread_mutex_init(&p->mu, NULL);
+	pthread_mutex_init(&p->kmu, NULL);
 	pthread_cond_init(&p->more, NULL);
 	pthread_cond_init(&p->room, NULL);
 	pthread_cond_init(&p->done, NULL);
 	if (pthread_create(&p->writer, NULL, writer_main, p) != 0) {
 		pthread_mutex_destroy(&p->mu);
+		pthread_mutex_destroy(&p->kmu);
 		pthread_cond_destroy(&p->more);
 		pthread_cond_destroy(&p->room);
 		pthread_cond_destroy(&p->done);
@@ -884,7 +1001,7 @@ struct ingest_sink *ingest_pipe_sink(struct ingest_pipe *p)
 int ingest_pipe_begin(struct ingest_pipe *p, const struct ingest_source *src, size_t late,
 		      struct strbuf *err)
 {
-	struct packer k = { NULL, 0, NULL, NULL, 0 };
+	struct packer k = packer_at(NULL, 0);
 	struct ingest_source tmp;
 	struct qrec *q = NULL; /* set by pass 1; gcc -O2 with ASan cannot tell */
 	int pass;
@@ -893,7 +1010,7 @@ int ingest_pipe_begin(struct ingest_pipe *p, const struct ingest_source *src, si
 		struct ingest_source *d = &tmp;
 		if (pass == 1) {
 			q = qrec_new(0, k.need);
-			k.p = (char *)(q + 1);
+			k = packer_at(q + 1, k.need);
 			d = &q->src;
 		}
 		*d = *src;
@@ -958,6 +1075,9 @@ int ingest_pipe_finish(struct ingest_pipe *p, struct strbuf *ferr)
 		return 0;
 	if (p->pending) /* a file that never ended: nothing of it is stored */
 		qrec_free(p->pending);
+	for (i = 0; i < p->nheld; i++)
+		qrec_free(p->held[i]);
+	p->nheld = 0;
 	q = qrec_new(0, 0);
 	q->kind = Q_QUIT;
 	push(p, q, &err);
@@ -972,10 +1092,10 @@ int ingest_pipe_finish(struct ingest_pipe *p, struct strbuf *ferr)
 		free(p->out[i].err);
 	free(p->out);
 	strbuf_release(&p->prep);
-	free(p->lens);
 	free(p->meta);
 	free(p->owned);
 	pthread_mutex_destroy(&p->mu);
+	pthread_mutex_destroy(&p->kmu);
 	pthread_cond_destroy(&p->more);
 	pthread_cond_destroy(&p->room);
 	pthread_cond_destroy(&p->done);

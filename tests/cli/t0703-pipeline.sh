@@ -105,6 +105,36 @@ test_expect_success 'two copies of a file with warnings in one tree: the copy is
 	done
 '
 
+# runs of every size: a run's record is cut from the rest of the parser's
+# current slab (256 KiB) when it fits there, else from a new one, or
+# malloc'ed when larger than a quarter slab (100 KB descriptions here)
+test_expect_success 'runs of every size, up to larger than a slab quarter: the same' '
+	mkdir -p sizes/perflogs/sysa/part1 &&
+	{
+		head -1 "$FIXTURES/reframe/good/perflogs/sysa/part1/Bench43.log" &&
+		awk "BEGIN { x = \"x\"; while (length(x) < 100000) x = x x;
+			for (i = 0; i < 1000; i++) {
+				n = i % 250 == 7 ? 100000 : (i * 37) % 3000;
+				printf \"pass|2024-05-01T10:00:00|Bench %d %s|{}|gnu|%d|%d.5|Bench43 %%%%num_gpus=4|4|part1|%d.5|images/s|1000|-0.1|None|35.2|s|0|None|None|sysa\\n\",
+					i, substr(x, 1, n), 1000 + i, 1714557600 + i, 1200 + i } }"
+	} >sizes/perflogs/sysa/part1/Bench43.log &&
+	ingest_both sizes sizes &&
+	grep -q "added 1000 runs" sizes-2.out &&
+	ab --db sizes-2.db sql --csv "SELECT count(*) FROM run WHERE length(params) > 100000" >big &&
+	test "$(tail -1 big)" = 4
+'
+
+# AB_INGEST_KEYS=parser|writer: the runs' dedupe keys hashed by that
+# thread only (by default the parser does when the writer is behind)
+test_expect_success 'dedupe keys hashed by the parser or by the writer: the same' '
+	for k in parser writer; do
+		(AB_INGEST_KEYS=$k; export AB_INGEST_KEYS &&
+		ingest_both keys-rf-$k "$FIXTURES/reframe" &&
+		ingest_both keys-ca-$k "$FIXTURES/caraml" &&
+		ingest_both keys-sz-$k sizes) || exit 1
+	done
+'
+
 test_expect_samples 'the CARAML samples: the same' '
 	ingest_both samples "$SAMPLES/caraml"
 '
