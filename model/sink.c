@@ -78,6 +78,7 @@ static const char *const sink_sql[ST_COUNT] = {
 			    " unit = CASE WHEN metric = '' THEN excluded.unit ELSE unit END,"
 			    " better = CASE WHEN metric = '' THEN excluded.better ELSE better END"
 			    " RETURNING id",
+	/* the columns in run_cols[]'s order (run_many's statements) */
 	[ST_ADD_RUN] = "INSERT INTO run_data(source_id, seq, line, system_id, benchmark_id, job_id,"
 		       " started, finished, status, nodes, devices, global_batch, local_batch,"
 		       " precision, framework, set_id, params, excluded_reason, dedupe, metrics)"
@@ -1500,48 +1501,100 @@ static int run_resolve(struct db_sink_state *s, const struct ingest_run **rp,
 	return 0;
 }
 
-/* Run row's parameters at at + 1..20 of st; b: what st has bound (NULL:
- * bind all). */
-static void bind_run(sqlite3_stmt *st, struct db_bound *b, int at, struct db_sink_state *s,
-		     const struct db_run_row *row)
+/* run_data's columns in ST_ADD_RUN's order; run_many may leave out the
+ * nullable ones (bit c of struct db_run_shape's omit) */
+static const char *const run_cols[DB_RUN_COLS] = {
+	"source_id", "seq", "line", "system_id", "benchmark_id", "job_id", "started", "finished",
+	"status", "nodes", "devices", "global_batch", "local_batch", "precision", "framework",
+	"set_id", "params", "excluded_reason", "dedupe", "metrics",
+};
+enum { RC_LINE = 2, RC_JOB = 5, RC_STARTED, RC_FINISHED, RC_NODES = 9, RC_DEVICES,
+       RC_GLOBAL_BATCH, RC_LOCAL_BATCH, RC_PRECISION, RC_FRAMEWORK, RC_SET, RC_PARAMS,
+       RC_REASON, RC_DEDUPE, RC_METRICS };
+/* every column, parameter c + 1 (ST_ADD_RUN) */
+static const unsigned char all_cols[DB_RUN_COLS] = {
+	1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+};
+
+/* The columns bind_run() binds NULL for row (bits as in omit). */
+static uint32_t row_nulls(const struct db_run_row *row)
 {
 	const struct ingest_run *r = row->r;
 
-	bind_i64(st, b, at + 1, s->source_id);
-	bind_i64(st, b, at + 2, row->seq);
-	bind_pos(st, b, at + 3, r->line);
-	bind_i64(st, b, at + 4, row->sys_id);
-	bind_i64(st, b, at + 5, row->b_id);
-	bind_static(st, b, at + 6, r->job_id);
-	bind_static(st, b, at + 7, r->started);
-	bind_static(st, b, at + 8, r->finished);
-	bind_i64(st, b, at + 9, r->status <= RUN_INVALID ? (int)r->status : (int)RUN_INVALID);
-	bind_pos(st, b, at + 10, r->nodes);
-	bind_pos(st, b, at + 11, r->devices);
-	bind_pos(st, b, at + 12, r->global_batch);
-	bind_pos(st, b, at + 13, r->local_batch);
-	bind_static(st, b, at + 14, r->precision);
-	bind_static(st, b, at + 15, r->framework);
-	if (row->set_id > 0)
-		bind_i64(st, b, at + 16, row->set_id);
-	else
-		bind_null(st, b, at + 16);
-	if (row->own_len)
-		bind_static_len(st, b, at + 17, row->own, row->own_len);
-	else
-		bind_null(st, b, at + 17);
-	bind_static(st, b, at + 18, r->excluded_reason);
-	if (row->has_key) {
-		if (b)
-			b[at + 18].kind = DB_BOUND_OTHER;
-		sqlite3_bind_blob(st, at + 19, row->key, 16, SQLITE_STATIC);
-	} else {
-		bind_null(st, b, at + 19);
+	return (uint32_t)(r->line <= 0) << RC_LINE | (uint32_t)!r->job_id << RC_JOB |
+	       (uint32_t)!r->started << RC_STARTED | (uint32_t)!r->finished << RC_FINISHED |
+	       (uint32_t)(r->nodes <= 0) << RC_NODES | (uint32_t)(r->devices <= 0) << RC_DEVICES |
+	       (uint32_t)(r->global_batch <= 0) << RC_GLOBAL_BATCH |
+	       (uint32_t)(r->local_batch <= 0) << RC_LOCAL_BATCH |
+	       (uint32_t)!r->precision << RC_PRECISION | (uint32_t)!r->framework << RC_FRAMEWORK |
+	       (uint32_t)(row->set_id <= 0) << RC_SET | (uint32_t)!row->own_len << RC_PARAMS |
+	       (uint32_t)!r->excluded_reason << RC_REASON | (uint32_t)!row->has_key << RC_DEDUPE |
+	       (uint32_t)!row->mlen << RC_METRICS;
+}
+
+/* Run row's parameters at at + pos[c] of st, column c left out where
+ * pos[c] is 0 (all_cols: all 20); b: what st has bound (NULL: bind all). */
+static void bind_run(sqlite3_stmt *st, struct db_bound *b, int at, struct db_sink_state *s,
+		     const struct db_run_row *row, const unsigned char *pos)
+{
+	const struct ingest_run *r = row->r;
+
+	/* never left out: NOT NULL */
+	bind_i64(st, b, at + pos[0], s->source_id);
+	bind_i64(st, b, at + pos[1], row->seq);
+	if (pos[RC_LINE])
+		bind_pos(st, b, at + pos[RC_LINE], r->line);
+	bind_i64(st, b, at + pos[3], row->sys_id);
+	bind_i64(st, b, at + pos[4], row->b_id);
+	if (pos[RC_JOB])
+		bind_static(st, b, at + pos[RC_JOB], r->job_id);
+	if (pos[RC_STARTED])
+		bind_static(st, b, at + pos[RC_STARTED], r->started);
+	if (pos[RC_FINISHED])
+		bind_static(st, b, at + pos[RC_FINISHED], r->finished);
+	bind_i64(st, b, at + pos[8], r->status <= RUN_INVALID ? (int)r->status : (int)RUN_INVALID);
+	if (pos[RC_NODES])
+		bind_pos(st, b, at + pos[RC_NODES], r->nodes);
+	if (pos[RC_DEVICES])
+		bind_pos(st, b, at + pos[RC_DEVICES], r->devices);
+	if (pos[RC_GLOBAL_BATCH])
+		bind_pos(st, b, at + pos[RC_GLOBAL_BATCH], r->global_batch);
+	if (pos[RC_LOCAL_BATCH])
+		bind_pos(st, b, at + pos[RC_LOCAL_BATCH], r->local_batch);
+	if (pos[RC_PRECISION])
+		bind_static(st, b, at + pos[RC_PRECISION], r->precision);
+	if (pos[RC_FRAMEWORK])
+		bind_static(st, b, at + pos[RC_FRAMEWORK], r->framework);
+	if (pos[RC_SET]) {
+		if (row->set_id > 0)
+			bind_i64(st, b, at + pos[RC_SET], row->set_id);
+		else
+			bind_null(st, b, at + pos[RC_SET]);
 	}
-	if (row->mlen)
-		bind_static_len(st, b, at + 20, row->mbuf->buf + row->moff, row->mlen);
-	else
-		bind_null(st, b, at + 20);
+	if (pos[RC_PARAMS]) {
+		if (row->own_len)
+			bind_static_len(st, b, at + pos[RC_PARAMS], row->own, row->own_len);
+		else
+			bind_null(st, b, at + pos[RC_PARAMS]);
+	}
+	if (pos[RC_REASON])
+		bind_static(st, b, at + pos[RC_REASON], r->excluded_reason);
+	if (pos[RC_DEDUPE]) {
+		if (row->has_key) {
+			if (b)
+				b[at + pos[RC_DEDUPE] - 1].kind = DB_BOUND_OTHER;
+			sqlite3_bind_blob(st, at + pos[RC_DEDUPE], row->key, 16, SQLITE_STATIC);
+		} else {
+			bind_null(st, b, at + pos[RC_DEDUPE]);
+		}
+	}
+	if (pos[RC_METRICS]) {
+		if (row->mlen)
+			bind_static_len(st, b, at + pos[RC_METRICS], row->mbuf->buf + row->moff,
+					row->mlen);
+		else
+			bind_null(st, b, at + pos[RC_METRICS]);
+	}
 }
 
 /*
@@ -1652,7 +1705,7 @@ static int run_insert(struct db_sink_state *s, struct db_run_row *row, int64_t *
 	rc = stmt(s, ST_ADD_RUN, &st, err);
 	if (rc < 0)
 		return rc;
-	bind_run(st, NULL, 0, s, row);
+	bind_run(st, NULL, 0, s, row, all_cols);
 	rc = step(s, st, NULL, err, "cannot add run");
 	if (rc < 0)
 		return rc;
@@ -1710,35 +1763,71 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 	return rc;
 }
 
+/*
+ * The shape for n rows whose NULL columns are nulls: the one leaving out
+ * most of them among those made (any that leaves out only NULL columns
+ * will do; [0] leaves out none).  A full batch (the bulk of a large
+ * source) whose NULL columns no shape leaves out makes one, while there
+ * is room: a shape's statements are prepared once per size.
+ */
+static struct db_run_shape *runs_shape(struct db_sink_state *s, size_t n, uint32_t nulls)
+{
+	struct db_run_shape *best = &s->shapes[0], *sh;
+	int i, c;
+
+	for (i = 1; i < s->nshapes; i++) {
+		sh = &s->shapes[i];
+		if (sh->omit == nulls)
+			return sh;
+		if (!(sh->omit & ~nulls) && sh->width < best->width)
+			best = sh;
+	}
+	if (!nulls || n < DB_RUN_BATCH || s->nshapes >= DB_RUN_SHAPES)
+		return best;
+	sh = &s->shapes[s->nshapes++];
+	sh->omit = nulls;
+	sh->width = 0;
+	for (c = 0; c < DB_RUN_COLS; c++)
+		sh->pos[c] = nulls >> c & 1 ? 0 : (unsigned char)++sh->width;
+	return sh;
+}
+
 /* INSERT OR FAIL INTO run_data ... VALUES (...) n times: a run stored
  * before stops the statement there, the runs before it stay stored.  (OR
  * FAIL, unlike the default ABORT, needs no statement journal: no copy of
  * every page the statement touches.) */
-static int runs_stmt(struct db_sink_state *s, size_t n, sqlite3_stmt **out, struct strbuf *err)
+static int runs_stmt(struct db_sink_state *s, struct db_run_shape *sh, size_t n,
+		     sqlite3_stmt **out, struct strbuf *err)
 {
-	if (!s->st_runs[n]) {
-		const char *one = sink_sql[ST_ADD_RUN];
+	if (!sh->st[n]) {
 		struct strbuf sql = STRBUF_INIT;
-		const char *values = strstr(one, " VALUES (");
 		size_t i;
-		int rc;
+		int c, rc;
 
-		/* "INSERT" "INTO run_data(...)" */
-		strbuf_addstr(&sql, "INSERT OR FAIL");
-		strbuf_add(&sql, one + 6, (size_t)(values - one - 6));
-		strbuf_addstr(&sql, " VALUES ");
-		for (i = 0; i < n; i++)
-			strbuf_addstr(&sql, i ? ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
-					      : "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-		rc = db_prepare(s->db, &s->st_runs[n], sql.buf, err);
+		strbuf_addstr(&sql, "INSERT OR FAIL INTO run_data(");
+		for (c = 0; c < DB_RUN_COLS; c++) {
+			if (!sh->pos[c])
+				continue;
+			if (sh->pos[c] > 1)
+				strbuf_addstr(&sql, ", ");
+			strbuf_addstr(&sql, run_cols[c]);
+		}
+		strbuf_addstr(&sql, ") VALUES ");
+		for (i = 0; i < n; i++) {
+			strbuf_addstr(&sql, i ? ",(?" : "(?");
+			for (c = 1; c < sh->width; c++)
+				strbuf_add(&sql, ",?", 2);
+			strbuf_addch(&sql, ')');
+		}
+		rc = db_prepare(s->db, &sh->st[n], sql.buf, err);
 		strbuf_release(&sql);
 		if (rc < 0)
 			return rc;
-		free(s->runs_bound[n]); /* nothing bound yet */
-		s->runs_bound[n] = ab_calloc(20 * n, sizeof(*s->runs_bound[n]));
+		free(sh->bound[n]); /* nothing bound yet */
+		sh->bound[n] = ab_calloc((size_t)sh->width * n, sizeof(*sh->bound[n]));
 	}
-	sqlite3_reset(s->st_runs[n]);
-	*out = s->st_runs[n];
+	sqlite3_reset(sh->st[n]);
+	*out = sh->st[n];
 	return 0;
 }
 
@@ -1765,13 +1854,19 @@ static int pend_flush(struct db_sink_state *s, int64_t ids[], int rcs[], struct 
 		for (m = DB_RUN_BATCH; m > n - i; m /= 2)
 			;
 		if (m >= 2 && !one_by_one) {
+			struct db_run_shape *sh;
+			uint32_t nulls = ~(uint32_t)0;
 			int64_t first = 0;
 
-			rc = runs_stmt(s, m, &st, err);
+			for (k = 0; k < m; k++)
+				nulls &= row_nulls(&s->pend[i + k]);
+			sh = runs_shape(s, m, nulls);
+			rc = runs_stmt(s, sh, m, &st, err);
 			if (rc < 0)
 				goto fail;
 			for (k = 0; k < m; k++)
-				bind_run(st, s->runs_bound[m], (int)(20 * k), s, &s->pend[i + k]);
+				bind_run(st, sh->bound[m], sh->width * (int)k, s, &s->pend[i + k],
+					 sh->pos);
 			rc = sqlite3_step(st);
 			if (rc != SQLITE_DONE && (rc & 0xff) != SQLITE_CONSTRAINT) {
 				rc = db_fail(s->db, err, "cannot add run");
@@ -2078,6 +2173,9 @@ void db_sink_init(struct db *db)
 	memset(s, 0, sizeof(*s));
 	s->db = db;
 	s->data_version = -1;
+	s->shapes[0].width = DB_RUN_COLS;
+	memcpy(s->shapes[0].pos, all_cols, sizeof(all_cols));
+	s->nshapes = 1;
 	strbuf_init(&s->last_system, 0);
 	strbuf_init(&s->last_bench, 0);
 	strbuf_init(&s->kbuf, 0);
@@ -2132,9 +2230,13 @@ void db_sink_release(struct db *db)
 		db_exec(db, "ROLLBACK", NULL);
 	for (i = 0; i < AB_ARRAY_SIZE(s->st); i++)
 		sqlite3_finalize(s->st[i]);
-	for (i = 0; i < AB_ARRAY_SIZE(s->st_runs); i++) {
-		sqlite3_finalize(s->st_runs[i]);
-		free(s->runs_bound[i]);
+	for (i = 0; i < (size_t)s->nshapes; i++) {
+		size_t n;
+
+		for (n = 0; n <= DB_RUN_BATCH; n++) {
+			sqlite3_finalize(s->shapes[i].st[n]);
+			free(s->shapes[i].bound[n]);
+		}
 	}
 	free(s->mitems);
 	free(s->kind_ids);
