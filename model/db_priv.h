@@ -219,6 +219,7 @@ struct db_sink_state {
 	int64_t prev_set_id;       /* 0: none */
 	struct {
 		struct strbuf key; /* name \0 unit \0 meta */
+		size_t unit_at, meta_at; /* where unit and meta start in key */
 		int64_t id;        /* 0: none */
 	} prev_kind[8];
 	struct sha256 fresh;       /* sha256_init()ed once, for db_key16 */

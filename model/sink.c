@@ -844,22 +844,13 @@ static int params_set(struct db_sink_state *s, const char *text, size_t len, int
 	return 0;
 }
 
-/* key (name \0 unit \0 meta, as kind_id() builds it) is k's: compared in
- * place, without building k's key (most metrics are the run before's) */
-static int kind_key_is(const struct strbuf *key, const struct kind_arg *k)
+/* k is the kind whose key (name \0 unit \0 meta, as kind_id() builds it)
+ * is key, its unit at unit_at and its meta at meta_at: each part compared
+ * in place to its NUL (most metrics are the run before's) */
+static int kind_key_is(const char *key, size_t unit_at, size_t meta_at, const struct kind_arg *k)
 {
-	const char *p = key->buf, *end = key->buf + key->len;
-	size_t n = strlen(k->name) + 1;
-
-	if ((size_t)(end - p) < n || memcmp(p, k->name, n))
-		return 0;
-	p += n;
-	n = strlen(k->unit) + 1;
-	if ((size_t)(end - p) < n || memcmp(p, k->unit, n))
-		return 0;
-	p += n;
-	n = strlen(k->meta);
-	return (size_t)(end - p) == n && !memcmp(p, k->meta, n);
+	return !strcmp(key, k->name) && !strcmp(key + unit_at, k->unit) &&
+	       !strcmp(key + meta_at, k->meta);
 }
 
 static int kind_id(struct db_sink_state *s, size_t i, const struct ingest_metric *m,
@@ -867,13 +858,15 @@ static int kind_id(struct db_sink_state *s, size_t i, const struct ingest_metric
 {
 	struct kind_arg k;
 	char *meta = meta_json ? NULL : json_text(s, m->meta);
+	size_t unit_at, meta_at;
 	int rc;
 
 	k.name = m->name;
 	k.unit = m->unit ? m->unit : "";
 	k.meta = meta_json ? meta_json : meta ? meta : "";
 	if (i < AB_ARRAY_SIZE(s->prev_kind) && s->prev_kind[i].id > 0 &&
-	    kind_key_is(&s->prev_kind[i].key, &k)) {
+	    kind_key_is(s->prev_kind[i].key.buf, s->prev_kind[i].unit_at, s->prev_kind[i].meta_at,
+			&k)) {
 		/* the same kind as the run before's metric i */
 		*id = s->prev_kind[i].id;
 		free(meta);
@@ -881,7 +874,9 @@ static int kind_id(struct db_sink_state *s, size_t i, const struct ingest_metric
 	}
 	strbuf_reset(&s->kbuf);
 	strbuf_add(&s->kbuf, k.name, strlen(k.name) + 1);
+	unit_at = s->kbuf.len;
 	strbuf_add(&s->kbuf, k.unit, strlen(k.unit) + 1);
+	meta_at = s->kbuf.len;
 	strbuf_addstr(&s->kbuf, k.meta);
 	{	/* a kind added here goes again if its run is a duplicate
 		 * (drop_new_kinds); interned_new is the param set's */
@@ -903,6 +898,8 @@ static int kind_id(struct db_sink_state *s, size_t i, const struct ingest_metric
 	if (rc == 0 && i < AB_ARRAY_SIZE(s->prev_kind)) {
 		strbuf_reset(&s->prev_kind[i].key);
 		strbuf_addbuf(&s->prev_kind[i].key, &s->kbuf);
+		s->prev_kind[i].unit_at = unit_at;
+		s->prev_kind[i].meta_at = meta_at;
 		s->prev_kind[i].id = *id;
 	}
 	free(meta);
