@@ -189,6 +189,7 @@ struct db_sink_state {
 	size_t nnew_kinds, cap_new_kinds;
 	struct db_run_shape shapes[DB_RUN_SHAPES]; /* [0]: every column */
 	int nshapes;
+	uint32_t nulls_seen;       /* columns NULL in all full statements so far */
 	struct db_bound pw_bound[5 * DB_POWER_BATCH];  /* ST_ADD_POWER_BATCH's */
 	/* small caches valid inside one transaction */
 	struct strbuf last_system;

@@ -1761,31 +1761,36 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 }
 
 /*
- * The shape for n rows whose NULL columns are nulls: the one leaving out
- * most of them among those made (any that leaves out only NULL columns
- * will do; [0] leaves out none).  A full batch (the bulk of a large
- * source) whose NULL columns no shape leaves out makes one, while there
- * is room: a shape's statements are prepared once per size.
+ * The shape for n rows whose NULL columns are nulls: of those made, the
+ * one leaving out most columns, all of them NULL here ([0] leaves out
+ * none).  A full statement (the bulk of a large source) makes a shape
+ * for the columns NULL in every full statement so far, while there is
+ * room and none made leaves them all out: the shapes settle on what a
+ * source never fills, whatever else a statement's rows leave NULL (a
+ * shape's statements cost as much to prepare as some 10,000 rows save).
  */
 static struct db_run_shape *runs_shape(struct db_sink_state *s, size_t n, uint32_t nulls)
 {
 	struct db_run_shape *best = &s->shapes[0], *sh;
+	uint32_t want = 0;
 	int i, c;
 
 	for (i = 1; i < s->nshapes; i++) {
 		sh = &s->shapes[i];
-		if (sh->omit == nulls)
-			return sh;
 		if (!(sh->omit & ~nulls) && sh->width < best->width)
 			best = sh;
 	}
-	if (!nulls || n < DB_RUN_BATCH || s->nshapes >= DB_RUN_SHAPES)
+	if (n == DB_RUN_BATCH && nulls) {
+		s->nulls_seen &= nulls;
+		want = s->nulls_seen;
+	}
+	if (!want || !(want & ~best->omit) || s->nshapes >= DB_RUN_SHAPES)
 		return best;
 	sh = &s->shapes[s->nshapes++];
-	sh->omit = nulls;
+	sh->omit = want;
 	sh->width = 0;
 	for (c = 0; c < DB_RUN_COLS; c++)
-		sh->pos[c] = nulls >> c & 1 ? 0 : (unsigned char)++sh->width;
+		sh->pos[c] = want >> c & 1 ? 0 : (unsigned char)++sh->width;
 	return sh;
 }
 
@@ -2173,6 +2178,7 @@ void db_sink_init(struct db *db)
 	s->shapes[0].width = DB_RUN_COLS;
 	memcpy(s->shapes[0].pos, all_cols, sizeof(all_cols));
 	s->nshapes = 1;
+	s->nulls_seen = ~(uint32_t)0;
 	strbuf_init(&s->last_system, 0);
 	strbuf_init(&s->last_bench, 0);
 	strbuf_init(&s->kbuf, 0);
