@@ -288,9 +288,14 @@ int db_open(struct db **out, const char *path, unsigned flags, struct strbuf *er
 		rc = set_wal(db, err);
 		if (rc < 0)
 			goto fail;
-		/* a 64 MiB page cache keeps the run and metric indexes in memory
-		 * during a large ingest */
-		rc = db_exec(db, "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536;"
+		/* A 32 MiB page cache keeps the hot part of the run index in
+		 * memory during a large ingest: a file's runs go to a few
+		 * (benchmark, system) parts of it, so a 950,000-run perflog tree
+		 * (a 29 MiB index) reads back 3 pages more than with 64 MiB.
+		 * Every page the cache grows by is a fresh page fault on the
+		 * writer thread (and an mprotect of its malloc arena): a 52 MiB
+		 * database grew a 64 MiB cache to ~15,000 faults, 32 MiB to ~9,000. */
+		rc = db_exec(db, "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768;"
 				 " PRAGMA temp_store = MEMORY;"
 				 /* a WAL that grew while a long reader held it back is
 				  * cut to this size at its next reset */

@@ -97,13 +97,31 @@ void db_metrics_pack(struct strbuf *out, struct db_metric_item *v, size_t n)
 			v[k] = v[k - 1];
 		v[k] = t;
 	}
+	/* written in place, room made once (the writer packs every run's) */
+	for (i = 0, k = 2; i < n; i++)
+		k += 24 + v[i].text_len;
+	strbuf_grow(out, k);
 	for (i = 0; i < n; i++) {
-		strbuf_addstr(out, i ? ",\"" : "{\"");
-		jtext_int(out, (long long)v[i].kind);
-		strbuf_add(out, "\":", 2);
-		if (v[i].text)
-			strbuf_add(out, v[i].text, v[i].text_len);
-		else
+		char d[24], *p = out->buf + out->len;
+		size_t j = sizeof(d);
+		unsigned long long u = (unsigned long long)v[i].kind; /* an id: > 0 */
+
+		do {
+			d[--j] = (char)('0' + u % 10);
+			u /= 10;
+		} while (u);
+		*p++ = i ? ',' : '{';
+		*p++ = '"';
+		memcpy(p, d + j, sizeof(d) - j);
+		p += sizeof(d) - j;
+		*p++ = '"';
+		*p++ = ':';
+		if (v[i].text) {
+			memcpy(p, v[i].text, v[i].text_len);
+			p += v[i].text_len;
+		}
+		strbuf_setlen(out, (size_t)(p - out->buf));
+		if (!v[i].text) /* grows out itself */
 			db_metrics_number(out, v[i].value);
 	}
 	if (n)

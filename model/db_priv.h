@@ -100,6 +100,19 @@ struct db_run_row {
 	const struct strbuf *mbuf;
 };
 
+/* sink.c: run_many's multi-row INSERT leaving out the columns that are
+ * NULL in every row it stores (a left-out column is NULL, as bound NULL
+ * would be, without its two VDBE copies per row) */
+#define DB_RUN_COLS 20
+#define DB_RUN_SHAPES 4
+struct db_run_shape {
+	uint32_t omit;             /* bit c: run_data column c left out */
+	int width;                 /* parameters per row */
+	unsigned char pos[DB_RUN_COLS]; /* column c's parameter in a row, 1-based; 0: left out */
+	sqlite3_stmt *st[DB_RUN_BATCH + 1]; /* INSERT of n runs */
+	struct db_bound *bound[DB_RUN_BATCH + 1]; /* what st[n] has bound */
+};
+
 /* sink.c: the last upsert of a system or benchmark by name, kept across
  * transactions: once the same input was upserted twice in a row, the row
  * is what that input makes it (a fixed point) and the upsert is skipped */
@@ -188,8 +201,9 @@ struct db_sink_state {
 	size_t cap_kind_ids;
 	int64_t *new_kinds;        /* kinds run() added for the run being stored */
 	size_t nnew_kinds, cap_new_kinds;
-	sqlite3_stmt *st_runs[DB_RUN_BATCH + 1]; /* INSERT of n runs */
-	struct db_bound *runs_bound[DB_RUN_BATCH + 1]; /* what st_runs[n] has bound */
+	struct db_run_shape shapes[DB_RUN_SHAPES]; /* [0]: every column */
+	int nshapes;
+	uint32_t nulls_seen;       /* columns NULL in all full statements so far */
 	struct db_bound pw_bound[5 * DB_POWER_BATCH];  /* ST_ADD_POWER_BATCH's */
 	/* small caches valid inside one transaction */
 	struct strbuf last_system;
@@ -220,6 +234,7 @@ struct db_sink_state {
 	int64_t prev_set_id;       /* 0: none */
 	struct {
 		struct strbuf key; /* name \0 unit \0 meta */
+		size_t unit_at, meta_at; /* where unit and meta start in key */
 		int64_t id;        /* 0: none */
 	} prev_kind[8];
 	struct sha256 fresh;       /* sha256_init()ed once, for db_key16 */

@@ -89,6 +89,7 @@ static const char *const sink_sql[ST_COUNT] = {
 			    " unit = CASE WHEN metric = '' THEN excluded.unit ELSE unit END,"
 			    " better = CASE WHEN metric = '' THEN excluded.better ELSE better END"
 			    " RETURNING id",
+	/* the columns in run_cols[]'s order (run_many's statements) */
 	[ST_ADD_RUN] = "INSERT INTO run_data(source_id, seq, line, system_id, benchmark_id, job_id,"
 		       " started, finished, status, nodes, devices, global_batch, local_batch,"
 		       " precision, framework, set_id, params, excluded_reason, dedupe, metrics)"
@@ -905,22 +906,13 @@ static int params_set(struct db_sink_state *s, const char *text, size_t len, int
 	return 0;
 }
 
-/* key (name \0 unit \0 meta, as kind_id() builds it) is k's: compared in
- * place, without building k's key (most metrics are the run before's) */
-static int kind_key_is(const struct strbuf *key, const struct kind_arg *k)
+/* k is the kind whose key (name \0 unit \0 meta, as kind_id() builds it)
+ * is key, its unit at unit_at and its meta at meta_at: each part compared
+ * in place to its NUL (most metrics are the run before's) */
+static int kind_key_is(const char *key, size_t unit_at, size_t meta_at, const struct kind_arg *k)
 {
-	const char *p = key->buf, *end = key->buf + key->len;
-	size_t n = strlen(k->name) + 1;
-
-	if ((size_t)(end - p) < n || memcmp(p, k->name, n))
-		return 0;
-	p += n;
-	n = strlen(k->unit) + 1;
-	if ((size_t)(end - p) < n || memcmp(p, k->unit, n))
-		return 0;
-	p += n;
-	n = strlen(k->meta);
-	return (size_t)(end - p) == n && !memcmp(p, k->meta, n);
+	return !strcmp(key, k->name) && !strcmp(key + unit_at, k->unit) &&
+	       !strcmp(key + meta_at, k->meta);
 }
 
 static int kind_id(struct db_sink_state *s, size_t i, const struct ingest_metric *m,
@@ -928,13 +920,15 @@ static int kind_id(struct db_sink_state *s, size_t i, const struct ingest_metric
 {
 	struct kind_arg k;
 	char *meta = meta_json ? NULL : json_text(s, m->meta);
+	size_t unit_at, meta_at;
 	int rc;
 
 	k.name = m->name;
 	k.unit = m->unit ? m->unit : "";
 	k.meta = meta_json ? meta_json : meta ? meta : "";
 	if (i < AB_ARRAY_SIZE(s->prev_kind) && s->prev_kind[i].id > 0 &&
-	    kind_key_is(&s->prev_kind[i].key, &k)) {
+	    kind_key_is(s->prev_kind[i].key.buf, s->prev_kind[i].unit_at, s->prev_kind[i].meta_at,
+			&k)) {
 		/* the same kind as the run before's metric i */
 		*id = s->prev_kind[i].id;
 		free(meta);
@@ -942,7 +936,9 @@ static int kind_id(struct db_sink_state *s, size_t i, const struct ingest_metric
 	}
 	strbuf_reset(&s->kbuf);
 	strbuf_add(&s->kbuf, k.name, strlen(k.name) + 1);
+	unit_at = s->kbuf.len;
 	strbuf_add(&s->kbuf, k.unit, strlen(k.unit) + 1);
+	meta_at = s->kbuf.len;
 	strbuf_addstr(&s->kbuf, k.meta);
 	{	/* a kind added here goes again if its run is a duplicate
 		 * (drop_new_kinds); interned_new is the param set's */
@@ -964,6 +960,8 @@ static int kind_id(struct db_sink_state *s, size_t i, const struct ingest_metric
 	if (rc == 0 && i < AB_ARRAY_SIZE(s->prev_kind)) {
 		strbuf_reset(&s->prev_kind[i].key);
 		strbuf_addbuf(&s->prev_kind[i].key, &s->kbuf);
+		s->prev_kind[i].unit_at = unit_at;
+		s->prev_kind[i].meta_at = meta_at;
 		s->prev_kind[i].id = *id;
 	}
 	free(meta);
@@ -1562,48 +1560,100 @@ static int run_resolve(struct db_sink_state *s, const struct ingest_run **rp,
 	return 0;
 }
 
-/* Run row's parameters at at + 1..20 of st; b: what st has bound (NULL:
- * bind all). */
-static void bind_run(sqlite3_stmt *st, struct db_bound *b, int at, struct db_sink_state *s,
-		     const struct db_run_row *row)
+/* run_data's columns in ST_ADD_RUN's order; run_many may leave out the
+ * nullable ones (bit c of struct db_run_shape's omit) */
+static const char *const run_cols[DB_RUN_COLS] = {
+	"source_id", "seq", "line", "system_id", "benchmark_id", "job_id", "started", "finished",
+	"status", "nodes", "devices", "global_batch", "local_batch", "precision", "framework",
+	"set_id", "params", "excluded_reason", "dedupe", "metrics",
+};
+enum { RC_LINE = 2, RC_JOB = 5, RC_STARTED, RC_FINISHED, RC_NODES = 9, RC_DEVICES,
+       RC_GLOBAL_BATCH, RC_LOCAL_BATCH, RC_PRECISION, RC_FRAMEWORK, RC_SET, RC_PARAMS,
+       RC_REASON, RC_DEDUPE, RC_METRICS };
+/* every column, parameter c + 1 (ST_ADD_RUN) */
+static const unsigned char all_cols[DB_RUN_COLS] = {
+	1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+};
+
+/* The columns bind_run() binds NULL for row (bits as in omit). */
+static uint32_t row_nulls(const struct db_run_row *row)
 {
 	const struct ingest_run *r = row->r;
 
-	bind_i64(st, b, at + 1, s->source_id);
-	bind_i64(st, b, at + 2, row->seq);
-	bind_pos(st, b, at + 3, r->line);
-	bind_i64(st, b, at + 4, row->sys_id);
-	bind_i64(st, b, at + 5, row->b_id);
-	bind_static(st, b, at + 6, r->job_id);
-	bind_static(st, b, at + 7, r->started);
-	bind_static(st, b, at + 8, r->finished);
-	bind_i64(st, b, at + 9, r->status <= RUN_INVALID ? (int)r->status : (int)RUN_INVALID);
-	bind_pos(st, b, at + 10, r->nodes);
-	bind_pos(st, b, at + 11, r->devices);
-	bind_pos(st, b, at + 12, r->global_batch);
-	bind_pos(st, b, at + 13, r->local_batch);
-	bind_static(st, b, at + 14, r->precision);
-	bind_static(st, b, at + 15, r->framework);
-	if (row->set_id > 0)
-		bind_i64(st, b, at + 16, row->set_id);
-	else
-		bind_null(st, b, at + 16);
-	if (row->own_len)
-		bind_static_len(st, b, at + 17, row->own, row->own_len);
-	else
-		bind_null(st, b, at + 17);
-	bind_static(st, b, at + 18, r->excluded_reason);
-	if (row->has_key) {
-		if (b)
-			b[at + 18].kind = DB_BOUND_OTHER;
-		sqlite3_bind_blob(st, at + 19, row->key, 16, SQLITE_STATIC);
-	} else {
-		bind_null(st, b, at + 19);
+	return (uint32_t)(r->line <= 0) << RC_LINE | (uint32_t)!r->job_id << RC_JOB |
+	       (uint32_t)!r->started << RC_STARTED | (uint32_t)!r->finished << RC_FINISHED |
+	       (uint32_t)(r->nodes <= 0) << RC_NODES | (uint32_t)(r->devices <= 0) << RC_DEVICES |
+	       (uint32_t)(r->global_batch <= 0) << RC_GLOBAL_BATCH |
+	       (uint32_t)(r->local_batch <= 0) << RC_LOCAL_BATCH |
+	       (uint32_t)!r->precision << RC_PRECISION | (uint32_t)!r->framework << RC_FRAMEWORK |
+	       (uint32_t)(row->set_id <= 0) << RC_SET | (uint32_t)!row->own_len << RC_PARAMS |
+	       (uint32_t)!r->excluded_reason << RC_REASON | (uint32_t)!row->has_key << RC_DEDUPE |
+	       (uint32_t)!row->mlen << RC_METRICS;
+}
+
+/* Run row's parameters at at + pos[c] of st, column c left out where
+ * pos[c] is 0 (all_cols: all 20); b: what st has bound (NULL: bind all). */
+static void bind_run(sqlite3_stmt *st, struct db_bound *b, int at, struct db_sink_state *s,
+		     const struct db_run_row *row, const unsigned char *pos)
+{
+	const struct ingest_run *r = row->r;
+
+	/* never left out: NOT NULL */
+	bind_i64(st, b, at + pos[0], s->source_id);
+	bind_i64(st, b, at + pos[1], row->seq);
+	if (pos[RC_LINE])
+		bind_pos(st, b, at + pos[RC_LINE], r->line);
+	bind_i64(st, b, at + pos[3], row->sys_id);
+	bind_i64(st, b, at + pos[4], row->b_id);
+	if (pos[RC_JOB])
+		bind_static(st, b, at + pos[RC_JOB], r->job_id);
+	if (pos[RC_STARTED])
+		bind_static(st, b, at + pos[RC_STARTED], r->started);
+	if (pos[RC_FINISHED])
+		bind_static(st, b, at + pos[RC_FINISHED], r->finished);
+	bind_i64(st, b, at + pos[8], r->status <= RUN_INVALID ? (int)r->status : (int)RUN_INVALID);
+	if (pos[RC_NODES])
+		bind_pos(st, b, at + pos[RC_NODES], r->nodes);
+	if (pos[RC_DEVICES])
+		bind_pos(st, b, at + pos[RC_DEVICES], r->devices);
+	if (pos[RC_GLOBAL_BATCH])
+		bind_pos(st, b, at + pos[RC_GLOBAL_BATCH], r->global_batch);
+	if (pos[RC_LOCAL_BATCH])
+		bind_pos(st, b, at + pos[RC_LOCAL_BATCH], r->local_batch);
+	if (pos[RC_PRECISION])
+		bind_static(st, b, at + pos[RC_PRECISION], r->precision);
+	if (pos[RC_FRAMEWORK])
+		bind_static(st, b, at + pos[RC_FRAMEWORK], r->framework);
+	if (pos[RC_SET]) {
+		if (row->set_id > 0)
+			bind_i64(st, b, at + pos[RC_SET], row->set_id);
+		else
+			bind_null(st, b, at + pos[RC_SET]);
 	}
-	if (row->mlen)
-		bind_static_len(st, b, at + 20, row->mbuf->buf + row->moff, row->mlen);
-	else
-		bind_null(st, b, at + 20);
+	if (pos[RC_PARAMS]) {
+		if (row->own_len)
+			bind_static_len(st, b, at + pos[RC_PARAMS], row->own, row->own_len);
+		else
+			bind_null(st, b, at + pos[RC_PARAMS]);
+	}
+	if (pos[RC_REASON])
+		bind_static(st, b, at + pos[RC_REASON], r->excluded_reason);
+	if (pos[RC_DEDUPE]) {
+		if (row->has_key) {
+			if (b)
+				b[at + pos[RC_DEDUPE] - 1].kind = DB_BOUND_OTHER;
+			sqlite3_bind_blob(st, at + pos[RC_DEDUPE], row->key, 16, SQLITE_STATIC);
+		} else {
+			bind_null(st, b, at + pos[RC_DEDUPE]);
+		}
+	}
+	if (pos[RC_METRICS]) {
+		if (row->mlen)
+			bind_static_len(st, b, at + pos[RC_METRICS], row->mbuf->buf + row->moff,
+					row->mlen);
+		else
+			bind_null(st, b, at + pos[RC_METRICS]);
+	}
 }
 
 /*
@@ -1714,7 +1764,7 @@ static int run_insert(struct db_sink_state *s, struct db_run_row *row, int64_t *
 	rc = stmt(s, ST_ADD_RUN, &st, err);
 	if (rc < 0)
 		return rc;
-	bind_run(st, NULL, 0, s, row);
+	bind_run(st, NULL, 0, s, row, all_cols);
 	rc = step(s, st, NULL, err, "cannot add run");
 	if (rc < 0)
 		return rc;
@@ -1772,35 +1822,76 @@ static int sink_run(void *self, const struct ingest_run *r, int64_t *run_id, str
 	return rc;
 }
 
+/*
+ * The shape for n rows whose NULL columns are nulls: of those made, the
+ * one leaving out most columns, all of them NULL here ([0] leaves out
+ * none).  A full statement (the bulk of a large source) makes a shape
+ * for the columns NULL in every full statement so far, while there is
+ * room and none made leaves them all out: the shapes settle on what a
+ * source never fills, whatever else a statement's rows leave NULL (a
+ * shape's statements cost as much to prepare as some 10,000 rows save).
+ */
+static struct db_run_shape *runs_shape(struct db_sink_state *s, size_t n, uint32_t nulls)
+{
+	struct db_run_shape *best = &s->shapes[0], *sh;
+	uint32_t want = 0;
+	int i, c;
+
+	for (i = 1; i < s->nshapes; i++) {
+		sh = &s->shapes[i];
+		if (!(sh->omit & ~nulls) && sh->width < best->width)
+			best = sh;
+	}
+	if (n == DB_RUN_BATCH && nulls) {
+		s->nulls_seen &= nulls;
+		want = s->nulls_seen;
+	}
+	if (!want || !(want & ~best->omit) || s->nshapes >= DB_RUN_SHAPES)
+		return best;
+	sh = &s->shapes[s->nshapes++];
+	sh->omit = want;
+	sh->width = 0;
+	for (c = 0; c < DB_RUN_COLS; c++)
+		sh->pos[c] = want >> c & 1 ? 0 : (unsigned char)++sh->width;
+	return sh;
+}
+
 /* INSERT OR FAIL INTO run_data ... VALUES (...) n times: a run stored
  * before stops the statement there, the runs before it stay stored.  (OR
  * FAIL, unlike the default ABORT, needs no statement journal: no copy of
  * every page the statement touches.) */
-static int runs_stmt(struct db_sink_state *s, size_t n, sqlite3_stmt **out, struct strbuf *err)
+static int runs_stmt(struct db_sink_state *s, struct db_run_shape *sh, size_t n,
+		     sqlite3_stmt **out, struct strbuf *err)
 {
-	if (!s->st_runs[n]) {
-		const char *one = sink_sql[ST_ADD_RUN];
+	if (!sh->st[n]) {
 		struct strbuf sql = STRBUF_INIT;
-		const char *values = strstr(one, " VALUES (");
 		size_t i;
-		int rc;
+		int c, rc;
 
-		/* "INSERT" "INTO run_data(...)" */
-		strbuf_addstr(&sql, "INSERT OR FAIL");
-		strbuf_add(&sql, one + 6, (size_t)(values - one - 6));
-		strbuf_addstr(&sql, " VALUES ");
-		for (i = 0; i < n; i++)
-			strbuf_addstr(&sql, i ? ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
-					      : "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-		rc = db_prepare(s->db, &s->st_runs[n], sql.buf, err);
+		strbuf_addstr(&sql, "INSERT OR FAIL INTO run_data(");
+		for (c = 0; c < DB_RUN_COLS; c++) {
+			if (!sh->pos[c])
+				continue;
+			if (sh->pos[c] > 1)
+				strbuf_addstr(&sql, ", ");
+			strbuf_addstr(&sql, run_cols[c]);
+		}
+		strbuf_addstr(&sql, ") VALUES ");
+		for (i = 0; i < n; i++) {
+			strbuf_addstr(&sql, i ? ",(?" : "(?");
+			for (c = 1; c < sh->width; c++)
+				strbuf_add(&sql, ",?", 2);
+			strbuf_addch(&sql, ')');
+		}
+		rc = db_prepare(s->db, &sh->st[n], sql.buf, err);
 		strbuf_release(&sql);
 		if (rc < 0)
 			return rc;
-		free(s->runs_bound[n]); /* nothing bound yet */
-		s->runs_bound[n] = ab_calloc(20 * n, sizeof(*s->runs_bound[n]));
+		free(sh->bound[n]); /* nothing bound yet */
+		sh->bound[n] = ab_calloc((size_t)sh->width * n, sizeof(*sh->bound[n]));
 	}
-	sqlite3_reset(s->st_runs[n]);
-	*out = s->st_runs[n];
+	sqlite3_reset(sh->st[n]);
+	*out = sh->st[n];
 	return 0;
 }
 
@@ -1827,13 +1918,19 @@ static int pend_flush(struct db_sink_state *s, int64_t ids[], int rcs[], struct 
 		for (m = DB_RUN_BATCH; m > n - i; m /= 2)
 			;
 		if (m >= 2 && !one_by_one) {
+			struct db_run_shape *sh;
+			uint32_t nulls = ~(uint32_t)0;
 			int64_t first = 0;
 
-			rc = runs_stmt(s, m, &st, err);
+			for (k = 0; k < m; k++)
+				nulls &= row_nulls(&s->pend[i + k]);
+			sh = runs_shape(s, m, nulls);
+			rc = runs_stmt(s, sh, m, &st, err);
 			if (rc < 0)
 				goto fail;
 			for (k = 0; k < m; k++)
-				bind_run(st, s->runs_bound[m], (int)(20 * k), s, &s->pend[i + k]);
+				bind_run(st, sh->bound[m], sh->width * (int)k, s, &s->pend[i + k],
+					 sh->pos);
 			rc = sqlite3_step(st);
 			if (rc != SQLITE_DONE && (rc & 0xff) != SQLITE_CONSTRAINT) {
 				rc = db_fail(s->db, err, "cannot add run");
@@ -2221,6 +2318,10 @@ void db_sink_init(struct db *db)
 	memset(s, 0, sizeof(*s));
 	s->db = db;
 	s->data_version = -1;
+	s->shapes[0].width = DB_RUN_COLS;
+	memcpy(s->shapes[0].pos, all_cols, sizeof(all_cols));
+	s->nshapes = 1;
+	s->nulls_seen = ~(uint32_t)0;
 	strbuf_init(&s->last_system, 0);
 	strbuf_init(&s->last_bench, 0);
 	strbuf_init(&s->kbuf, 0);
@@ -2284,9 +2385,13 @@ void db_sink_release(struct db *db)
 		db_exec(db, "ROLLBACK", NULL);
 	for (i = 0; i < AB_ARRAY_SIZE(s->st); i++)
 		sqlite3_finalize(s->st[i]);
-	for (i = 0; i < AB_ARRAY_SIZE(s->st_runs); i++) {
-		sqlite3_finalize(s->st_runs[i]);
-		free(s->runs_bound[i]);
+	for (i = 0; i < (size_t)s->nshapes; i++) {
+		size_t n;
+
+		for (n = 0; n <= DB_RUN_BATCH; n++) {
+			sqlite3_finalize(s->shapes[i].st[n]);
+			free(s->shapes[i].bound[n]);
+		}
 	}
 	free(s->mitems);
 	free(s->kind_ids);

@@ -7,7 +7,8 @@
  * connection removed their rows; a run prepared beforehand (the ingest
  * pipeline's way) is stored as one the sink prepares itself; run_many()
  * gives what run() one by one gives, to the byte, also when its batch
- * statements bind only the values that changed; a held sink switches
+ * statements bind only the values that changed, and when they leave out
+ * the columns NULL in all their rows; a held sink switches
  * foreign key checks once per series, not per source; skipping an upsert
  * of the same system or benchmark input leaves the rows as upserting does;
  * sources grouped into one transaction (group commit) are committed or
@@ -785,6 +786,149 @@ static void test_batch_binds_follow_values(void **state)
 	strbuf_release(&err);
 }
 
+/* Column c of run_data (struct db_run_shape's bits: 2 line, 5 job_id, 6
+ * started, 7 finished, 9 nodes, 10 devices, 11 global_batch, 12
+ * local_batch, 13 precision, 14 framework, 15 set_id, 16 params, 17
+ * excluded_reason, 18 dedupe, 19 metrics) of run i NULL or not. */
+static void shape_col(struct ingest_run *r, int c, int on, size_t i, const char *key,
+		      const char *text, json_t **params)
+{
+	switch (c) {
+	case 2: r->line = on ? (long)i + 1 : 0; break;
+	case 5: r->job_id = on ? text : NULL; break;
+	case 6: r->started = on ? text : NULL; break;
+	case 7: r->finished = on ? text : NULL; break;
+	case 9: r->nodes = on ? (long)(i % 3) + 1 : 0; break;
+	case 10: r->devices = on ? 4 : 0; break;
+	case 11: r->global_batch = on ? 256 : 0; break;
+	case 12: r->local_batch = on ? 32 : 0; break;
+	case 13: r->precision = on ? "fp16" : NULL; break;
+	case 14: r->framework = on ? "torch" : NULL; break;
+	case 15: /* a pair every run has: the shared set */
+		if (on)
+			json_object_set_new(*params, "host", json_string("n1"));
+		break;
+	case 16: /* a pair of the run's own */
+		if (on)
+			json_object_set_new(*params, "node", json_string(text));
+		break;
+	case 17:
+		r->excluded_reason = on ? "out of memory" : NULL;
+		r->status = on ? RUN_FAILED : RUN_OK;
+		break;
+	case 18: r->dedupe_key = on ? key : NULL; break;
+	case 19: r->nmetrics = on ? 1 : 0; break;
+	}
+}
+
+/*
+ * run_many() leaves out of its INSERT the columns that are NULL in every
+ * row of a full statement (struct db_run_shape).  For each nullable column:
+ * a batch of 64 runs where only it is set, one where only it is NULL (with
+ * a run stored before, which stops the statement), batches where the NULLs
+ * are scattered, and a tail of smaller statements; stored by run_many()
+ * they give run()'s database byte for byte, and the shapes were made.
+ */
+static void test_run_shapes_same_as_run(void **state)
+{
+	enum { B = 64, N = 4 * B + 37 };
+	static const int cols[] = { 2, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19 };
+	struct strbuf bytes[2] = { STRBUF_INIT, STRBUF_INIT }, err = STRBUF_INIT;
+	static struct strbuf prep[N];
+	static char keys[N][24], texts[N][32];
+	static int64_t ids[2][N];
+	static int rcs[2][N];
+	size_t i, ci;
+	int way;
+
+	(void)state;
+	for (i = 0; i < N; i++) {
+		strbuf_init(&prep[i], 0);
+		snprintf(keys[i], sizeof(keys[i]), "k|%zu", i);
+		snprintf(texts[i], sizeof(texts[i]), "2024-01-01T00:%02zu:%02zuZ", i / 60, i % 60);
+	}
+	for (ci = 0; ci < AB_ARRAY_SIZE(cols); ci++) {
+		int c = cols[ci], nshapes = 0, only = 0;
+
+		for (way = 0; way < 2; way++) {
+			char path[] = "/tmp/ab-test-sink-XXXXXX";
+			struct db *db = open_tmp(path);
+			struct ingest_sink *s = db_ingest_sink(db);
+			struct ingest_source so = { "s.txt", "00dd", "unit", 1, 0, NULL };
+			static struct ingest_metric m[N][1];
+			static struct ingest_run r[N];
+			static const struct ingest_run *rp[N];
+			int k;
+
+			assert_int_equal(s->begin(s->self, &so, &err), 0);
+			for (i = 0; i < N; i++) {
+				json_t *params = json_object();
+				size_t b = i / B;
+				size_t d;
+
+				fill_run(&r[i], m[i], NULL, NULL);
+				m[i][0].value = 1.0 + (double)(i % 9);
+				for (d = 0; d < AB_ARRAY_SIZE(cols); d++) {
+					/* 1: only c set, 2: only c NULL, else scattered
+					 * (0 meets the system, kinds and set first) */
+					int on = b == 1 ? cols[d] == c : b == 2 ? cols[d] != c
+						 : (i + d) % 3 != 0;
+
+					shape_col(&r[i], cols[d], on, i, keys[i], texts[i], &params);
+				}
+				if (b == 2 && i % B == 40 && c != 18 && c != 19) {
+					/* run 6 again: stops the statement */
+					r[i].dedupe_key = keys[6];
+					m[i][0].value = 1.0 + (double)(6 % 9);
+					r[i].nmetrics = 1;
+				}
+				r[i].params = json_object_size(params) ? params : NULL;
+				strbuf_reset(&prep[i]);
+				s->prepare(s->self, &r[i], &prep[i]);
+				json_decref(params);
+				r[i].prepared = prep[i].buf;
+				r[i].prepared_len = prep[i].len;
+				r[i].params = NULL;
+				rp[i] = &r[i];
+			}
+			if (way == 0) {
+				for (i = 0; i < N; i++)
+					rcs[0][i] = s->run(s->self, &r[i], &ids[0][i], &err);
+			} else {
+				for (i = 0; i < N; i += B)
+					assert_int_equal(s->run_many(s->self, rp + i,
+								     i + B <= N ? B : N - i,
+								     ids[1] + i, rcs[1] + i, &err), 0);
+				nshapes = db->sink.nshapes;
+				for (k = 1; k < nshapes; k++)
+					if (db->sink.shapes[k].width == 6) /* 5 NOT NULL + c */
+						only = db->sink.shapes[k].pos[c] != 0;
+			}
+			assert_int_equal(s->end(s->self, 1, &err), 0);
+			db_free(db);
+			slurp(path, &bytes[way]);
+			drop_tmp_files(path);
+		}
+		for (i = 0; i < N; i++) {
+			assert_int_equal(rcs[1][i], rcs[0][i]);
+			assert_true(ids[1][i] == ids[0][i]);
+		}
+		assert_true(bytes[0].len > 0);
+		assert_true(bytes[0].len == bytes[1].len &&
+			    !memcmp(bytes[0].buf, bytes[1].buf, bytes[0].len));
+		/* what the test is about happened */
+		if (c != 18 && c != 19)
+			assert_int_equal(rcs[0][2 * B + 40], 1);
+		assert_true(nshapes >= 2);
+		assert_true(only);
+	}
+	for (i = 0; i < N; i++)
+		strbuf_release(&prep[i]);
+	strbuf_release(&bytes[0]);
+	strbuf_release(&bytes[1]);
+	strbuf_release(&err);
+}
+
 /* Switching foreign key checks expires every prepared statement: while
  * the sink is held (ingest_paths) they are switched off once and back on
  * at the end, not around every source; without hold() they are on again
@@ -1288,6 +1432,7 @@ int main(void)
 		cmocka_unit_test(test_params_split_reference),
 		cmocka_unit_test(test_run_many_same_as_run),
 		cmocka_unit_test(test_batch_binds_follow_values),
+		cmocka_unit_test(test_run_shapes_same_as_run),
 		cmocka_unit_test(test_hold_switches_fk_once),
 		cmocka_unit_test(test_group_commit),
 		cmocka_unit_test(test_digest_at_end),
