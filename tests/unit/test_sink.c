@@ -854,7 +854,7 @@ static void test_run_shapes_same_as_run(void **state)
 			char path[] = "/tmp/ab-test-sink-XXXXXX";
 			struct db *db = open_tmp(path);
 			struct ingest_sink *s = db_ingest_sink(db);
-			struct ingest_source so = { "s.txt", "00dd", "unit", 1, 0, NULL };
+			struct ingest_source so = { "s.txt", "00dd", "unit", 1, 0, NULL, NULL, NULL };
 			static struct ingest_metric m[N][1];
 			static struct ingest_run r[N];
 			static const struct ingest_run *rp[N];
