@@ -714,30 +714,6 @@ const char *jtext_obj_get(const struct jtext_obj *j, const char *key, size_t *le
 	return obj_geth(j, key, n, key_hash(key, n), len);
 }
 
-/* memcpy of the short pieces of a dump, without a call for each */
-static inline void copy_small(char *d, const char *s, size_t n)
-{
-	uint64_t a, b;
-	uint32_t x, y;
-
-	if (n > 16) {
-		memcpy(d, s, n);
-	} else if (n >= 8) {
-		memcpy(&a, s, 8);
-		memcpy(&b, s + n - 8, 8);
-		memcpy(d, &a, 8);
-		memcpy(d + n - 8, &b, 8);
-	} else if (n >= 4) {
-		memcpy(&x, s, 4);
-		memcpy(&y, s + n - 4, 4);
-		memcpy(d, &x, 4);
-		memcpy(d + n - 4, &y, 4);
-	} else {
-		while (n--)
-			*d++ = *s++;
-	}
-}
-
 static size_t obj_size(const struct jtext_obj *j)
 {
 	size_t i, total = 2;
@@ -763,9 +739,10 @@ static void obj_dump(const struct jtext_obj *j, struct strbuf *out, size_t total
 				ends[i - 1] = (uint32_t)(d - start);
 			*d++ = ',';
 		}
-		copy_small(d, j->keys.buf + k->qoff, k->qlen);
+		/* ab_copy: the short pieces without a call for each */
+		ab_copy(d, j->keys.buf + k->qoff, k->qlen);
 		d += k->qlen;
-		copy_small(d, j->vals.buf + e->val, e->vlen);
+		ab_copy(d, j->vals.buf + e->val, e->vlen);
 		d += e->vlen;
 	}
 	if (ends && j->n)
