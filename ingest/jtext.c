@@ -454,18 +454,7 @@ int jtext_json(struct strbuf *o, json_t *v)
 
 #define JTEXT_KEYS_MAX 4096
 
-struct jtext_ent {
-	uint32_t key;           /* index into k */
-	size_t val, vlen;
-};
-
-struct jtext_key {
-	size_t off, klen;       /* raw key: keys.buf + off */
-	size_t qoff, qlen;      /* "key": as JSON, after the raw key in keys */
-	uint32_t hash;
-	uint32_t gen;           /* == obj gen: in this record, at e[pos] */
-	size_t pos;
-};
+/* struct jtext_ent and jtext_key: in jtext.h (the inline fast paths) */
 
 void jtext_obj_init(struct jtext_obj *j)
 {
@@ -590,7 +579,7 @@ static uint32_t key_add(struct jtext_obj *j, const char *key, size_t n, uint32_t
 	return (uint32_t)j->nk++;
 }
 
-void jtext_obj_put(struct jtext_obj *j, const char *key, size_t klen, size_t mark)
+void jtext_obj_put_slow(struct jtext_obj *j, const char *key, size_t klen, size_t mark)
 {
 	struct jtext_key *k = NULL;
 	struct jtext_ent *e;
@@ -687,7 +676,8 @@ static const char *obj_geth(const struct jtext_obj *j, const char *key, size_t k
 	return j->vals.buf + e->val;
 }
 
-const char *jtext_obj_get_ref(const struct jtext_obj *j, struct jtext_keyref *r, size_t *len)
+const char *jtext_obj_get_ref_slow(const struct jtext_obj *j, struct jtext_keyref *r,
+				   size_t *len)
 {
 	const struct jtext_ent *e;
 
