@@ -1514,6 +1514,7 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 		run.params_npairs = kv->n;
 	}
 	run.params_json = ptext->buf;
+	run.params_json_len = ptext->len;
 	run.excluded_reason = reason->len ? reason->buf : NULL;
 	run.dedupe_key = key;
 	run.metrics = m;

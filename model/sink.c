@@ -1294,8 +1294,9 @@ static void sink_prepare(void *self, const struct ingest_run *r, struct strbuf *
 		    presplit_add(&p->own, r->params_own) < 0)
 			h.status = PREP_NOT_OBJECT;
 	} else if (r->params_json) {
-		if (params_split(p, r->params_json, strlen(r->params_json), r->params_pair_ends,
-				 r->params_npairs) < 0)
+		size_t n = r->params_json_len ? r->params_json_len : strlen(r->params_json);
+
+		if (params_split(p, r->params_json, n, r->params_pair_ends, r->params_npairs) < 0)
 			h.status = PREP_NOT_OBJECT;
 	} else if (r->params) {
 		strbuf_reset(&p->text);
