@@ -700,6 +700,31 @@ int rfm_parse_time(const char *s, size_t len, long assume_offset_s, double *epoc
 		len--;
 	while (i < len && isspace((unsigned char)s[i]))
 		i++;
+	if (len - i >= 19 && s[i + 4] == '-' && s[i + 7] == '-' &&
+	    (s[i + 10] == 'T' || s[i + 10] == ' ') && s[i + 13] == ':' && s[i + 16] == ':') {
+		/* "YYYY-MM-DDTHH:MM:SS", every ReFrame time: the digits at
+		 * their places at once (the same fields as digits() reads,
+		 * which cost ~200 instructions a time) */
+		const unsigned char *u = (const unsigned char *)s + i;
+#define RFM_DG(k) ((unsigned)u[k] - '0')
+		unsigned bad = (RFM_DG(0) > 9) | (RFM_DG(1) > 9) | (RFM_DG(2) > 9) |
+			       (RFM_DG(3) > 9) | (RFM_DG(5) > 9) | (RFM_DG(6) > 9) |
+			       (RFM_DG(8) > 9) | (RFM_DG(9) > 9) | (RFM_DG(11) > 9) |
+			       (RFM_DG(12) > 9) | (RFM_DG(14) > 9) | (RFM_DG(15) > 9) |
+			       (RFM_DG(17) > 9) | (RFM_DG(18) > 9);
+
+		if (!bad) {
+			y = (long)(RFM_DG(0) * 1000 + RFM_DG(1) * 100 + RFM_DG(2) * 10 + RFM_DG(3));
+			mo = (long)(RFM_DG(5) * 10 + RFM_DG(6));
+			d = (long)(RFM_DG(8) * 10 + RFM_DG(9));
+			h = (long)(RFM_DG(11) * 10 + RFM_DG(12));
+			mi = (long)(RFM_DG(14) * 10 + RFM_DG(15));
+			se = (long)(RFM_DG(17) * 10 + RFM_DG(18));
+			i += 19;
+			goto fields;
+		}
+#undef RFM_DG
+	}
 	if (digits(s, len, &i, 4, &y) || i >= len || s[i++] != '-' ||
 	    digits(s, len, &i, 2, &mo) || i >= len || s[i++] != '-' ||
 	    digits(s, len, &i, 2, &d) || i >= len || (s[i] != 'T' && s[i] != ' ') ||
@@ -707,6 +732,7 @@ int rfm_parse_time(const char *s, size_t len, long assume_offset_s, double *epoc
 	    digits(s, len, &i, 2, &mi) || i >= len || s[i++] != ':' ||
 	    digits(s, len, &i, 2, &se))
 		return -1;
+fields:
 	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
 		return -1;
 	if (i < len && (s[i] == '.' || s[i] == ',')) {
