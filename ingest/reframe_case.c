@@ -278,7 +278,7 @@ struct rfm_perf *rfm_case_perf(struct rfm_case *c, const char *name, size_t len)
 	size_t i;
 
 	for (i = 0; i < c->nperf; i++)
-		if (strlen(c->perf[i].name) == len && ab_memeq(c->perf[i].name, name, len))
+		if (c->perf[i].name_len == len && ab_memeq(c->perf[i].name, name, len))
 			return &c->perf[i];
 	if (c->nperf == c->perf_cap) {
 		size_t old = c->perf_cap;
@@ -289,13 +289,17 @@ struct rfm_perf *rfm_case_perf(struct rfm_case *c, const char *name, size_t len)
 	p = &c->perf[c->nperf++];
 	{	/* the entry's name and spare unit stay; its values start empty */
 		char *keep = p->name, *spare = p->spare_unit;
+		size_t keep_len = p->name_len;
+
 		memset(p, 0, sizeof(*p));
 		p->spare_unit = spare;
-		if (keep && strlen(keep) == len && ab_memeq(keep, name, len)) {
+		if (keep && keep_len == len && ab_memeq(keep, name, len)) {
 			p->name = keep;
+			p->name_len = keep_len;
 		} else {
 			free(keep);
 			p->name = ab_strndup(name, len);
+			p->name_len = strlen(p->name); /* a NUL in name ends it */
 		}
 	}
 	return p;
@@ -316,7 +320,7 @@ void rfm_perf_set_unit(struct rfm_perf *p, const char *s, size_t len)
 
 void rfm_case_take_perf(struct rfm_case *dst, struct rfm_perf *src)
 {
-	struct rfm_perf *p = rfm_case_perf(dst, src->name, strlen(src->name));
+	struct rfm_perf *p = rfm_case_perf(dst, src->name, src->name_len);
 
 	p->has_value = src->has_value;
 	p->value = src->value;
@@ -1370,7 +1374,7 @@ int rfm_case_emit(struct ingest_file *f, struct rfm_case *c, struct rfm_skips *s
 		perf_bounds(p, &lo, &hi);
 		if (!p->has_value) {
 			strbuf_addch(missing, missing->len ? ',' : '{');
-			jtext_str(missing, p->name, strlen(p->name));
+			jtext_str(missing, p->name, p->name_len);
 			strbuf_addch(missing, ':');
 			if (p->raw)
 				jtext_str(missing, p->raw, strlen(p->raw));
