@@ -1231,9 +1231,15 @@ static void perf_meta_memo(struct rfm_emit_buf *eb, size_t i, struct jtext_obj *
 	strbuf_add(&mm->text, o->buf + mark, o->len - mark);
 }
 
-static void kv_set_buf(struct jtext_obj *kv, const char *key, const struct strbuf *sb)
+/* jtext_obj_set_str(kv, key, sb) for a key literal (its length known) */
+#define kv_set_buf(kv, key, sb) kv_set_buf_n(kv, key, sizeof(key) - 1, sb)
+static void kv_set_buf_n(struct jtext_obj *kv, const char *key, size_t klen,
+			 const struct strbuf *sb)
 {
-	jtext_obj_set_str(kv, key, sb->buf, sb->len);
+	size_t mark = kv->vals.len;
+
+	jtext_str(&kv->vals, sb->buf, sb->len);
+	jtext_obj_put(kv, key, klen, mark);
 }
 
 /* rfm_lower_is_better(), a pure function, remembered for the case before */
