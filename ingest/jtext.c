@@ -487,6 +487,7 @@ static void keys_drop(struct jtext_obj *j)
 void jtext_obj_clear(struct jtext_obj *j)
 {
 	j->n = 0;
+	j->qsum = 0;
 	strbuf_reset(&j->vals);
 	if (j->nk >= JTEXT_KEYS_MAX)
 		keys_drop(j);
@@ -616,6 +617,7 @@ void jtext_obj_put_slow(struct jtext_obj *j, const char *key, size_t klen, size_
 	}
 	k->gen = j->gen;
 	k->pos = j->n;
+	j->qsum += k->qlen;
 	e = &j->e[j->n++];
 	e->key = id;
 	e->val = mark;
@@ -741,14 +743,24 @@ static void obj_dump(const struct jtext_obj *j, struct strbuf *out, size_t total
 	strbuf_setlen(out, (size_t)(d - out->buf));
 }
 
+/* At least obj_size(j) without walking the members (the values' text
+ * is at most vals' length), or obj_size(j) itself when that is past
+ * 32 bits (dump_ends decides on it). */
+static size_t obj_room(const struct jtext_obj *j)
+{
+	size_t room = 2 + j->qsum + j->vals.len + j->n;
+
+	return room > UINT32_MAX ? obj_size(j) : room;
+}
+
 void jtext_obj_dump(const struct jtext_obj *j, struct strbuf *out)
 {
-	obj_dump(j, out, obj_size(j), NULL);
+	obj_dump(j, out, obj_room(j), NULL);
 }
 
 int jtext_obj_dump_ends(const struct jtext_obj *j, struct strbuf *out, uint32_t *ends)
 {
-	size_t total = obj_size(j);
+	size_t total = obj_room(j);
 
 	if (total > UINT32_MAX) {
 		obj_dump(j, out, total, NULL);

@@ -68,6 +68,7 @@ struct jtext_key {
 struct jtext_obj {
 	struct jtext_ent *e;    /* this record's members, in order */
 	size_t n, cap;
+	size_t qsum;            /* their keys' "key": texts' lengths, summed */
 	/* every key met (kept across clear(): records repeat their keys),
 	 * each with its text as JSON ("key":) for dump() */
 	struct jtext_key *k;
@@ -90,7 +91,8 @@ void jtext_obj_clear(struct jtext_obj *j);
  * order: ~3 million puts for 300,000 lines; the call and the hashing were
  * most of their cost); else jtext_obj_put_slow. */
 void jtext_obj_put_slow(struct jtext_obj *j, const char *key, size_t klen, size_t mark);
-static inline void jtext_obj_put(struct jtext_obj *j, const char *key, size_t klen, size_t mark)
+static inline AB_ALWAYS_INLINE void jtext_obj_put(struct jtext_obj *j, const char *key, size_t klen,
+						 size_t mark)
 {
 	if (j->n < j->cap) {
 		struct jtext_ent *e = &j->e[j->n];
@@ -102,6 +104,7 @@ static inline void jtext_obj_put(struct jtext_obj *j, const char *key, size_t kl
 			    ab_memeq(j->keys.buf + k->off, key, klen)) {
 				k->gen = j->gen;
 				k->pos = j->n++;
+				j->qsum += k->qlen;
 				e->val = mark; /* e->key is the key's already */
 				e->vlen = j->vals.len - mark;
 				return;
