@@ -428,7 +428,8 @@ static void other_param(struct perflog *pl, struct rfm_case *c, size_t i, const 
 
 /* rfm_perf_set_num of column i, from the cache when the text repeats
  * (references and thresholds do, line after line) */
-static int perf_num(struct perflog *pl, size_t i, int *has, double *out, const char *v, size_t n)
+static inline AB_ALWAYS_INLINE int perf_num(struct perflog *pl, size_t i, int *has, double *out,
+					    const char *v, size_t n)
 {
 	struct col_cache *cc = &pl->cc[i];
 
