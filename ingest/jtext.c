@@ -202,16 +202,31 @@ int jtext_str_utf8(struct strbuf *o, const char *s, size_t n)
 	return 0;
 }
 
+/* two digits at a time from "00".."99" (dedupe keys print 17-digit
+ * integers: ~175 instructions each a digit at a time) */
+static const char two_digits[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
 void jtext_int(struct strbuf *o, long long v)
 {
 	char b[24];
 	size_t i = sizeof(b);
 	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
 
-	do {
-		b[--i] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
+	while (u >= 100) {
+		unsigned r = (unsigned)(u % 100);
+		u /= 100;
+		i -= 2;
+		memcpy(b + i, two_digits + 2 * r, 2);
+	}
+	if (u >= 10) {
+		i -= 2;
+		memcpy(b + i, two_digits + 2 * u, 2);
+	} else {
+		b[--i] = (char)('0' + u);
+	}
 	if (v < 0)
 		b[--i] = '-';
 	strbuf_add(o, b + i, sizeof(b) - i);
