@@ -26,9 +26,13 @@
 #if defined(__GNUC__)
 #define AB_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define AB_UNUSED __attribute__((unused))
+/* for the few short helpers the hot loops call per field, which the
+ * compiler would otherwise call out of line once they grow past its limit */
+#define AB_ALWAYS_INLINE __attribute__((always_inline))
 #else
 #define AB_PRINTF(f, a)
 #define AB_UNUSED
+#define AB_ALWAYS_INLINE
 #endif
 
 #endif

@@ -215,3 +215,8 @@ const char *strbuf_shown(struct strbuf *tmp, const char *s)
 	strbuf_add_escaped(tmp, s);
 	return tmp->buf;
 }
+
+void ab_copy_long(void *dst, const void *src, size_t n)
+{
+	memcpy(dst, src, n);
+}

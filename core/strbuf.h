@@ -11,6 +11,10 @@
 
 #include "compat.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 struct strbuf {
 	size_t alloc;
 	size_t len;
@@ -47,15 +51,30 @@ static inline void strbuf_setlen(struct strbuf *sb, size_t len)
 static inline void strbuf_reset(struct strbuf *sb) { strbuf_setlen(sb, 0); }
 
 /* memcpy(d, s, n) without a call for the few-byte pieces the parsers and
- * the ingest pipeline copy (millions per large ingest): two overlapping
- * moves for 4-16 bytes, three byte moves below */
+ * the ingest pipeline copy (millions per large ingest): 16-byte moves
+ * (the last one overlapping) for 17-64 bytes, two overlapping moves for
+ * 4-16, three byte moves below (the call to memcpy cost more than the
+ * copy up to 64 bytes).  Longer: memcpy in ab_copy_long, out of line so
+ * that the compiler does not see a long copy from a caller's small array
+ * (a path that cannot happen) and warn about it. */
+void ab_copy_long(void *dst, const void *src, size_t n);
 static inline void ab_copy(void *dst, const void *src, size_t n)
 {
 	char *d = (char *)dst;
 	const char *s = (const char *)src;
 
-	if (n > 16) {
-		memcpy(d, s, n);
+	if (n > 64) {
+		ab_copy_long(d, s, n);
+	} else if (n > 16) {
+		char t[16];
+		size_t i;
+
+		for (i = 0; i + 16 < n; i += 16) {
+			memcpy(t, s + i, 16);
+			memcpy(d + i, t, 16);
+		}
+		memcpy(t, s + n - 16, 16);
+		memcpy(d + n - 16, t, 16);
 	} else if (n >= 8) {
 		uint64_t a, b;
 		memcpy(&a, s, 8);
@@ -113,26 +132,55 @@ static inline void strbuf_setstr(struct strbuf *sb, const char *s)
 }
 
 /* !memcmp(a, b, n), inline for the short texts the parsers compare with
- * what they met before (a call to memcmp cost more than the compare). */
-static inline int ab_memeq(const void *a, const void *b, size_t n)
+ * what they met before (a call to memcmp cost more than the compare).
+ * Up to 64 bytes without a loop: overlapping 8- or 16-byte pieces that
+ * cover the n bytes, their differences ORed (SSE2: compared 16 at once). */
+static inline AB_ALWAYS_INLINE int ab_memeq(const void *a, const void *b, size_t n)
 {
 	const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
 	uint64_t p, q, r, t;
 	uint32_t u, v, w, z;
-	size_t i;
 
 	if (n > 64)
 		return !memcmp(a, b, n);
-	if (n >= 8) {
-		for (i = 0; i + 8 < n; i += 8) {
+	if (n > 16) {
+#ifdef __SSE2__
+		__m128i e = _mm_and_si128(
+			_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)x),
+				       _mm_loadu_si128((const __m128i *)(const void *)y)),
+			_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(x + n - 16)),
+				       _mm_loadu_si128((const __m128i *)(const void *)(y + n - 16))));
+		if (n > 32)
+			e = _mm_and_si128(
+				e, _mm_and_si128(
+					   _mm_cmpeq_epi8(
+						   _mm_loadu_si128((const __m128i *)(const void *)(x + 16)),
+						   _mm_loadu_si128((const __m128i *)(const void *)(y + 16))),
+					   _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(
+								  x + n - 32)),
+							  _mm_loadu_si128((const __m128i *)(const void *)(
+								  y + n - 32)))));
+		return _mm_movemask_epi8(e) == 0xffff;
+#else
+		uint64_t acc = 0;
+		size_t i, m = n > 32 ? 32 : 16;
+
+		for (i = 0; i < m; i += 8) {
 			memcpy(&p, x + i, 8);
 			memcpy(&q, y + i, 8);
-			if (p != q)
-				return 0;
+			memcpy(&r, x + n - m + i, 8);
+			memcpy(&t, y + n - m + i, 8);
+			acc |= (p ^ q) | (r ^ t);
 		}
+		return acc == 0;
+#endif
+	}
+	if (n >= 8) {
+		memcpy(&p, x, 8);
+		memcpy(&q, y, 8);
 		memcpy(&r, x + n - 8, 8); /* the last 8, overlapping */
 		memcpy(&t, y + n - 8, 8);
-		return r == t;
+		return ((p ^ q) | (r ^ t)) == 0;
 	}
 	if (n >= 4) {
 		memcpy(&u, x, 4);

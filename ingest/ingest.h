@@ -72,6 +72,7 @@ struct ingest_run {
 	 * (saves the sink finding them again); NULL = not given */
 	const uint32_t *params_pair_ends;
 	size_t params_npairs;
+	size_t params_json_len;    /* optional: strlen(params_json), 0 = not given */
 	/* or params already split as the sink stores them (pull: the store's
 	 * split, kept as it is): the pairs runs share and the run's own, each
 	 * a compact JSON object text or NULL; used when params_presplit */

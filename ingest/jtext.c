@@ -202,16 +202,31 @@ int jtext_str_utf8(struct strbuf *o, const char *s, size_t n)
 	return 0;
 }
 
+/* two digits at a time from "00".."99" (dedupe keys print 17-digit
+ * integers: ~175 instructions each a digit at a time) */
+static const char two_digits[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
 void jtext_int(struct strbuf *o, long long v)
 {
 	char b[24];
 	size_t i = sizeof(b);
 	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
 
-	do {
-		b[--i] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
+	while (u >= 100) {
+		unsigned r = (unsigned)(u % 100);
+		u /= 100;
+		i -= 2;
+		memcpy(b + i, two_digits + 2 * r, 2);
+	}
+	if (u >= 10) {
+		i -= 2;
+		memcpy(b + i, two_digits + 2 * u, 2);
+	} else {
+		b[--i] = (char)('0' + u);
+	}
 	if (v < 0)
 		b[--i] = '-';
 	strbuf_add(o, b + i, sizeof(b) - i);
@@ -454,18 +469,7 @@ int jtext_json(struct strbuf *o, json_t *v)
 
 #define JTEXT_KEYS_MAX 4096
 
-struct jtext_ent {
-	uint32_t key;           /* index into k */
-	size_t val, vlen;
-};
-
-struct jtext_key {
-	size_t off, klen;       /* raw key: keys.buf + off */
-	size_t qoff, qlen;      /* "key": as JSON, after the raw key in keys */
-	uint32_t hash;
-	uint32_t gen;           /* == obj gen: in this record, at e[pos] */
-	size_t pos;
-};
+/* struct jtext_ent and jtext_key: in jtext.h (the inline fast paths) */
 
 void jtext_obj_init(struct jtext_obj *j)
 {
@@ -498,6 +502,7 @@ static void keys_drop(struct jtext_obj *j)
 void jtext_obj_clear(struct jtext_obj *j)
 {
 	j->n = 0;
+	j->qsum = 0;
 	strbuf_reset(&j->vals);
 	if (j->nk >= JTEXT_KEYS_MAX)
 		keys_drop(j);
@@ -590,7 +595,7 @@ static uint32_t key_add(struct jtext_obj *j, const char *key, size_t n, uint32_t
 	return (uint32_t)j->nk++;
 }
 
-void jtext_obj_put(struct jtext_obj *j, const char *key, size_t klen, size_t mark)
+void jtext_obj_put_slow(struct jtext_obj *j, const char *key, size_t klen, size_t mark)
 {
 	struct jtext_key *k = NULL;
 	struct jtext_ent *e;
@@ -627,6 +632,7 @@ void jtext_obj_put(struct jtext_obj *j, const char *key, size_t klen, size_t mar
 	}
 	k->gen = j->gen;
 	k->pos = j->n;
+	j->qsum += k->qlen;
 	e = &j->e[j->n++];
 	e->key = id;
 	e->val = mark;
@@ -687,7 +693,8 @@ static const char *obj_geth(const struct jtext_obj *j, const char *key, size_t k
 	return j->vals.buf + e->val;
 }
 
-const char *jtext_obj_get_ref(const struct jtext_obj *j, struct jtext_keyref *r, size_t *len)
+const char *jtext_obj_get_ref_slow(const struct jtext_obj *j, struct jtext_keyref *r,
+				   size_t *len)
 {
 	const struct jtext_ent *e;
 
@@ -712,30 +719,6 @@ const char *jtext_obj_get(const struct jtext_obj *j, const char *key, size_t *le
 	size_t n = strlen(key);
 
 	return obj_geth(j, key, n, key_hash(key, n), len);
-}
-
-/* memcpy of the short pieces of a dump, without a call for each */
-static inline void copy_small(char *d, const char *s, size_t n)
-{
-	uint64_t a, b;
-	uint32_t x, y;
-
-	if (n > 16) {
-		memcpy(d, s, n);
-	} else if (n >= 8) {
-		memcpy(&a, s, 8);
-		memcpy(&b, s + n - 8, 8);
-		memcpy(d, &a, 8);
-		memcpy(d + n - 8, &b, 8);
-	} else if (n >= 4) {
-		memcpy(&x, s, 4);
-		memcpy(&y, s + n - 4, 4);
-		memcpy(d, &x, 4);
-		memcpy(d + n - 4, &y, 4);
-	} else {
-		while (n--)
-			*d++ = *s++;
-	}
 }
 
 static size_t obj_size(const struct jtext_obj *j)
@@ -763,9 +746,10 @@ static void obj_dump(const struct jtext_obj *j, struct strbuf *out, size_t total
 				ends[i - 1] = (uint32_t)(d - start);
 			*d++ = ',';
 		}
-		copy_small(d, j->keys.buf + k->qoff, k->qlen);
+		/* ab_copy: the short pieces without a call for each */
+		ab_copy(d, j->keys.buf + k->qoff, k->qlen);
 		d += k->qlen;
-		copy_small(d, j->vals.buf + e->val, e->vlen);
+		ab_copy(d, j->vals.buf + e->val, e->vlen);
 		d += e->vlen;
 	}
 	if (ends && j->n)
@@ -774,14 +758,24 @@ static void obj_dump(const struct jtext_obj *j, struct strbuf *out, size_t total
 	strbuf_setlen(out, (size_t)(d - out->buf));
 }
 
+/* At least obj_size(j) without walking the members (the values' text
+ * is at most vals' length), or obj_size(j) itself when that is past
+ * 32 bits (dump_ends decides on it). */
+static size_t obj_room(const struct jtext_obj *j)
+{
+	size_t room = 2 + j->qsum + j->vals.len + j->n;
+
+	return room > UINT32_MAX ? obj_size(j) : room;
+}
+
 void jtext_obj_dump(const struct jtext_obj *j, struct strbuf *out)
 {
-	obj_dump(j, out, obj_size(j), NULL);
+	obj_dump(j, out, obj_room(j), NULL);
 }
 
 int jtext_obj_dump_ends(const struct jtext_obj *j, struct strbuf *out, uint32_t *ends)
 {
-	size_t total = obj_size(j);
+	size_t total = obj_room(j);
 
 	if (total > UINT32_MAX) {
 		obj_dump(j, out, total, NULL);

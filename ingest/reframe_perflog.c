@@ -56,6 +56,14 @@ struct col_cache {
 	double num;
 };
 
+/* A column's last text as escaped JSON (version and check_info repeat
+ * line after line; escaping them was ~40M instructions of rf4) */
+struct text_cache {
+	struct strbuf raw, text;
+	int valid;
+	int old_era;        /* the version column: rfm_version_old_era(raw) */
+};
+
 struct perflog {
 	struct ingest_file *f;
 	int perf_out;                 /* the EPCC plain-file handler */
@@ -66,6 +74,7 @@ struct perflog {
 	struct strbuf where;          /* where the site format came from */
 	long utc_offset;
 	struct strbuf offset_json;    /* "+HH:MM" of utc_offset as JSON text, made once */
+	struct text_cache ver, info;  /* the version and check_info columns */
 	int have_site, offset_given;
 	struct strbuf path_sys, path_part;
 	struct strbuf file_test;      /* test name from the file name, "" when not a name */
@@ -335,10 +344,34 @@ static void set_time(struct perflog *pl, struct rfm_case *c, const char *s, size
 			jtext_str(&pl->offset_json, o.buf, o.len);
 			strbuf_release(&o);
 		}
-		jtext_obj_set_raw(&c->kv, "utc_offset_assumed", pl->offset_json.buf,
-				  pl->offset_json.len);
+		{	/* jtext_obj_set_raw, without its strlen of the key */
+			size_t mark = c->kv.vals.len;
+
+			strbuf_addbuf(&c->kv.vals, &pl->offset_json);
+			jtext_obj_put(&c->kv, "utc_offset_assumed", 18, mark);
+		}
 	}
 	c->time_basis = time_basis[asctime ? 1 : 0][has_offset ? 0 : pl->offset_given ? 1 : 2];
+}
+
+/* jtext_obj_set_str(&c->kv, key, v, n) with the escaped text from tc when
+ * v repeats; 1 when it did */
+static int set_cached(struct rfm_case *c, struct text_cache *tc, const char *key, size_t klen,
+		      const char *v, size_t n)
+{
+	size_t mark = c->kv.vals.len;
+	int same = tc->valid && tc->raw.len == n && ab_memeq(tc->raw.buf, v, n);
+
+	if (!same) {
+		strbuf_reset(&tc->raw);
+		strbuf_add(&tc->raw, v, n);
+		strbuf_reset(&tc->text);
+		jtext_str(&tc->text, v, n);
+		tc->valid = 1;
+	}
+	strbuf_addbuf(&c->kv.vals, &tc->text);
+	jtext_obj_put(&c->kv, key, klen, mark);
+	return same;
 }
 
 /* system / partition / environ: the column wins over check_info (same value
@@ -395,7 +428,8 @@ static void other_param(struct perflog *pl, struct rfm_case *c, size_t i, const 
 
 /* rfm_perf_set_num of column i, from the cache when the text repeats
  * (references and thresholds do, line after line) */
-static int perf_num(struct perflog *pl, size_t i, int *has, double *out, const char *v, size_t n)
+static inline AB_ALWAYS_INLINE int perf_num(struct perflog *pl, size_t i, int *has, double *out,
+					    const char *v, size_t n)
 {
 	struct col_cache *cc = &pl->cc[i];
 
@@ -514,11 +548,12 @@ static int line_case(struct perflog *pl, const char *line, long lineno, struct r
 				v += 8;
 				n -= 8;
 			}
-			jtext_obj_set_str(&c->kv, "reframe_version", v, n);
-			c->old_era = rfm_version_old_era(v, n);
+			if (!set_cached(c, &pl->ver, "reframe_version", 15, v, n))
+				pl->ver.old_era = rfm_version_old_era(v, n);
+			c->old_era = pl->ver.old_era;
 			break;
 		case RA_INFO:
-			jtext_obj_set_str(&c->kv, "info", v, n);
+			set_cached(c, &pl->info, "info", 4, v, n);
 			parse_info(c, v, n);
 			break;
 		case RA_PERF_VALUE:
@@ -897,6 +932,10 @@ static int parse(struct ingest_file *f, int perf_out, struct strbuf *err)
 	strbuf_init(&pl.file_test, 0);
 	strbuf_init(&pl.gkey, 0);
 	strbuf_init(&pl.offset_json, 0);
+	strbuf_init(&pl.ver.raw, 0);
+	strbuf_init(&pl.ver.text, 0);
+	strbuf_init(&pl.info.raw, 0);
+	strbuf_init(&pl.info.text, 0);
 	lines_init(&lr, f->fp, LINES_DEFAULT_MAX, 0);
 
 	rc = rfm_site_format(f, &pl.site, &pl.utc_offset, &pl.offset_given, &pl.where, err);
@@ -1007,6 +1046,10 @@ out:
 	strbuf_release(&pl.file_test);
 	strbuf_release(&pl.gkey);
 	strbuf_release(&pl.offset_json);
+	strbuf_release(&pl.ver.raw);
+	strbuf_release(&pl.ver.text);
+	strbuf_release(&pl.info.raw);
+	strbuf_release(&pl.info.text);
 	for (i = 0; i < pl.ncc; i++) {
 		strbuf_release(&pl.cc[i].raw);
 		strbuf_release(&pl.cc[i].text);

@@ -21,6 +21,7 @@
 
 struct rfm_perf {
 	char *name;
+	size_t name_len;        /* strlen(name), set with it by rfm_case_perf() */
 	int has_value;          /* value is a finite number */
 	double value;
 	char *raw;              /* the token when !has_value: None, null, nan, inf, text */

@@ -145,8 +145,18 @@ struct db_key16_memo {
 	unsigned n, next, last;    /* entries used, next to replace, last hit */
 };
 
+/* prepare(): db_metrics_number's text of a value met lately (a run's
+ * metrics take a few values again and again), direct mapped by its bits */
+#define DB_NUM_MEMO 64
+struct db_num_memo {
+	uint64_t bits;
+	unsigned char len;         /* 0: empty */
+	char text[23];
+};
+
 struct db_sink_prep {
 	struct db_intern pairs;    /* params pairs met (DB_INTERN_SEEN) */
+	struct db_num_memo num[DB_NUM_MEMO];
 	struct strbuf own, shared, text;
 	/* the run before: its params text and pairs */
 	struct strbuf prev;

@@ -1354,8 +1354,9 @@ static void sink_prepare(void *self, const struct ingest_run *r, struct strbuf *
 		    presplit_add(&p->own, r->params_own) < 0)
 			h.status = PREP_NOT_OBJECT;
 	} else if (r->params_json) {
-		if (params_split(p, r->params_json, strlen(r->params_json), r->params_pair_ends,
-				 r->params_npairs) < 0)
+		size_t n = r->params_json_len ? r->params_json_len : strlen(r->params_json);
+
+		if (params_split(p, r->params_json, n, r->params_pair_ends, r->params_npairs) < 0)
 			h.status = PREP_NOT_OBJECT;
 	} else if (r->params) {
 		strbuf_reset(&p->text);
@@ -1395,7 +1396,22 @@ static void sink_prepare(void *self, const struct ingest_run *r, struct strbuf *
 
 			strbuf_addch(out, '\0');
 			if (isfinite(r->metrics[i].value)) {
-				db_metrics_number(out, r->metrics[i].value);
+				double v = r->metrics[i].value;
+				uint64_t bits;
+				struct db_num_memo *e;
+
+				memcpy(&bits, &v, sizeof(bits));
+				e = &p->num[(bits * 0x9e3779b97f4a7c15ull) >> 58];
+				if (e->len && e->bits == bits) {
+					strbuf_add(out, e->text, e->len);
+				} else {
+					db_metrics_number(out, v);
+					if (out->len - at - 1 <= sizeof(e->text)) {
+						e->bits = bits;
+						e->len = (unsigned char)(out->len - at - 1);
+						memcpy(e->text, out->buf + at + 1, e->len);
+					}
+				}
 				out->buf[at] = (char)(unsigned char)(out->len - at - 1);
 			}
 		}

@@ -432,18 +432,20 @@ static void test_error(void **state)
 	strbuf_release(&err);
 }
 
-/* strbuf_add copies every length (the short ones inline) at every offset */
+/* strbuf_add copies every length (up to 64 inline, in 16-byte pieces past
+ * 16) at every offset; every source byte differs, so a piece copied from
+ * or to the wrong place shows */
 static void test_strbuf_add_lengths(void **state)
 {
-	char src[64];
+	char src[96];
 	struct strbuf sb = STRBUF_INIT;
 	size_t n, at, i;
 
 	(void)state;
 	for (i = 0; i < sizeof(src); i++)
-		src[i] = (char)('A' + i % 50);
-	for (at = 0; at < 9; at++) {
-		for (n = 0; n <= 40; n++) {
+		src[i] = (char)(1 + i);
+	for (at = 0; at < 17; at++) {
+		for (n = 0; n <= 88; n++) {
 			strbuf_reset(&sb);
 			strbuf_addchars(&sb, '.', at);
 			strbuf_add(&sb, src + n % 7, n);

@@ -11,6 +11,7 @@
 #include "unit.h"
 #include "ingest/ingest_priv.h"
 
+#include <limits.h>
 #include <math.h>
 #include <time.h>
 
@@ -157,6 +158,46 @@ static void test_numbers(void **state)
 		jtext_int(&o, ints[i]);
 		assert_string_equal(o.buf, want);
 		free(want);
+		strbuf_release(&o);
+	}
+	{	/* jtext_int, two digits at a time, against printf: every value
+		 * to 100,000, each power of ten and its neighbours, random
+		 * 64-bit values, both signs */
+		struct strbuf o = STRBUF_INIT;
+		char want[32];
+		long long p = 1, v;
+		int k, sign;
+
+		for (i = 0; i < 300000; i++) {
+			if (i <= 100000) {
+				v = (long long)i;
+			} else {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				v = (long long)(x >> (x % 64));
+			}
+			for (sign = 0; sign < 2; sign++, v = v == LLONG_MIN ? v : -v) {
+				strbuf_reset(&o);
+				jtext_int(&o, v);
+				snprintf(want, sizeof(want), "%lld", v);
+				assert_string_equal(o.buf, want);
+			}
+		}
+		for (k = 0; k < 19; k++) {
+			if (k)
+				p *= 10; /* 10^k, to 10^18 */
+			for (v = p - 1; v <= p + 1; v++) {
+				strbuf_reset(&o);
+				jtext_int(&o, -v);
+				snprintf(want, sizeof(want), "%lld", -v);
+				assert_string_equal(o.buf, want);
+				strbuf_reset(&o);
+				jtext_int(&o, v);
+				snprintf(want, sizeof(want), "%lld", v);
+				assert_string_equal(o.buf, want);
+			}
+		}
 		strbuf_release(&o);
 	}
 }

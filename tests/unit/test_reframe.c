@@ -306,6 +306,90 @@ static void test_parse_time(void **state)
 	assert_int_equal(rfm_parse_time("2024-06-01T10:00:00+1", 21, 0, &t, &off), -1);
 }
 
+/* days since 1970-01-01, counted (no formula shared with the parser) */
+static long civil_days_counted(long y, long mo, long d)
+{
+	static const int mdays[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	long days = 0, k;
+
+	for (k = 1970; k < y; k++)
+		days += 365 + ((k % 4 == 0 && k % 100 != 0) || k % 400 == 0);
+	for (k = 1; k < mo; k++)
+		days += mdays[k - 1] + (k == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0));
+	return days + d - 1;
+}
+
+/* rfm_parse_time's fixed-place reading of "YYYY-MM-DDTHH:MM:SS": random
+ * times against a count of days, and every digit place and separator
+ * spoilt in turn (refused, or read by the general path the same way) */
+static void test_parse_time_fields(void **state)
+{
+	static const int digit_at[14] = { 0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18 };
+	static const char *const tails[] = { "", "Z", "+01:00", "-0230", ".5", ",25Z", "  " };
+	unsigned long x = 12345;
+	char t[64];
+	double v, w;
+	int off, i, k;
+
+	(void)state;
+	for (i = 0; i < 20000; i++) {
+		long y, mo, d, h, mi, se;
+		const char *tail;
+		double want;
+		size_t n;
+
+		x = x * 6364136223846793005UL + 1442695040888963407UL;
+		y = 1970 + (long)((x >> 33) % 130);
+		mo = 1 + (long)((x >> 20) % 12);
+		d = 1 + (long)((x >> 10) % 28);
+		h = (long)((x >> 40) % 24);
+		mi = (long)((x >> 46) % 60);
+		se = (long)((x >> 52) % 61);
+		tail = tails[(x >> 58) % AB_ARRAY_SIZE(tails)];
+		n = (size_t)snprintf(t, sizeof(t), "%s%04ld-%02ld-%02ld%c%02ld:%02ld:%02ld%s",
+				     i % 5 ? "" : " ", y, mo, d, i % 3 ? 'T' : ' ', h, mi, se, tail);
+		assert_int_equal(rfm_parse_time(t, n, 600, &v, &off), 0);
+		want = (double)civil_days_counted(y, mo, d) * 86400.0 + (double)(h * 3600 + mi * 60 + se);
+		if (!strcmp(tail, "+01:00"))
+			want -= 3600;
+		else if (!strcmp(tail, "-0230"))
+			want += 9000;
+		else if (!strcmp(tail, ".5"))
+			want += 0.5 - 600;
+		else if (!strcmp(tail, ",25Z"))
+			want += 0.25;
+		else if (!strcmp(tail, "") || !strcmp(tail, "  "))
+			want -= 600;
+		assert_num_eq(v, want, 1e-6);
+		assert_int_equal(off, tail[0] == 'Z' || tail[0] == '+' || tail[0] == '-' ||
+					      !strcmp(tail, ",25Z"));
+	}
+	/* a place spoilt: a digit where a separator goes, a letter or a
+	 * separator where a digit goes */
+	for (k = 0; k < 19; k++) {
+		static const char bad[] = { 'x', '/', ' ', '-', ':', '9' };
+		size_t b;
+
+		for (b = 0; b < sizeof(bad); b++) {
+			int is_digit_place = 0;
+
+			memcpy(t, "2020-01-22T10:15:19", 20);
+			for (i = 0; i < 14; i++)
+				is_digit_place |= digit_at[i] == k;
+			if (bad[b] == t[k] || (k == 10 && bad[b] == ' ') ||
+			    (is_digit_place && bad[b] == '9'))
+				continue;
+			t[k] = bad[b];
+			assert_int_equal(rfm_parse_time(t, 19, 0, &v, &off), -1);
+		}
+	}
+	/* shorter than the shape: the general path (and its answer) */
+	assert_int_equal(rfm_parse_time("2020-01-22T10:15:1", 18, 0, &v, &off), -1);
+	assert_int_equal(rfm_parse_time("2020-01-22T10:15:19", 19, 0, &w, &off), 0);
+	assert_int_equal(rfm_parse_time("  2020-01-22T10:15:19 ", 22, 0, &v, &off), 0);
+	assert_true(v == w);
+}
+
 static void test_header_layouts(void **state)
 {
 	struct rfm_layout l;
@@ -1571,6 +1655,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_time),
+		cmocka_unit_test(test_parse_time_fields),
 		cmocka_unit_test(test_small_helpers),
 		cmocka_unit_test(test_parse_double),
 		cmocka_unit_test(test_header_layouts),

@@ -549,6 +549,61 @@ static void test_pair_ends_same_split(void **state)
 	drop_tmp(db, pb);
 }
 
+/* prepare()'s metric texts come from a memo of recent values: every one
+ * must still be db_metrics_number's text of its own value, through
+ * repeats, values sharing a memo slot, -0.0 beside 0.0 and texts too long
+ * to keep */
+static void test_prepare_number_memo(void **state)
+{
+	char pa[] = "/tmp/ab-test-sink-XXXXXX";
+	struct db *da = open_tmp(pa);
+	struct ingest_sink *sa = db_ingest_sink(da);
+	struct strbuf prep = STRBUF_INIT, want = STRBUF_INIT;
+	struct ingest_metric m[1];
+	struct ingest_run r;
+	uint64_t x = 88172645463325252ULL;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 20000; i++) {
+		double v;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		switch (x % 7) {
+		case 0: v = (double)(x % 40) / 10.0 + 14.0; break;     /* repeats */
+		case 1: v = (x >> 8) % 2 ? 0.0 : -0.0; break;
+		case 2: v = -1.2345678901234567e-300 * (double)(1 + x % 3); break; /* long */
+		case 3: v = (double)(x >> 11) / 9007199254740992.0; break; /* 17 digits */
+		case 4: memcpy(&v, &x, sizeof(v)); if (!isfinite(v)) v = 1.5; break;
+		case 5: { /* 14.8 and its next 255 doubles: sharing slots, bits near */
+			double b = 14.8;
+			uint64_t bb;
+
+			memcpy(&bb, &b, sizeof(bb));
+			bb += x % 256;
+			memcpy(&v, &bb, sizeof(v));
+			break;
+		}
+		default: v = (double)(i % 7) * 1e21; break;
+		}
+		fill_run(&r, m, NULL, NULL);
+		m[0].value = v;
+		strbuf_reset(&prep);
+		sa->prepare(sa->self, &r, &prep);
+		strbuf_reset(&want);
+		db_metrics_number(&want, v);
+		/* the metric is last: its length byte, then its text */
+		assert_true(prep.len > want.len);
+		assert_int_equal((unsigned char)prep.buf[prep.len - want.len - 1], want.len);
+		assert_memory_equal(prep.buf + prep.len - want.len, want.buf, want.len);
+	}
+	strbuf_release(&prep);
+	strbuf_release(&want);
+	drop_tmp(da, pa);
+}
+
 /* The bytes of a file (the whole database after db_free). */
 static void slurp(const char *path, struct strbuf *out)
 {
@@ -1439,6 +1494,7 @@ int main(void)
 		cmocka_unit_test(test_upsert_memo_same_as_upserts),
 		cmocka_unit_test(test_key16_many),
 		cmocka_unit_test(test_key16_many_memo),
+		cmocka_unit_test(test_prepare_number_memo),
 	};
 
 	/* test_run_many_same_as_run compares two databases byte for byte: their
