@@ -12,19 +12,24 @@ int db_fail(struct db *db, struct strbuf *err, const char *what)
 	return ab_fail(err, AB_EIO, "%s: %s", what, sqlite3_errmsg(db->sql));
 }
 
-int db_exec(struct db *db, const char *sql, struct strbuf *err)
+int db_exec_sql(sqlite3 *sql, const char *q, struct strbuf *err)
 {
 	char *msg = NULL;
 
-	if (sqlite3_exec(db->sql, sql, NULL, NULL, &msg) != SQLITE_OK) {
+	if (sqlite3_exec(sql, q, NULL, NULL, &msg) != SQLITE_OK) {
 		/* name the statement: "database is locked" alone says too little */
-		int n = (int)strcspn(sql, ";");
-		int rc = ab_fail(err, AB_EIO, "database error in '%.*s%s': %s", n > 40 ? 40 : n, sql,
+		int n = (int)strcspn(q, ";");
+		int rc = ab_fail(err, AB_EIO, "database error in '%.*s%s': %s", n > 40 ? 40 : n, q,
 				 n > 40 ? "..." : "", msg ? msg : "unknown");
 		sqlite3_free(msg);
 		return rc;
 	}
 	return 0;
+}
+
+int db_exec(struct db *db, const char *sql, struct strbuf *err)
+{
+	return db_exec_sql(db->sql, sql, err);
 }
 
 int db_prepare(struct db *db, sqlite3_stmt **st, const char *sql, struct strbuf *err)

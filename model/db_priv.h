@@ -273,6 +273,8 @@ void db_configs_cache_free(struct db_configs_cache *c);
 /* "sqlite says why" message helper: returns -AB_EIO. */
 int db_fail(struct db *db, struct strbuf *err, const char *what);
 int db_exec(struct db *db, const char *sql, struct strbuf *err);
+/* db_exec on a bare connection (err may be NULL). */
+int db_exec_sql(sqlite3 *sql, const char *q, struct strbuf *err);
 int db_prepare(struct db *db, sqlite3_stmt **st, const char *sql, struct strbuf *err);
 /* Bind text, NULL when s is NULL. */
 int db_bind_text(sqlite3_stmt *st, int idx, const char *s);
@@ -305,5 +307,12 @@ void db_sink_init(struct db *db);
 void db_sink_forget_interned(struct db *db);
 void db_sink_release(struct db *db);
 int db_migrate(struct db *db, struct strbuf *err);
+/* The current schema into an empty database, inside the caller's
+ * transaction, user_version included: from db_schema_now's statements,
+ * or with replay by running every migration (what those statements must
+ * equal; tests/unit/test_schema.c compares the two).  0 or -AB_EIO. */
+int db_schema_create(sqlite3 *sql, int replay, struct strbuf *err);
+/* Statement i of the schema the migrations leave (schema_now.c), NULL past the last. */
+const char *db_schema_now(size_t i);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * schema.c - numbered migrations; PRAGMA user_version is the number of the
  * last one applied.  Never edit a released migration: add the next one.
- * The resulting schema is documented in docs/schema.md.
+ * The resulting schema is documented in docs/schema.md; a new database
+ * gets it directly (schema_now.c, which a new migration updates too).
  */
 #include "core/compat.h"
 #include "db_priv.h"
@@ -461,6 +462,44 @@ static const char *const migrations[][MIGRATION_PARTS] = {
 	  "  JOIN system y ON y.id = r.system_id;" },
 };
 
+/* PRAGMA takes no bound parameters; the number is ours, not input */
+static int set_version(sqlite3 *sql, size_t v, struct strbuf *err)
+{
+	struct strbuf pragma = STRBUF_INIT;
+	int rc;
+
+	strbuf_addf(&pragma, "PRAGMA user_version = %zu", v);
+	rc = db_exec_sql(sql, pragma.buf, err);
+	strbuf_release(&pragma);
+	return rc;
+}
+
+/* Migration i + 1 (migrations[i]), and the version it leaves. */
+static int migrate(sqlite3 *sql, size_t i, struct strbuf *err)
+{
+	size_t j;
+	int rc = 0;
+
+	for (j = 0; j < MIGRATION_PARTS && migrations[i][j] && rc == 0; j++)
+		rc = db_exec_sql(sql, migrations[i][j], err);
+	return rc < 0 ? rc : set_version(sql, i + 1, err);
+}
+
+int db_schema_create(sqlite3 *sql, int replay, struct strbuf *err)
+{
+	const char *q;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; replay && rc == 0 && i < AB_ARRAY_SIZE(migrations); i++)
+		rc = migrate(sql, i, err);
+	if (replay)
+		return rc;
+	for (i = 0; rc == 0 && (q = db_schema_now(i)); i++)
+		rc = db_exec_sql(sql, q, err);
+	return rc < 0 ? rc : set_version(sql, AB_ARRAY_SIZE(migrations), err);
+}
+
 int db_migrate(struct db *db, struct strbuf *err)
 {
 	sqlite3_stmt *st = NULL;
@@ -504,21 +543,14 @@ int db_migrate(struct db *db, struct strbuf *err)
 		goto fail;
 	version = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
 	sqlite3_finalize(st);
-	for (i = (size_t)version; i < AB_ARRAY_SIZE(migrations); i++) {
-		struct strbuf pragma = STRBUF_INIT;
-		size_t j;
-
-		for (j = 0, rc = 0; j < MIGRATION_PARTS && migrations[i][j] && rc == 0; j++)
-			rc = db_exec(db, migrations[i][j], err);
-		if (rc < 0)
-			goto fail;
-		/* PRAGMA takes no bound parameters; the number is ours, not input */
-		strbuf_addf(&pragma, "PRAGMA user_version = %zu", i + 1);
-		rc = db_exec(db, pragma.buf, err);
-		strbuf_release(&pragma);
-		if (rc < 0)
-			goto fail;
-	}
+	/* a new file gets the current schema at once (schema_now.c) */
+	if (version == 0)
+		rc = db_schema_create(db->sql, 0, err);
+	else
+		for (i = (size_t)version; rc == 0 && i < AB_ARRAY_SIZE(migrations); i++)
+			rc = migrate(db->sql, i, err);
+	if (rc < 0)
+		goto fail;
 	rc = db_prepare(db, &st, "PRAGMA foreign_key_check", err);
 	if (rc < 0)
 		goto fail;

@@ -15,6 +15,10 @@ test_expect_success 'a schema-1 database upgrades with every row and value kept'
 	ab --db old.db ingest "$FIXTURES/caraml/tree/resnet50_benchmark_run" >/dev/null 2>&1 &&
 	ab --db new.db ingest "$FIXTURES/caraml/tree/resnet50_benchmark_run" >/dev/null 2>&1 &&
 	test "$(sqlite3 old.db "PRAGMA user_version")" = "$(sqlite3 new.db "PRAGMA user_version")" &&
+	# a new file gets the schema directly (model/schema_now.c): word for
+	# word what the upgrade left
+	sqlite3 old.db .schema >schema.old && sqlite3 new.db .schema >schema.new &&
+	test_cmp schema.old schema.new &&
 	ab --db old.db sql --csv "SELECT id, source_id, seq, line, job_id, status, params, excluded_reason FROM run WHERE id <= 2" >actual &&
 	cat >expect <<-\EOF &&
 	id,source_id,seq,line,job_id,status,params,excluded_reason
