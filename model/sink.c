@@ -222,6 +222,17 @@ static int step(struct db_sink_state *s, sqlite3_stmt *st, int64_t *id, struct s
 	return db_fail(s->db, err, what);
 }
 
+/* One value from a statement that binds nothing: 1 (*id set), 0 (no
+ * row) or -AB_EIO naming what failed. */
+static int ask(struct db_sink_state *s, int which, int64_t *id, const char *what,
+	       struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	int rc = stmt(s, which, &st, err);
+
+	return rc < 0 ? rc : step(s, st, id, err, what);
+}
+
 static char *json_text(struct db_sink_state *s, json_t *j)
 {
 	if (!j)
@@ -323,14 +334,10 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 			return rc;
 		}
 		s->group_open = s->grouping;
-		s->in_txn = 1;
 		/* another connection committed since our last transaction (an
 		 * rm may have deleted interned rows we hold ids of): forget
 		 * them.  Inside a group nobody else writes. */
-		rc = stmt(s, ST_DATA_VERSION, &st, err);
-		if (rc < 0)
-			goto fail;
-		rc = step(s, st, &id, err, "cannot read the data version");
+		rc = ask(s, ST_DATA_VERSION, &id, "cannot read the data version", err);
 		if (rc < 0)
 			goto fail;
 		if (id != s->data_version)
@@ -342,10 +349,7 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 	strbuf_reset(&s->last_bench);
 	if (s->empty_at_hold < 0 && s->fk_held) {
 		/* the series' first source: nothing of it is stored yet */
-		rc = stmt(s, ST_ANY_SOURCE, &st, err);
-		if (rc < 0)
-			goto fail;
-		rc = step(s, st, NULL, err, "cannot look up sources");
+		rc = ask(s, ST_ANY_SOURCE, NULL, "cannot look up sources", err);
 		if (rc < 0)
 			goto fail;
 		s->empty_at_hold = rc == 0;
@@ -390,10 +394,7 @@ static int sink_begin(void *self, const struct ingest_source *src, struct strbuf
 	}
 	/* the id the row gets at end(): the largest + 1, as an INSERT now
 	 * would give it (nothing else writes source meanwhile) */
-	rc = stmt(s, ST_NEXT_SOURCE, &st, err);
-	if (rc < 0)
-		goto fail;
-	rc = step(s, st, &id, err, "cannot look up source ids");
+	rc = ask(s, ST_NEXT_SOURCE, &id, "cannot look up source ids", err);
 	if (rc < 0)
 		goto fail;
 	s->source_id = id;
