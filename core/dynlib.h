@@ -49,7 +49,7 @@ struct dynlib {
  * Open libs[0..nlibs) in order (RTLD_NOW | RTLD_LOCAL) and store the
  * address of each one's syms into table + offset.  what says what they
  * are for, in messages.  0, or -AB_EIO with err set to
- *   cannot load libpq.so.5 (the PostgreSQL client): install the Debian
+ *   cannot load libpq.so.5 (needed to talk to PostgreSQL): install the Debian
  *   package libpq5 (libpq.so.5: cannot open shared object file: ...)
  * or "libX lacks SYMBOL" when a library is too old.  Not thread-safe:
  * call it once (pthread_once) before any use of the table.

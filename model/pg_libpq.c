@@ -24,7 +24,7 @@ static struct strbuf load_err = STRBUF_INIT;
 
 static void load(void)
 {
-	load_rc = dynlib_load(libpq_lib, 1, &pg_libpq_fn, "the PostgreSQL client library",
+	load_rc = dynlib_load(libpq_lib, 1, &pg_libpq_fn, "needed to talk to PostgreSQL",
 			      &load_err);
 }
 
