@@ -509,6 +509,9 @@ int pg_connect(struct pg **out, const char *url, struct strbuf *err)
 	if (!url || !*url)
 		return ab_fail(err, AB_EUSAGE,
 			       "no PostgreSQL connection given (--to/--from URL or $ACCELBENCH_PG)");
+	/* every libpq call needs the connection made here: load libpq first */
+	if (pg_libpq_load(err) < 0)
+		return -AB_EIO;
 	/* parse first: libpq's message for a malformed string may quote part
 	 * of it, password included, so it is not repeated */
 	opts = PQconninfoParse(url, &perr);

@@ -13,7 +13,7 @@
 
 #include "pg.h"
 #include "ingest/ingest.h"
-#include <libpq-fe.h>
+#include "pg_libpq.h" /* libpq-fe.h, calls through the loaded table */
 #include <time.h>
 
 struct pg {

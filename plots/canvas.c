@@ -164,7 +164,11 @@ int plot_draw_recording(cairo_t *cr, const struct plot_rect *area, const struct 
 int plot_draw(cairo_t *cr, const struct plot_rect *area, const struct plot_chart *chart,
 	      struct strbuf *err)
 {
-	return plot_draw_recording(cr, area, chart, NULL, err);
+	/* cr may come from a caller linked with cairo itself (the unit
+	 * tests): the table must be filled before anything is drawn */
+	int rc = gfx_load(err);
+
+	return rc < 0 ? rc : plot_draw_recording(cr, area, chart, NULL, err);
 }
 
 /* Leak checkers would want cairo's and fontconfig's static caches freed,
@@ -175,6 +179,8 @@ int plot_draw(cairo_t *cr, const struct plot_rect *area, const struct plot_chart
  * the OS and suppressed in tests/lsan.supp. */
 void plot_shutdown(void)
 {
-	/* the thread's default font map, and with it pango's caches */
-	pango_cairo_font_map_set_default(NULL);
+	/* the thread's default font map, and with it pango's caches; nothing
+	 * to free (nor any library to load for it) when nothing was drawn */
+	if (gfx_loaded())
+		pango_cairo_font_map_set_default(NULL);
 }

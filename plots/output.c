@@ -7,8 +7,6 @@
  */
 #include "plots/plot_priv.h"
 
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
 #include <time.h>
 
 #define MAX_PIXELS 20000
@@ -182,6 +180,8 @@ int plot_write_file(const char *path, const struct plot_file_opts *opts,
 	if (o.format != PLOT_FMT_PNG && o.format != PLOT_FMT_SVG && o.format != PLOT_FMT_PDF)
 		return ab_fail(err, AB_EUSAGE, "unknown chart format %d for '%s'", (int)o.format,
 			       path);
+	if ((rc = gfx_load(err)) < 0)
+		return rc;
 	if (!o.width)
 		o.width = PLOT_DEFAULT_WIDTH;
 	if (!(o.scale > 0))

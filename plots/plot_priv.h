@@ -12,8 +12,9 @@
 #include "core/core.h"
 #include "plots/plot.h"
 
+#include "plots/gfx.h" /* cairo/pango headers; calls through the loaded table */
+
 #include <math.h>
-#include <pango/pangocairo.h>
 
 #define PLOT_PI 3.14159265358979323846
 

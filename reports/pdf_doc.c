@@ -12,8 +12,6 @@
 #include "core/error.h"
 #include "reports/pdf_priv.h"
 
-#include <cairo-pdf.h>
-#include <pango/pangocairo.h>
 #include <math.h>
 #include <pthread.h>
 #include <time.h>

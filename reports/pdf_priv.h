@@ -25,7 +25,7 @@
 #define AB_PDF_PRIV_H
 
 #include "core/core.h"
-#include <cairo.h>
+#include "plots/gfx.h" /* cairo/pango headers; calls through the loaded table */
 
 struct pdf_doc;
 

@@ -17,7 +17,6 @@
 
 #include <ctype.h>
 #include <math.h>
-#include <pango/pangocairo.h>
 #include <time.h>
 
 /* UTF-8 punctuation, spelled once (a hex escape swallows following hex letters) */
@@ -3074,6 +3073,10 @@ int report_write_pdf(struct db *db, const struct report_spec *spec, const struct
 	struct rep r;
 	int rc, pass;
 
+	/* cairo and pango are loaded at first use: before any work, so a
+	 * missing library fails at once with its name */
+	if ((rc = gfx_load(err)) < 0)
+		return rc;
 	/* the report asks for the same configurations for tables, comparisons
 	 * and charts: each query runs once */
 	db_configs_cache_enable(db);

@@ -1,0 +1,56 @@
+/*
+ * gfx.c - the cairo/pango/glib function table, filled at first use; see
+ * gfx.h.
+ */
+#include "core/compat.h"
+#define GFX_NO_REDIRECT
+#include "gfx.h"
+#include "core/dynlib.h"
+
+#include <pthread.h>
+
+struct gfx_api gfx_fn;
+
+#define GFX_SYM(f) { #f, offsetof(struct gfx_api, f) },
+static const struct dynlib_sym glib_syms[] = { GFX_GLIB_SYMS(GFX_SYM) };
+static const struct dynlib_sym gobject_syms[] = { GFX_GOBJECT_SYMS(GFX_SYM) };
+static const struct dynlib_sym cairo_syms[] = { GFX_CAIRO_SYMS(GFX_SYM) };
+static const struct dynlib_sym pango_syms[] = { GFX_PANGO_SYMS(GFX_SYM) };
+static const struct dynlib_sym pangocairo_syms[] = { GFX_PANGOCAIRO_SYMS(GFX_SYM) };
+/* in dependency order: a missing library is named, not one that needs it */
+static const struct dynlib gfx_libs[] = {
+	{ "libglib-2.0.so.0", "libglib2.0-0", glib_syms, sizeof(glib_syms) / sizeof(glib_syms[0]) },
+	{ "libgobject-2.0.so.0", "libglib2.0-0", gobject_syms, sizeof(gobject_syms) / sizeof(gobject_syms[0]) },
+	{ "libcairo.so.2", "libcairo2", cairo_syms, sizeof(cairo_syms) / sizeof(cairo_syms[0]) },
+	{ "libpango-1.0.so.0", "libpango-1.0-0", pango_syms, sizeof(pango_syms) / sizeof(pango_syms[0]) },
+	{ "libpangocairo-1.0.so.0", "libpangocairo-1.0-0", pangocairo_syms, sizeof(pangocairo_syms) / sizeof(pangocairo_syms[0]) },
+};
+
+/* the outcome of the one load, written under load_once only; loaded is
+ * also read by gfx_loaded() from any thread */
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static int load_rc;
+static struct strbuf load_err = STRBUF_INIT;
+static int loaded;
+
+static void load(void)
+{
+	load_rc = dynlib_load(gfx_libs, sizeof(gfx_libs) / sizeof(gfx_libs[0]), &gfx_fn,
+			      "needed to draw charts and PDF reports", &load_err);
+	__atomic_store_n(&loaded, load_rc == 0, __ATOMIC_RELEASE);
+}
+
+int gfx_load(struct strbuf *err)
+{
+	pthread_once(&load_once, load);
+	if (load_rc) {
+		strbuf_reset(err);
+		strbuf_addbuf(err, &load_err);
+	}
+	return load_rc;
+}
+
+int gfx_loaded(void)
+{
+	return __atomic_load_n(&loaded, __ATOMIC_ACQUIRE);
+}
