@@ -88,6 +88,21 @@ void db_key16(const struct sha256 *fresh, const char *s, size_t n, unsigned char
 	memcpy(out, d, 16);
 }
 
+int64_t db_key_order(const char *s, size_t n)
+{
+	size_t end = n, i;
+	int64_t v = 0;
+
+	/* (c - '0') < 10 unsigned: isdigit() was a call per byte */
+	while (end > 0 && (unsigned char)(s[end - 1] - '0') > 9)
+		end--;
+	for (i = end; i > 0 && end - i < 18 && (unsigned char)(s[i - 1] - '0') <= 9; i--)
+		;
+	for (; i < end; i++)
+		v = v * 10 + (s[i] - '0');
+	return v;
+}
+
 /* The SQL twin of db_key16 for migrations: ab_key16(text), NULL stays NULL. */
 static void sql_key16(sqlite3_context *cx, int argc, sqlite3_value **argv)
 {

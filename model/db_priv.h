@@ -92,6 +92,7 @@ struct db_run_row {
 	uint32_t own_len;
 	unsigned char has_key;
 	unsigned char key[16];     /* its dedupe key, hashed */
+	int64_t korder;            /* run_data.korder (sink.c: group_korder) */
 	int64_t sys_id, b_id, set_id;
 	long seq;
 	size_t at;                 /* its index in run_many's runs */
@@ -103,7 +104,7 @@ struct db_run_row {
 /* sink.c: run_many's multi-row INSERT leaving out the columns that are
  * NULL in every row it stores (a left-out column is NULL, as bound NULL
  * would be, without its two VDBE copies per row) */
-#define DB_RUN_COLS 20
+#define DB_RUN_COLS 21
 #define DB_RUN_SHAPES 4
 struct db_run_shape {
 	uint32_t omit;             /* bit c: run_data column c left out */
@@ -230,6 +231,13 @@ struct db_sink_state {
 	 * committed transactions; emptied on rollback and when rm deletes
 	 * interned rows) */
 	struct db_intern sets, kinds, devices;
+	/* (benchmark_id, system_id) -> whether its keyed runs are in key
+	 * order or all korder -1 (sink.c: group_korder); same lifetime */
+	struct db_intern groups;
+	struct {
+		int64_t b_id, sys_id;
+		int mode;          /* 0: none */
+	} last_group;
 	struct strbuf kbuf, reason;
 	struct db_power_row pw[DB_POWER_BATCH]; /* samples not stored yet */
 	int npw;
@@ -293,6 +301,10 @@ int64_t db_hash64(const char *s, size_t n);
 /* fresh: a context just sha256_init()ed, copied per key (its CPU probe is
  * slow under virtualisation); NULL to initialise one here. */
 void db_key16(const struct sha256 *fresh, const char *s, size_t n, unsigned char out[16]);
+/* Where a key's run goes in the run index (run_data.korder, schema 11):
+ * the number made by the last digits of its text s[0..n) (a ReFrame key's
+ * completion time or job id), at most 18 of them; 0 when it has none. */
+int64_t db_key_order(const char *s, size_t n);
 /* db_key16 of s[i][0..len[i]) into out[i] for i < n, the messages hashed
  * side by side (sha256_update_blocks); pad: scratch for the padded blocks;
  * memo (NULL: none; zeroed before first use): first blocks met before,

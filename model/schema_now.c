@@ -94,8 +94,7 @@ static const char *const schema_now[] = {
 	"  params TEXT,"
 	"  excluded_reason TEXT,"
 	"  dedupe BLOB,"
-	"  metrics TEXT)",
-	"CREATE UNIQUE INDEX run_data_benchmark_system ON run_data(benchmark_id, system_id, dedupe)",
+	"  metrics TEXT, korder INTEGER NOT NULL DEFAULT -1)",
 	"CREATE VIEW run AS SELECT"
 	"  d.id AS id, d.source_id AS source_id, d.seq AS seq, d.line AS line,"
 	"  d.system_id AS system_id, d.benchmark_id AS benchmark_id, d.job_id AS job_id,"
@@ -134,6 +133,7 @@ static const char *const schema_now[] = {
 	"  FROM run_data r JOIN source s ON s.id = r.source_id"
 	"  JOIN benchmark b ON b.id = r.benchmark_id"
 	"  JOIN system y ON y.id = r.system_id",
+	"CREATE UNIQUE INDEX run_data_key ON run_data(benchmark_id, system_id, korder, dedupe)",
 };
 
 const char *db_schema_now(size_t i)

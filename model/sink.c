@@ -43,6 +43,8 @@ enum {
 	ST_SAVEPOINT,
 	ST_RELEASE,
 	ST_ROLLBACK_TO,
+	ST_GROUP_UNORDERED,
+	ST_UNORDER_GROUP,
 	ST_COUNT
 };
 _Static_assert(ST_COUNT <= DB_SINK_STMTS, "db_sink_state.st holds every fixed statement");
@@ -92,12 +94,13 @@ static const char *const sink_sql[ST_COUNT] = {
 	/* the columns in run_cols[]'s order (run_many's statements) */
 	[ST_ADD_RUN] = "INSERT INTO run_data(source_id, seq, line, system_id, benchmark_id, job_id,"
 		       " started, finished, status, nodes, devices, global_batch, local_batch,"
-		       " precision, framework, set_id, params, excluded_reason, dedupe, metrics)"
+		       " precision, framework, set_id, params, excluded_reason, dedupe, metrics,"
+		       " korder)"
 		       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
-		       " ?16, ?17, ?18, ?19, ?20)"
+		       " ?16, ?17, ?18, ?19, ?20, ?21)"
 		       /* no RETURNING: it materialises a result table per row,
 		        * a tenth of a large ingest; changes()/rowid say the same */
-		       " ON CONFLICT(benchmark_id, system_id, dedupe) DO NOTHING",
+		       " ON CONFLICT(benchmark_id, system_id, korder, dedupe) DO NOTHING",
 	[ST_ADD_POWER] = "INSERT INTO power_data(run_id, i, device_id, t, watts)"
 			 " VALUES (?1, ?2, ?3, ?4, ?5)",
 	/* what --replace removes: the same bytes, or whatever the same path held */
@@ -120,7 +123,7 @@ static const char *const sink_sql[ST_COUNT] = {
 	[ST_ROLLBACK] = "ROLLBACK",
 	/* the metrics of the run stored under a dedupe key */
 	[ST_FIND_MEASURED] = "SELECT metrics FROM run_data WHERE benchmark_id = ?2"
-			     " AND system_id = ?3 AND dedupe = ?1",
+			     " AND system_id = ?3 AND korder = ?4 AND dedupe = ?1",
 	[ST_KIND_NAME] = "SELECT name FROM metric_kind WHERE id = ?1",
 	/* a kind made for a run that turned out a duplicate */
 	[ST_DROP_KIND] = "DELETE FROM metric_kind WHERE id = ?1",
@@ -128,6 +131,11 @@ static const char *const sink_sql[ST_COUNT] = {
 	[ST_SAVEPOINT] = "SAVEPOINT source",
 	[ST_RELEASE] = "RELEASE source",
 	[ST_ROLLBACK_TO] = "ROLLBACK TO source",
+	/* group_korder(): is a (benchmark, system) unordered, and make it so */
+	[ST_GROUP_UNORDERED] = "SELECT 1 FROM run_data WHERE benchmark_id = ?1 AND system_id = ?2"
+			       " AND korder = -1 AND dedupe IS NOT NULL LIMIT 1",
+	[ST_UNORDER_GROUP] = "UPDATE run_data SET korder = -1 WHERE benchmark_id = ?1"
+			     " AND system_id = ?2 AND korder <> -1 AND dedupe IS NOT NULL",
 };
 
 static void memo_clear(struct db_upsert_memo *m);
@@ -148,6 +156,8 @@ static void forget_interned(struct db_sink_state *s)
 	db_intern_clear(&s->sets);
 	db_intern_clear(&s->kinds);
 	db_intern_clear(&s->devices);
+	db_intern_clear(&s->groups);
+	s->last_group.mode = 0;
 	memo_clear(s->sys_memo);
 	memo_clear(s->bench_memo);
 }
@@ -1062,7 +1072,7 @@ static int kind_name(struct db_sink_state *s, int64_t id, struct strbuf *out, st
 }
 
 static int stored_measured(struct db_sink_state *s, const unsigned char key[16], int64_t b_id,
-			   int64_t sys_id, struct strbuf *out, struct strbuf *err)
+			   int64_t sys_id, int64_t korder, struct strbuf *out, struct strbuf *err)
 {
 	struct strbuf packed = STRBUF_INIT, name = STRBUF_INIT;
 	sqlite3_stmt *st;
@@ -1078,6 +1088,7 @@ static int stored_measured(struct db_sink_state *s, const unsigned char key[16],
 	sqlite3_bind_blob(st, 1, key, 16, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, b_id);
 	sqlite3_bind_int64(st, 3, sys_id);
+	sqlite3_bind_int64(st, 4, korder);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW && sqlite3_column_text(st, 0))
 		strbuf_addstr(&packed, (const char *)sqlite3_column_text(st, 0));
@@ -1112,7 +1123,7 @@ static int stored_measured(struct db_sink_state *s, const unsigned char key[16],
  * measured.  0: try that key (now in key), 1: a duplicate.
  */
 static int dedupe_variant(struct db_sink_state *s, const struct ingest_run *r, unsigned char key[16],
-			  int64_t b_id, int64_t sys_id, struct strbuf *err)
+			  int64_t b_id, int64_t sys_id, int64_t korder, struct strbuf *err)
 {
 	struct strbuf stored = STRBUF_INIT, mine = STRBUF_INIT;
 	char **items = ab_calloc(r->nmetrics + 1, sizeof(*items));
@@ -1125,7 +1136,7 @@ static int dedupe_variant(struct db_sink_state *s, const struct ingest_run *r, u
 			items[n++] = measured_item(r->metrics[i].name, r->metrics[i].value);
 	measured_text(&mine, items, n);
 	free(items);
-	rc = stored_measured(s, key, b_id, sys_id, &stored, err);
+	rc = stored_measured(s, key, b_id, sys_id, korder, &stored, err);
 	if (rc == 0 && !strcmp(stored.buf, mine.buf))
 		rc = 1;
 	if (rc == 0) {
@@ -1155,6 +1166,7 @@ struct prep_head {
 	unsigned char status;   /* PREP_* */
 	unsigned char has_key;  /* PREP_KEY: key is the run's dedupe key, hashed */
 	unsigned char key[16];
+	int64_t korder;         /* db_key_order() of the key's text; -1: came hashed */
 };
 enum { PREP_NO_KEY = 0, PREP_KEY = 1, PREP_KEY_PENDING = 2 /* not hashed yet */ };
 
@@ -1375,6 +1387,8 @@ static void sink_prepare(void *self, const struct ingest_run *r, struct strbuf *
 		 * else its hash is left to prepare_keys() (many at once), or to
 		 * run_resolve() when nobody calls that */
 		h.has_key = key_from_hex(r->dedupe_key, h.key) ? PREP_KEY : PREP_KEY_PENDING;
+		h.korder = h.has_key == PREP_KEY ? -1 :
+			   db_key_order(r->dedupe_key, strlen(r->dedupe_key));
 	}
 	/* impossible values: stored `invalid` with the reason */
 	vr = validate_run(r, &p->vr);
@@ -1505,6 +1519,91 @@ static void bind_pos(sqlite3_stmt *st, struct db_bound *b, int idx, long v)
  * returns SINK_NEEDS_DB having changed only what resolving it through
  * run() would change the same way (cache hits): run() then does it all.
  */
+/*
+ * The korder a keyed run of (b_id, sys_id) is stored with (schema 11),
+ * korder being its key's (-1: unknown, a key that came hashed, as a pull
+ * brings them).  Two rows with the same key must have the same korder for
+ * the index to find the second: a (benchmark, system) is "ordered" while
+ * none of its keyed rows has -1 (each has its key's own korder), else
+ * "unordered" (all have -1, as rows from before schema 11 do).  A run of
+ * unknown korder makes an ordered one unordered: its rows get -1 first.
+ * The mode is remembered (groups; forget_interned() empties it when rows
+ * may have changed under us); a miss needs the database.
+ */
+enum { GROUP_ORDERED = 1, GROUP_UNORDERED = 2 };
+
+/* (b_id, sys_id) as the groups memo's key */
+static uint64_t group_key(int64_t gk[2], int64_t b_id, int64_t sys_id)
+{
+	gk[0] = b_id;
+	gk[1] = sys_id;
+	return (uint64_t)db_hash64((const char *)gk, 2 * sizeof(*gk));
+}
+
+/* Remember (b_id, sys_id)'s mode. */
+static void group_note(struct db_sink_state *s, int64_t b_id, int64_t sys_id, int mode)
+{
+	int64_t gk[2];
+	uint64_t h = group_key(gk, b_id, sys_id);
+
+	db_intern_set(&s->groups, h, (const char *)gk, sizeof(gk), mode);
+	s->last_group.b_id = b_id;
+	s->last_group.sys_id = sys_id;
+	s->last_group.mode = mode;
+}
+
+/* One of group_korder()'s statements for (b_id, sys_id): 1 a row, 0 none. */
+static int group_step(struct db_sink_state *s, int which, int64_t b_id, int64_t sys_id,
+		      const char *what, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	int rc = stmt(s, which, &st, err);
+
+	if (rc < 0)
+		return rc;
+	sqlite3_bind_int64(st, 1, b_id);
+	sqlite3_bind_int64(st, 2, sys_id);
+	return step(s, st, NULL, err, what);
+}
+
+static int group_korder(struct db_sink_state *s, int64_t b_id, int64_t sys_id, int64_t korder,
+			int64_t *out, struct strbuf *err)
+{
+	int64_t gk[2], mode;
+	int rc;
+
+	if (s->last_group.mode && s->last_group.b_id == b_id && s->last_group.sys_id == sys_id) {
+		mode = s->last_group.mode;
+	} else {
+		uint64_t h = group_key(gk, b_id, sys_id);
+
+		mode = db_intern_get(&s->groups, h, (const char *)gk, sizeof(gk));
+		if (mode != GROUP_ORDERED && mode != GROUP_UNORDERED) {
+			if (s->cache_only)
+				return SINK_NEEDS_DB;
+			rc = group_step(s, ST_GROUP_UNORDERED, b_id, sys_id,
+					"cannot look up the run index", err);
+			if (rc < 0)
+				return rc;
+			mode = rc == 1 ? GROUP_UNORDERED : GROUP_ORDERED;
+		}
+		group_note(s, b_id, sys_id, (int)mode);
+	}
+	if (mode == GROUP_ORDERED && korder < 0) {
+		/* run_many stored the runs waiting before it asks run() */
+		if (s->cache_only)
+			return SINK_NEEDS_DB;
+		rc = group_step(s, ST_UNORDER_GROUP, b_id, sys_id, "cannot reorder the run index",
+				err);
+		if (rc < 0)
+			return rc;
+		mode = GROUP_UNORDERED;
+		group_note(s, b_id, sys_id, (int)mode);
+	}
+	*out = mode == GROUP_UNORDERED ? -1 : korder;
+	return 0;
+}
+
 static int run_resolve(struct db_sink_state *s, const struct ingest_run **rp,
 		       struct validate_run *vr, struct db_run_row *row, struct strbuf *err)
 {
@@ -1550,6 +1649,12 @@ static int run_resolve(struct db_sink_state *s, const struct ingest_run **rp,
 	rc = bench_id(s, r, &row->b_id, err);
 	if (rc != 0)
 		return rc;
+	row->korder = 0;
+	if (row->has_key) {
+		rc = group_korder(s, row->b_id, row->sys_id, h.korder, &row->korder, err);
+		if (rc != 0)
+			return rc;
+	}
 	/* a metric named twice is the parser's bug: say so before writing */
 	for (i = 0; i < r->nmetrics; i++) {
 		size_t j;
@@ -1582,14 +1687,14 @@ static int run_resolve(struct db_sink_state *s, const struct ingest_run **rp,
 static const char *const run_cols[DB_RUN_COLS] = {
 	"source_id", "seq", "line", "system_id", "benchmark_id", "job_id", "started", "finished",
 	"status", "nodes", "devices", "global_batch", "local_batch", "precision", "framework",
-	"set_id", "params", "excluded_reason", "dedupe", "metrics",
+	"set_id", "params", "excluded_reason", "dedupe", "metrics", "korder",
 };
 enum { RC_LINE = 2, RC_JOB = 5, RC_STARTED, RC_FINISHED, RC_NODES = 9, RC_DEVICES,
        RC_GLOBAL_BATCH, RC_LOCAL_BATCH, RC_PRECISION, RC_FRAMEWORK, RC_SET, RC_PARAMS,
-       RC_REASON, RC_DEDUPE, RC_METRICS };
+       RC_REASON, RC_DEDUPE, RC_METRICS, RC_KORDER };
 /* every column, parameter c + 1 (ST_ADD_RUN) */
 static const unsigned char all_cols[DB_RUN_COLS] = {
-	1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+	1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
 };
 
 /* The columns bind_run() binds NULL for row (bits as in omit). */
@@ -1671,6 +1776,7 @@ static void bind_run(sqlite3_stmt *st, struct db_bound *b, int at, struct db_sin
 		else
 			bind_null(st, b, at + pos[RC_METRICS]);
 	}
+	bind_i64(st, b, at + pos[RC_KORDER], row->korder); /* NOT NULL: never left out */
 }
 
 /*
@@ -1786,7 +1892,7 @@ static int run_insert(struct db_sink_state *s, struct db_run_row *row, int64_t *
 	if (rc < 0)
 		return rc;
 	if (sqlite3_changes(s->db->sql) == 0) { /* dedupe_key conflict: stored before */
-		rc = dedupe_variant(s, row->r, row->key, row->b_id, row->sys_id, err);
+		rc = dedupe_variant(s, row->r, row->key, row->b_id, row->sys_id, row->korder, err);
 		if (rc == 1) { /* a duplicate: no set made for it alone stays */
 			rc = drop_new_set(s, row->set_id, shared, h.shared_len, err);
 			return rc < 0 ? rc : 1;
@@ -2367,6 +2473,7 @@ void db_sink_init(struct db *db)
 	db_intern_init(&s->sets);
 	db_intern_init(&s->kinds);
 	db_intern_init(&s->devices);
+	db_intern_init(&s->groups);
 	sha256_init(&s->fresh);
 	ingest_jtext_init(&s->jt);
 	db_intern_init(&s->prep.pairs);
@@ -2451,6 +2558,7 @@ void db_sink_release(struct db *db)
 	db_intern_release(&s->sets);
 	db_intern_release(&s->kinds);
 	db_intern_release(&s->devices);
+	db_intern_release(&s->groups);
 }
 
 struct ingest_sink *db_ingest_sink(struct db *db)

@@ -617,6 +617,83 @@ static void slurp(const char *path, struct strbuf *out)
 	fclose(f);
 }
 
+/* korder (schema 11): the number ending a key's text; a key that comes
+ * hashed (a pull) has none, and the (benchmark, system) it joins becomes
+ * -1 throughout, so both copies of a run still meet, in either order. */
+static void test_key_order_parts(void **state)
+{
+	static const char *const texts[] = { "[\"reframe\",\"T\",\"s\",\"p\",\"e\",\"t:1579688119\"]",
+					     "[\"reframe\",\"T\",\"s\",\"p\",\"e\",\"job:150000\"]",
+					     "mlperf-training:x/result_3.txt", "no digits", "",
+					     "1234567890123456789012345" };
+	static const int64_t want[] = { 1579688119, 150000, 3, 0, 0, 890123456789012345 };
+	char path[] = "/tmp/ab-test-sink-XXXXXX";
+	struct db *db = open_tmp(path);
+	struct ingest_sink *s = db_ingest_sink(db);
+	struct ingest_source a = { "a.txt", "00a1", "unit", 1, 0, NULL, NULL, NULL };
+	struct ingest_source b = { "b.txt", "00b1", "unit", 1, 0, NULL, NULL, NULL };
+	struct ingest_source c = { "c.txt", "00c1", "unit", 1, 0, NULL, NULL, NULL };
+	struct strbuf err = STRBUF_INIT;
+	struct ingest_metric m[1];
+	struct ingest_run r;
+	unsigned char k[16];
+	char hex[2][33], *got;
+	int64_t id;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < AB_ARRAY_SIZE(texts); i++)
+		assert_true(db_key_order(texts[i], strlen(texts[i])) == want[i]);
+	for (i = 0; i < 2; i++) {
+		size_t j;
+
+		db_key16(NULL, texts[i], strlen(texts[i]), k);
+		for (j = 0; j < 16; j++)
+			snprintf(hex[i] + 2 * j, 3, "%02x", k[j]);
+	}
+	/* sysA: a run by its text, then the same run hashed */
+	assert_int_equal(s->begin(s->self, &a, &err), 0);
+	fill_run(&r, m, NULL, texts[0]);
+	assert_int_equal(s->run(s->self, &r, &id, &err), 0);
+	r.system.name = "sysB"; /* another part: stays in key order */
+	assert_int_equal(s->run(s->self, &r, &id, &err), 0);
+	assert_int_equal(s->end(s->self, 1, &err), 0);
+	got = query1(db, "SELECT group_concat(korder) FROM (SELECT korder FROM run_data ORDER BY id)");
+	assert_string_equal(got, "1579688119,1579688119");
+	free(got);
+	assert_int_equal(s->begin(s->self, &b, &err), 0);
+	fill_run(&r, m, NULL, hex[0]);
+	assert_int_equal(s->run(s->self, &r, &id, &err), 1); /* met its copy */
+	fill_run(&r, m, NULL, texts[1]); /* a new run: -1, as its part is now */
+	assert_int_equal(s->run(s->self, &r, &id, &err), 0);
+	assert_int_equal(s->end(s->self, 1, &err), 0);
+	got = query1(db, "SELECT group_concat(x) FROM (SELECT y.name || ':' || r.korder AS x"
+			 " FROM run_data r JOIN system y ON y.id = r.system_id ORDER BY r.id)");
+	assert_string_equal(got, "sysA:-1,sysB:1579688119,sysA:-1");
+	free(got);
+	/* sysC: hashed first, then by its text */
+	assert_int_equal(s->begin(s->self, &c, &err), 0);
+	fill_run(&r, m, NULL, hex[1]);
+	r.system.name = "sysC";
+	assert_int_equal(s->run(s->self, &r, &id, &err), 0);
+	fill_run(&r, m, NULL, texts[1]);
+	r.system.name = "sysC";
+	assert_int_equal(s->run(s->self, &r, &id, &err), 1);
+	fill_run(&r, m, NULL, texts[0]); /* sysB's again, by its text: a duplicate */
+	r.system.name = "sysB";
+	assert_int_equal(s->run(s->self, &r, &id, &err), 1);
+	assert_int_equal(s->end(s->self, 1, &err), 0);
+	got = query1(db, "SELECT group_concat(x) FROM (SELECT y.name || ':' || r.korder AS x"
+			 " FROM run_data r JOIN system y ON y.id = r.system_id ORDER BY r.id)");
+	assert_string_equal(got, "sysA:-1,sysB:1579688119,sysA:-1,sysC:-1");
+	free(got);
+	got = query1(db, "SELECT count(*) FROM run_data");
+	assert_string_equal(got, "4");
+	free(got);
+	strbuf_release(&err);
+	drop_tmp(db, path);
+}
+
 /*
  * run_many() (what the pipeline's writer calls) against run() one by one:
  * the same return values and ids and the same database, byte for byte,
@@ -956,7 +1033,7 @@ static void test_run_shapes_same_as_run(void **state)
 								     ids[1] + i, rcs[1] + i, &err), 0);
 				nshapes = db->sink.nshapes;
 				for (k = 1; k < nshapes; k++)
-					if (db->sink.shapes[k].width == 6) /* 5 NOT NULL + c */
+					if (db->sink.shapes[k].width == 7) /* 6 NOT NULL + c */
 						only = db->sink.shapes[k].pos[c] != 0;
 			}
 			assert_int_equal(s->end(s->self, 1, &err), 0);
@@ -1495,6 +1572,7 @@ int main(void)
 		cmocka_unit_test(test_key16_many),
 		cmocka_unit_test(test_key16_many_memo),
 		cmocka_unit_test(test_prepare_number_memo),
+		cmocka_unit_test(test_key_order_parts),
 	};
 
 	/* test_run_many_same_as_run compares two databases byte for byte: their
