@@ -121,6 +121,34 @@ test_expect_samples 'a run from two sites'"'"' sources is stored once, with both
 	test "$(ab --db only2.db sql --csv "SELECT count(*) FROM run" | tail -1)" -gt 0
 '
 
+# a pulled run's key comes as the hash, without the text its index order
+# (run_data.korder, schema 11) is taken from: pulled into a database that
+# read the same runs itself, or read by it after the pull, each meets its
+# copy, and that (benchmark, system) part of the index becomes -1
+test_expect_success 'pulled runs meet the copies a database read itself, in either order' '
+	pg_sql -c "CREATE DATABASE korder" &&
+	store="host=$PG_DIR user=ab dbname=korder" &&
+	ab pg init --url "$store" --no-reader >/dev/null &&
+	G=$FIXTURES/reframe/good/perflogs &&
+	ab --db site.db ingest "$G" >/dev/null 2>&1 &&
+	ab --db site.db push --to "$store" >/dev/null &&
+	mkdir -p part/perflogs/sysa/part1 &&
+	head -n 3 "$G/sysa/part1/Bench43.log" >part/perflogs/sysa/part1/Bench43.log &&
+	ab --db first.db ingest part >/dev/null 2>&1 &&
+	test "$(sqlite3 first.db "SELECT count(*) FROM run_data WHERE korder > 0")" = 2 &&
+	ab --db first.db pull --from "$store" >out &&
+	ab --db later.db pull --from "$store" >/dev/null &&
+	ab --db later.db ingest part >out2 2>&1 &&
+	grep -q "added 0 runs, 0 metrics; 2 duplicate runs skipped$" out2 &&
+	q="SELECT benchmark, system, status, value FROM runs ORDER BY 1, 2, 4" &&
+	ab --db site.db sql --csv "$q" >a.k && ab --db first.db sql --csv "$q" >b.k &&
+	ab --db later.db sql --csv "$q" >c.k &&
+	test "$(wc -l <a.k)" -gt 4 && test_cmp a.k b.k && test_cmp a.k c.k &&
+	for db in first.db later.db; do
+		test "$(sqlite3 $db "SELECT count(*) FROM run_data WHERE dedupe IS NOT NULL AND korder <> -1")" = 0 || exit 1
+	done
+'
+
 test_expect_success 'push and pull show a progress line on a terminal only' '
 	pg_sql -c "CREATE DATABASE tty" &&
 	tty="host=$PG_DIR user=ab dbname=tty" &&
