@@ -9,6 +9,16 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 
+int dynlib_once(struct dynlib_once *o, void (*load)(void), struct strbuf *err)
+{
+	pthread_once(&o->once, load);
+	if (o->rc) {
+		strbuf_reset(err);
+		strbuf_addbuf(err, &o->err);
+	}
+	return o->rc;
+}
+
 int dynlib_load(const struct dynlib *libs, size_t nlibs, void *table, const char *what,
 		struct strbuf *err)
 {

@@ -31,6 +31,7 @@
 #include "compat.h"
 #include "strbuf.h"
 
+#include <pthread.h>
 #include <stddef.h>
 
 struct dynlib_sym {
@@ -56,5 +57,22 @@ struct dynlib {
  */
 int dynlib_load(const struct dynlib *libs, size_t nlibs, void *table, const char *what,
 		struct strbuf *err);
+
+/*
+ * The one load of a module's table, and its outcome: a static
+ * DYNLIB_ONCE_INIT per module, whose load() (no arguments, as
+ * pthread_once wants) calls dynlib_load() into rc and err.  rc and err are
+ * written under once only, read after it.
+ */
+struct dynlib_once {
+	pthread_once_t once;
+	int rc;
+	struct strbuf err;
+};
+#define DYNLIB_ONCE_INIT { PTHREAD_ONCE_INIT, 0, STRBUF_INIT }
+
+/* Run load() under o->once (the first call only), then give its outcome:
+ * 0, or o->rc with err set to its message. */
+int dynlib_once(struct dynlib_once *o, void (*load)(void), struct strbuf *err);
 
 #endif

@@ -7,8 +7,6 @@
 #include "gfx.h"
 #include "core/dynlib.h"
 
-#include <pthread.h>
-
 struct gfx_api gfx_fn;
 
 #define GFX_SYM(f) { #f, offsetof(struct gfx_api, f) },
@@ -27,28 +25,21 @@ static const struct dynlib gfx_libs[] = {
 	GFX_LIB("libpangocairo-1.0.so.0", "libpangocairo-1.0-0", pangocairo_syms),
 };
 
-/* the outcome of the one load, written under load_once only; loaded is
- * also read by gfx_loaded() from any thread */
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static int load_rc;
-static struct strbuf load_err = STRBUF_INIT;
+/* the one load's outcome; loaded is also read by gfx_loaded() from any
+ * thread */
+static struct dynlib_once gfx_once = DYNLIB_ONCE_INIT;
 static int loaded;
 
 static void load(void)
 {
-	load_rc = dynlib_load(gfx_libs, sizeof(gfx_libs) / sizeof(gfx_libs[0]), &gfx_fn,
-			      "needed to draw charts and PDF reports", &load_err);
-	__atomic_store_n(&loaded, load_rc == 0, __ATOMIC_RELEASE);
+	gfx_once.rc = dynlib_load(gfx_libs, sizeof(gfx_libs) / sizeof(gfx_libs[0]), &gfx_fn,
+				  "needed to draw charts and PDF reports", &gfx_once.err);
+	__atomic_store_n(&loaded, gfx_once.rc == 0, __ATOMIC_RELEASE);
 }
 
 int gfx_load(struct strbuf *err)
 {
-	pthread_once(&load_once, load);
-	if (load_rc) {
-		strbuf_reset(err);
-		strbuf_addbuf(err, &load_err);
-	}
-	return load_rc;
+	return dynlib_once(&gfx_once, load, err);
 }
 
 int gfx_loaded(void)
